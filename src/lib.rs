@@ -1,0 +1,16 @@
+//! evalcore: Google ADK's agent evaluation (eval sets, metrics, results) as a pure Rust core,
+//! with a thin wasm skin for JavaScript hosts.
+//!
+//! Arrows point one way: `wasm -> api -> metrics -> text -> schema -> error`.
+
+pub mod api;
+pub mod error;
+pub mod metrics;
+pub mod report;
+pub mod schema;
+pub mod text;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use error::{ErrorCode, EvalError};

@@ -1,0 +1,149 @@
+//! Scores one case: invocation alignment, rubric hand-over, every configured metric in order,
+//! the always-on efficiency metrics, and the case status (SPEC §4.3-4.5).
+
+use super::{lookup, Ctx, Kind, NotEvaluated, Outcome, EFFICIENCY, KNOWN_METRICS};
+use crate::error::{ErrorCode, EvalError, Result};
+use crate::schema::result::{CaseOutcome, Cell, EvalStatus, MetricHeader, MetricRun};
+use crate::schema::{Criterion, EvalCase, EvalConfig, Invocation};
+use std::collections::HashSet;
+
+/// Hard errors ADK raises outside its per-metric guard: count mismatch, duplicate rubric ids.
+fn check_case(case: &EvalCase, actual: &[Invocation]) -> Result<()> {
+    if let Some(expected) = &case.conversation {
+        if expected.len() != actual.len() {
+            return Err(EvalError::new(
+                ErrorCode::CountMismatch,
+                "$.actual",
+                format!(
+                    "the agent produced {} invocations but eval case {:?} has {} conversation turns; \
+                     a static conversation is compared turn by turn, so the counts must match",
+                    actual.len(),
+                    case.eval_id,
+                    expected.len()
+                ),
+            ));
+        }
+    }
+    // ADK copies case rubrics and the expected invocation's rubrics onto each actual invocation;
+    // an id met twice there aborts the whole evaluation.
+    for (i, a) in actual.iter().enumerate() {
+        let mut ids: HashSet<&str> = HashSet::new();
+        let expected_rubrics = case
+            .conversation
+            .as_ref()
+            .and_then(|c| c.get(i))
+            .and_then(|e| e.rubrics.as_ref());
+        let sources = [a.rubrics.as_ref(), case.rubrics.as_ref(), expected_rubrics];
+        for r in sources.into_iter().flatten().flatten() {
+            if !ids.insert(r.rubric_id.as_str()) {
+                return Err(EvalError::new(
+                    ErrorCode::DuplicateId,
+                    "$.eval_case.rubrics".to_string(),
+                    format!(
+                        "rubric_id {:?} is defined more than once for invocation {i} (case-level and \
+                         invocation-level rubrics are merged, so their ids must be distinct)",
+                        r.rubric_id
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn not_evaluated_run(header: MetricHeader, n: usize, why: NotEvaluated) -> MetricRun {
+    let overall = Cell::not_evaluated(why.reason, why.message);
+    let per_invocation = (0..n).map(|_| Cell::new(None, EvalStatus::NotEvaluated)).collect();
+    MetricRun {
+        header,
+        overall,
+        per_invocation,
+    }
+}
+
+/// An evaluator's result attached to the case: per-invocation cells only when there is one per
+/// actual invocation (ADK's rule), placeholders otherwise.
+fn attach(header: MetricHeader, n: usize, out: Outcome) -> MetricRun {
+    let per_invocation = if out.per_invocation.len() == n {
+        out.per_invocation
+    } else {
+        (0..n).map(|_| Cell::new(None, EvalStatus::NotEvaluated)).collect()
+    };
+    MetricRun {
+        header,
+        overall: out.overall,
+        per_invocation,
+    }
+}
+
+fn run_configured(name: &str, criterion: &Criterion, ctx: &Ctx) -> MetricRun {
+    let header = MetricHeader {
+        name: name.to_string(),
+        threshold: Some(criterion.threshold),
+        criterion: Some(criterion.to_json()),
+    };
+    let n = ctx.actual.len();
+    let result = match lookup(name) {
+        None => Err(NotEvaluated::new(
+            "unknown_metric",
+            format!("unknown metric {name:?}; known metrics: {}", KNOWN_METRICS.join(", ")),
+        )),
+        Some(Kind::Informational(_)) => Err(NotEvaluated::new(
+            "threshold_not_allowed",
+            format!("{name} is informational and always reported; it takes no threshold, so remove it from `criteria`"),
+        )),
+        Some(Kind::Judged) => Err(NotEvaluated::new(
+            "needs_judge",
+            format!("{name} is judged by an LLM; LLM-judged metrics are not available in this build yet"),
+        )),
+        Some(Kind::Vertex) => Err(NotEvaluated::new(
+            "unsupported",
+            format!("{name} is computed by the Vertex AI evaluation service, which evalcore does not call"),
+        )),
+        Some(Kind::Scored(f)) => f(ctx, criterion),
+    };
+    match result {
+        Ok(out) => attach(header, n, out),
+        Err(why) => not_evaluated_run(header, n, why),
+    }
+}
+
+/// ADK's case status: the first FAILED wins, else PASSED if any passed, else NOT_EVALUATED.
+pub fn final_status(metrics: &[MetricRun]) -> EvalStatus {
+    let mut status = EvalStatus::NotEvaluated;
+    for m in metrics {
+        match m.overall.status {
+            EvalStatus::Failed => return EvalStatus::Failed,
+            EvalStatus::Passed => status = EvalStatus::Passed,
+            _ => {}
+        }
+    }
+    status
+}
+
+/// Evaluates `actual` against `case` under `config`.
+pub fn evaluate_case(case: &EvalCase, actual: &[Invocation], config: &EvalConfig) -> Result<CaseOutcome> {
+    check_case(case, actual)?;
+    let ctx = Ctx {
+        actual,
+        expected: case.conversation.as_deref(),
+        scenario: case.conversation_scenario.as_ref(),
+    };
+    let mut metrics: Vec<MetricRun> = config
+        .criteria
+        .iter()
+        .map(|(name, criterion)| run_configured(name, criterion, &ctx))
+        .collect();
+    for (name, f) in EFFICIENCY {
+        if !config.criteria.contains_key(name) {
+            let header = MetricHeader {
+                name: name.to_string(),
+                threshold: None,
+                criterion: None,
+            };
+            metrics.push(attach(header, actual.len(), f(&ctx)));
+        }
+    }
+    let final_status = final_status(&metrics);
+    Ok(CaseOutcome { metrics, final_status })
+}

@@ -1,0 +1,190 @@
+//! The metric registry, the evaluator contract and the aggregation rules every metric shares.
+
+pub mod case;
+pub mod efficiency;
+pub mod pyeq;
+pub mod response_match;
+pub mod trajectory;
+
+use crate::schema::eval_set::ConversationScenario;
+use crate::schema::result::{Cell, EvalStatus};
+use crate::schema::{Criterion, Invocation};
+
+/// What an evaluator sees: actual invocations, expected ones (static cases) and the scenario.
+pub struct Ctx<'a> {
+    pub actual: &'a [Invocation],
+    pub expected: Option<&'a [Invocation]>,
+    pub scenario: Option<&'a ConversationScenario>,
+}
+
+/// An evaluator's answer: the case-level cell and one cell per actual invocation.
+pub struct Outcome {
+    pub overall: Cell,
+    pub per_invocation: Vec<Cell>,
+}
+
+/// Why a metric could not be computed; becomes a NOT_EVALUATED result with `details.error`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotEvaluated {
+    pub reason: &'static str,
+    pub message: String,
+}
+
+impl NotEvaluated {
+    pub fn new(reason: &'static str, message: impl Into<String>) -> Self {
+        NotEvaluated {
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
+pub type MetricFn = fn(&Ctx, &Criterion) -> Result<Outcome, NotEvaluated>;
+pub type InfoFn = fn(&Ctx) -> Outcome;
+
+/// How a registered metric is computed.
+pub enum Kind {
+    /// Deterministic metric with a threshold.
+    Scored(MetricFn),
+    /// Always-on informational metric (takes no threshold).
+    Informational(InfoFn),
+    /// Judged by an LLM: needs a judge (the judge transport lands separately).
+    Judged,
+    /// Delegated by ADK to the Vertex AI evaluation service.
+    Vertex,
+}
+
+/// ADK 2.13's four always-on efficiency metrics, in the order ADK appends them.
+pub const EFFICIENCY: [(&str, InfoFn); 4] = [
+    ("tool_call_count_v1", efficiency::tool_call_count),
+    ("inference_call_count_v1", efficiency::inference_call_count),
+    ("token_usage_v1", efficiency::token_usage),
+    ("invocation_duration_v1", efficiency::invocation_duration),
+];
+
+/// Looks a metric up by name (ADK's registry plus evalcore's trajectory extras).
+pub fn lookup(name: &str) -> Option<Kind> {
+    Some(match name {
+        "tool_trajectory_avg_score" => Kind::Scored(trajectory::avg_score),
+        "response_match_score" => Kind::Scored(response_match::score),
+        "trajectory_precision" => Kind::Scored(trajectory::precision),
+        "trajectory_recall" => Kind::Scored(trajectory::recall),
+        "trajectory_single_tool_use" => Kind::Scored(trajectory::single_tool_use),
+        "final_response_match_v2"
+        | "rubric_based_final_response_quality_v1"
+        | "rubric_based_tool_use_quality_v1"
+        | "rubric_based_multi_turn_trajectory_quality_v1"
+        | "hallucinations_v1"
+        | "safety_v1"
+        | "per_turn_user_simulator_quality_v1" => Kind::Judged,
+        "response_evaluation_score"
+        | "multi_turn_task_success_v1"
+        | "multi_turn_trajectory_quality_v1"
+        | "multi_turn_tool_use_quality_v1" => Kind::Vertex,
+        _ => {
+            return EFFICIENCY
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, f)| Kind::Informational(*f))
+        }
+    })
+}
+
+/// Every metric name evalcore knows, for error messages and listings.
+pub const KNOWN_METRICS: &[&str] = &[
+    "tool_trajectory_avg_score",
+    "response_match_score",
+    "trajectory_precision",
+    "trajectory_recall",
+    "trajectory_single_tool_use",
+    "final_response_match_v2",
+    "rubric_based_final_response_quality_v1",
+    "rubric_based_tool_use_quality_v1",
+    "rubric_based_multi_turn_trajectory_quality_v1",
+    "hallucinations_v1",
+    "safety_v1",
+    "per_turn_user_simulator_quality_v1",
+    "response_evaluation_score",
+    "multi_turn_task_success_v1",
+    "multi_turn_trajectory_quality_v1",
+    "multi_turn_tool_use_quality_v1",
+    "tool_call_count_v1",
+    "inference_call_count_v1",
+    "token_usage_v1",
+    "invocation_duration_v1",
+];
+
+/// ADK's pass rule: `score >= threshold` (plain float comparison), NOT_EVALUATED without a score.
+pub fn pass(score: Option<f64>, threshold: f64) -> EvalStatus {
+    match score {
+        None => EvalStatus::NotEvaluated,
+        Some(s) if s >= threshold => EvalStatus::Passed,
+        Some(_) => EvalStatus::Failed,
+    }
+}
+
+/// Left-to-right float sum divided by the count (ADK's trajectory/ROUGE averaging); None when empty.
+pub fn seq_mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let (sum, n) = values.into_iter().fold((0.0f64, 0usize), |(s, n), v| (s + v, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+/// Expected invocations, or the NOT_EVALUATED reason ADK's reference-based metrics raise with.
+pub fn require_expected<'a>(ctx: &Ctx<'a>, metric: &str) -> Result<&'a [Invocation], NotEvaluated> {
+    let expected = ctx.expected.ok_or_else(|| {
+        NotEvaluated::new(
+            "missing_expected",
+            format!("{metric} compares against expected invocations, and this case has none (conversation_scenario)"),
+        )
+    })?;
+    if expected.len() != ctx.actual.len() {
+        return Err(NotEvaluated::new(
+            "count_mismatch",
+            format!(
+                "{} actual invocations but {} expected ones",
+                ctx.actual.len(),
+                expected.len()
+            ),
+        ));
+    }
+    Ok(expected)
+}
+
+/// The common shape of a reference-based 0..1 metric: score each pair, pass rule per invocation,
+/// sequential mean for the case.
+pub fn per_pair(
+    ctx: &Ctx,
+    criterion: &Criterion,
+    metric: &str,
+    mut score: impl FnMut(&Invocation, &Invocation) -> f64,
+) -> Result<Outcome, NotEvaluated> {
+    let expected = require_expected(ctx, metric)?;
+    if ctx.actual.is_empty() {
+        return Ok(empty_outcome());
+    }
+    let t = criterion.threshold;
+    let mut sum = 0.0;
+    let per_invocation: Vec<Cell> = ctx
+        .actual
+        .iter()
+        .zip(expected)
+        .map(|(a, e)| {
+            let s = score(a, e);
+            sum += s;
+            Cell::new(Some(s), pass(Some(s), t))
+        })
+        .collect();
+    let overall = sum / per_invocation.len() as f64;
+    Ok(Outcome {
+        overall: Cell::new(Some(overall), pass(Some(overall), t)),
+        per_invocation,
+    })
+}
+
+/// ADK's empty EvaluationResult: no score, NOT_EVALUATED, no per-invocation results.
+pub fn empty_outcome() -> Outcome {
+    Outcome {
+        overall: Cell::not_evaluated("no_invocations", "there are no invocations to score".to_string()),
+        per_invocation: Vec::new(),
+    }
+}

@@ -1,0 +1,277 @@
+//! `tool_trajectory_avg_score` (EXACT / IN_ORDER / ANY_ORDER, ignore_args) and the trajectory
+//! precision / recall / single-tool-use extras. Per invocation 0..1, case = sequential mean.
+
+use super::pyeq::py_eq_obj;
+use super::{per_pair, Ctx, NotEvaluated, Outcome};
+use crate::schema::config::{kind, lax_bool};
+use crate::schema::{Criterion, FunctionCall};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchType {
+    Exact,
+    InOrder,
+    AnyOrder,
+}
+
+/// ToolTrajectoryCriterion, re-validated from the stored criterion as ADK's evaluator does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrajectoryCriterion {
+    pub match_type: MatchType,
+    pub ignore_args: bool,
+}
+
+fn bad(field: &str, v: &Value, expected: &str) -> NotEvaluated {
+    NotEvaluated::new(
+        "invalid_criterion",
+        format!("criterion field `{field}` must be {expected}; found {} {v}", kind(v)),
+    )
+}
+
+/// ADK's normalisation: an integer 0/1/2, or a name after trim, upper-case and `-`/space -> `_`.
+pub fn parse_match_type(v: &Value) -> Result<MatchType, NotEvaluated> {
+    const EXPECTED: &str = "EXACT, IN_ORDER or ANY_ORDER (or 0, 1, 2)";
+    let from_int = |i: i64| match i {
+        0 => Some(MatchType::Exact),
+        1 => Some(MatchType::InOrder),
+        2 => Some(MatchType::AnyOrder),
+        _ => None,
+    };
+    let found = match v {
+        Value::Bool(b) => from_int(i64::from(*b)),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => from_int(i),
+            None => n
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 8.0)
+                .and_then(|f| from_int(f as i64)),
+        },
+        Value::String(s) => match s.trim().to_uppercase().replace(['-', ' '], "_").as_str() {
+            "EXACT" => Some(MatchType::Exact),
+            "IN_ORDER" => Some(MatchType::InOrder),
+            "ANY_ORDER" => Some(MatchType::AnyOrder),
+            _ => None,
+        },
+        _ => None,
+    };
+    found.ok_or_else(|| bad("match_type", v, EXPECTED))
+}
+
+pub fn parse_criterion(c: &Criterion) -> Result<TrajectoryCriterion, NotEvaluated> {
+    let match_type = match c.field("match_type", "matchType") {
+        None => MatchType::Exact,
+        Some(v) => parse_match_type(v)?,
+    };
+    let ignore_args = match c.field("ignore_args", "ignoreArgs") {
+        None => false,
+        Some(v) => lax_bool(v).ok_or_else(|| bad("ignore_args", v, "a boolean"))?,
+    };
+    Ok(TrajectoryCriterion {
+        match_type,
+        ignore_args,
+    })
+}
+
+/// Same tool and (unless ignored) Python-equal args; ids and streaming fields never matter.
+pub fn calls_equal(a: &FunctionCall, b: &FunctionCall, ignore_args: bool) -> bool {
+    a.name == b.name && (ignore_args || py_eq_obj(a.args.as_ref(), b.args.as_ref()))
+}
+
+/// Does the actual trajectory match the expected one under `c`?
+pub fn matches(actual: &[&FunctionCall], expected: &[&FunctionCall], c: TrajectoryCriterion) -> bool {
+    let eq = |a: &FunctionCall, b: &FunctionCall| calls_equal(a, b, c.ignore_args);
+    match c.match_type {
+        MatchType::Exact => actual.len() == expected.len() && actual.iter().zip(expected).all(|(a, e)| eq(a, e)),
+        MatchType::InOrder => {
+            if expected.is_empty() {
+                return true;
+            }
+            let mut want = expected.iter().peekable();
+            for a in actual {
+                if want.peek().is_some_and(|e| eq(a, e)) {
+                    want.next();
+                }
+            }
+            want.peek().is_none()
+        }
+        MatchType::AnyOrder => {
+            let mut pool: Vec<Option<&FunctionCall>> = actual.iter().map(|a| Some(*a)).collect();
+            expected
+                .iter()
+                .all(|e| match pool.iter_mut().find(|slot| slot.is_some_and(|a| eq(a, e))) {
+                    Some(slot) => {
+                        *slot = None;
+                        true
+                    }
+                    None => false,
+                })
+        }
+    }
+}
+
+pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
+    let c = parse_criterion(criterion)?;
+    per_pair(ctx, criterion, "tool_trajectory_avg_score", |a, e| {
+        if matches(&a.tool_calls(), &e.tool_calls(), c) {
+            1.0
+        } else {
+            0.0
+        }
+    })
+}
+
+/// Number of calls of `from` that find a distinct equal partner in `pool` (multiset matching).
+fn matched_count(from: &[&FunctionCall], pool: &[&FunctionCall], ignore_args: bool) -> usize {
+    let mut free: Vec<bool> = vec![true; pool.len()];
+    from.iter()
+        .filter(|f| {
+            let hit = pool
+                .iter()
+                .zip(free.iter_mut())
+                .find(|(p, is_free)| **is_free && calls_equal(f, p, ignore_args));
+            match hit {
+                Some((_, is_free)) => {
+                    *is_free = false;
+                    true
+                }
+                None => false,
+            }
+        })
+        .count()
+}
+
+fn ratio(hit: usize, total: usize, empty: f64) -> f64 {
+    if total == 0 {
+        empty
+    } else {
+        hit as f64 / total as f64
+    }
+}
+
+/// Share of actual calls that are expected (each expected call matches once). No actual calls:
+/// 1.0 if none were expected, else 0.0.
+pub fn precision(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
+    let c = parse_criterion(criterion)?;
+    per_pair(ctx, criterion, "trajectory_precision", |a, e| {
+        let (a, e) = (a.tool_calls(), e.tool_calls());
+        ratio(
+            matched_count(&a, &e, c.ignore_args),
+            a.len(),
+            if e.is_empty() { 1.0 } else { 0.0 },
+        )
+    })
+}
+
+/// Share of expected calls the agent made (multiset matching). Nothing expected: 1.0.
+pub fn recall(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
+    let c = parse_criterion(criterion)?;
+    per_pair(ctx, criterion, "trajectory_recall", |a, e| {
+        let (a, e) = (a.tool_calls(), e.tool_calls());
+        ratio(matched_count(&e, &a, c.ignore_args), e.len(), 1.0)
+    })
+}
+
+/// 1.0 when the actual trajectory calls the criterion's `tool_name` at least once. Needs no
+/// expected invocations.
+pub fn single_tool_use(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
+    let name = match criterion.field("tool_name", "toolName") {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => return Err(bad("tool_name", v, "a string")),
+        None => {
+            return Err(NotEvaluated::new(
+                "invalid_criterion",
+                "trajectory_single_tool_use needs `tool_name` in its criterion, e.g. {\"threshold\": 1, \"tool_name\": \"roll_die\"}",
+            ))
+        }
+    };
+    let scores: Vec<f64> = ctx
+        .actual
+        .iter()
+        .map(|a| {
+            if a.tool_calls().iter().any(|c| c.name.as_deref() == Some(name.as_str())) {
+                1.0
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    if scores.is_empty() {
+        return Ok(super::empty_outcome());
+    }
+    let t = criterion.threshold;
+    let overall = super::seq_mean(scores.iter().copied()).unwrap_or(0.0);
+    Ok(Outcome {
+        overall: crate::schema::result::Cell::new(Some(overall), super::pass(Some(overall), t)),
+        per_invocation: scores
+            .into_iter()
+            .map(|s| crate::schema::result::Cell::new(Some(s), super::pass(Some(s), t)))
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn call(name: &str, args: Value) -> FunctionCall {
+        FunctionCall {
+            name: Some(name.into()),
+            args: args.as_object().cloned(),
+            ..FunctionCall::default()
+        }
+    }
+
+    fn run(actual: &[&str], expected: &[&str], m: MatchType) -> bool {
+        let a: Vec<FunctionCall> = actual.iter().map(|n| call(n, json!({}))).collect();
+        let e: Vec<FunctionCall> = expected.iter().map(|n| call(n, json!({}))).collect();
+        let ar: Vec<&FunctionCall> = a.iter().collect();
+        let er: Vec<&FunctionCall> = e.iter().collect();
+        matches(
+            &ar,
+            &er,
+            TrajectoryCriterion {
+                match_type: m,
+                ignore_args: false,
+            },
+        )
+    }
+
+    #[test]
+    fn spec_table() {
+        use MatchType::*;
+        let rows: &[(&[&str], &[&str], [bool; 3])] = &[
+            (&[], &[], [true, true, true]),
+            (&["a"], &[], [false, true, true]),
+            (&[], &["a"], [false, false, false]),
+            (&["a", "b"], &["b", "a"], [false, false, true]),
+            (&["a", "c", "b"], &["a", "b"], [false, true, true]),
+            (&["a"], &["a", "a"], [false, false, false]),
+            (&["a", "a"], &["a"], [false, true, true]),
+            (&["a", "b", "a", "c"], &["a", "c"], [false, true, true]),
+        ];
+        for (a, e, want) in rows {
+            for (m, w) in [Exact, InOrder, AnyOrder].into_iter().zip(want) {
+                assert_eq!(run(a, e, m), *w, "{a:?} vs {e:?} {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn match_type_spellings() {
+        for s in ["in_order", " In Order ", "in-order", "IN_ORDER"] {
+            assert_eq!(parse_match_type(&json!(s)).unwrap(), MatchType::InOrder);
+        }
+        assert_eq!(parse_match_type(&json!(2)).unwrap(), MatchType::AnyOrder);
+        for bad in [
+            json!("1"),
+            json!("anyorder"),
+            json!(3),
+            json!(-1),
+            json!(""),
+            json!(["EXACT"]),
+        ] {
+            assert!(parse_match_type(&bad).is_err(), "{bad}");
+        }
+    }
+}

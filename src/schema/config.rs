@@ -1,0 +1,321 @@
+//! EvalConfig / test_config.json: numeric-shorthand and object criteria, with pydantic's lax coercions.
+
+use super::content::JsonObject;
+use crate::error::{EvalError, Result};
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// One criteria entry after config loading: ADK's `BaseCriterion` (threshold, the
+/// `include_intermediate_responses_in_final` flag and every other key kept verbatim).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Criterion {
+    pub threshold: f64,
+    pub include_intermediate_responses_in_final: bool,
+    /// Keys other than the two above, as the user wrote them (snake or camel).
+    pub extra: JsonObject,
+    /// True when the config gave only a number.
+    pub from_number: bool,
+}
+
+impl Criterion {
+    pub fn from_threshold(threshold: f64) -> Criterion {
+        Criterion {
+            threshold,
+            include_intermediate_responses_in_final: false,
+            extra: Map::new(),
+            from_number: true,
+        }
+    }
+
+    /// The criterion as ADK dumps it into results: threshold, the flag, then the extras.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("threshold".into(), num(self.threshold));
+        m.insert(
+            "include_intermediate_responses_in_final".into(),
+            Value::Bool(self.include_intermediate_responses_in_final),
+        );
+        for (k, v) in &self.extra {
+            m.insert(k.clone(), v.clone());
+        }
+        Value::Object(m)
+    }
+
+    /// Object form for `loadEvalConfig`: `{threshold, ...fields as written}`.
+    pub fn to_config_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("threshold".into(), num(self.threshold));
+        if self.include_intermediate_responses_in_final {
+            m.insert("include_intermediate_responses_in_final".into(), Value::Bool(true));
+        }
+        for (k, v) in &self.extra {
+            m.insert(k.clone(), v.clone());
+        }
+        Value::Object(m)
+    }
+
+    /// Looks up an extra field under its snake_case name or camelCase alias
+    /// (pydantic with populate_by_name: the alias wins when both are present).
+    pub fn field(&self, snake: &str, camel: &str) -> Option<&Value> {
+        self.extra.get(camel).or_else(|| self.extra.get(snake))
+    }
+}
+
+/// A JSON number for f64, falling back to null for NaN/inf (JSON has neither).
+pub fn num(x: f64) -> Value {
+    serde_json::Number::from_f64(x)
+        .map(Value::Number)
+        .unwrap_or(Value::Null)
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EvalConfig {
+    pub criteria: IndexMap<String, Criterion>,
+    pub custom_metrics: Option<JsonObject>,
+    pub user_simulator_config: Option<Value>,
+    pub live_model_config: Option<Value>,
+}
+
+#[derive(Serialize)]
+struct ConfigOut<'a> {
+    criteria: Map<String, Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    custom_metrics: &'a Option<JsonObject>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user_simulator_config: &'a Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    live_model_config: &'a Option<Value>,
+}
+
+impl EvalConfig {
+    /// ADK's default when no config is given: trajectory 1.0, response match 0.8.
+    pub fn default_criteria() -> EvalConfig {
+        let mut criteria = IndexMap::new();
+        criteria.insert("tool_trajectory_avg_score".to_string(), Criterion::from_threshold(1.0));
+        criteria.insert("response_match_score".to_string(), Criterion::from_threshold(0.8));
+        EvalConfig {
+            criteria,
+            ..EvalConfig::default()
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        let criteria = self
+            .criteria
+            .iter()
+            .map(|(k, c)| (k.clone(), c.to_config_json()))
+            .collect();
+        let out = ConfigOut {
+            criteria,
+            custom_metrics: &self.custom_metrics,
+            user_simulator_config: &self.user_simulator_config,
+            live_model_config: &self.live_model_config,
+        };
+        serde_json::to_value(out).unwrap_or(Value::Null)
+    }
+
+    /// Parses a config value (`null` gives the default criteria). All problems are reported at once
+    /// in the returned error list; the first is returned as the error.
+    pub fn from_value(v: &Value) -> std::result::Result<EvalConfig, Vec<EvalError>> {
+        let obj = match v {
+            Value::Null => return Ok(EvalConfig::default_criteria()),
+            Value::Object(o) => o,
+            other => {
+                return Err(vec![EvalError::schema(
+                    "$",
+                    format!(
+                        "an eval config must be a JSON object with `criteria`, found {}",
+                        kind(other)
+                    ),
+                )])
+            }
+        };
+        let mut errors = Vec::new();
+        let mut cfg = EvalConfig::default();
+        if let Some(c) = obj.get("criteria") {
+            match c {
+                Value::Object(m) => {
+                    for (name, val) in m {
+                        let path = format!("$.criteria{}", key_path(name));
+                        match parse_criterion(val, &path) {
+                            Ok(c) => {
+                                cfg.criteria.insert(name.clone(), c);
+                            }
+                            Err(e) => errors.push(e),
+                        }
+                    }
+                }
+                Value::Null => {}
+                other => errors.push(EvalError::schema(
+                    "$.criteria",
+                    format!(
+                        "`criteria` maps metric names to thresholds or criterion objects, found {}",
+                        kind(other)
+                    ),
+                )),
+            }
+        }
+        for (snake, camel) in [("custom_metrics", "customMetrics")] {
+            match obj.get(camel).or_else(|| obj.get(snake)) {
+                None | Some(Value::Null) => {}
+                Some(Value::Object(m)) => cfg.custom_metrics = Some(m.clone()),
+                Some(other) => errors.push(EvalError::schema(
+                    format!("$.{snake}"),
+                    format!(
+                        "`{snake}` must be an object of metric name -> {{code_config: {{name}}}}, found {}",
+                        kind(other)
+                    ),
+                )),
+            }
+        }
+        cfg.user_simulator_config = non_null(
+            obj.get("userSimulatorConfig")
+                .or_else(|| obj.get("user_simulator_config")),
+        );
+        cfg.live_model_config = non_null(obj.get("liveModelConfig").or_else(|| obj.get("live_model_config")));
+        if errors.is_empty() {
+            Ok(cfg)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+fn non_null(v: Option<&Value>) -> Option<Value> {
+    v.filter(|v| !v.is_null()).cloned()
+}
+
+/// `$.criteria.name` for identifier-like keys, `$.criteria["odd key"]` otherwise.
+pub fn key_path(name: &str) -> String {
+    if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        format!(".{name}")
+    } else {
+        format!("[{}]", Value::String(name.to_string()))
+    }
+}
+
+pub fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// pydantic's lax float: numbers, booleans, and numeric strings (surrounding whitespace ignored).
+pub fn lax_float(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    }
+}
+
+/// pydantic's lax bool: booleans, 0/1, and the usual words.
+pub fn lax_bool(v: &Value) -> Option<bool> {
+    match v {
+        Value::Bool(b) => Some(*b),
+        Value::Number(n) => match n.as_f64() {
+            Some(x) if x == 0.0 => Some(false),
+            Some(x) if x == 1.0 => Some(true),
+            _ => None,
+        },
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "0" | "off" | "f" | "false" | "n" | "no" => Some(false),
+            "1" | "on" | "t" | "true" | "y" | "yes" => Some(true),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn parse_criterion(v: &Value, path: &str) -> Result<Criterion> {
+    match v {
+        Value::Object(m) => {
+            let threshold = match m.get("threshold") {
+                None => {
+                    return Err(EvalError::schema(
+                        path,
+                        "a criterion object needs a `threshold` (e.g. {\"threshold\": 0.8, ...}); \
+                         or give the threshold alone as a number",
+                    ))
+                }
+                Some(t) => lax_float(t).ok_or_else(|| {
+                    EvalError::schema(
+                        format!("{path}.threshold"),
+                        format!("`threshold` must be a number, found {}", kind(t)),
+                    )
+                })?,
+            };
+            let flag = m
+                .get("includeIntermediateResponsesInFinal")
+                .or_else(|| m.get("include_intermediate_responses_in_final"));
+            let include = match flag {
+                None => false,
+                Some(f) => lax_bool(f).ok_or_else(|| {
+                    EvalError::schema(
+                        format!("{path}.include_intermediate_responses_in_final"),
+                        format!("must be a boolean, found {}", kind(f)),
+                    )
+                })?,
+            };
+            let extra = m
+                .iter()
+                .filter(|(k, _)| {
+                    !matches!(
+                        k.as_str(),
+                        "threshold" | "include_intermediate_responses_in_final" | "includeIntermediateResponsesInFinal"
+                    )
+                })
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            Ok(Criterion {
+                threshold,
+                include_intermediate_responses_in_final: include,
+                extra,
+                from_number: false,
+            })
+        }
+        other => lax_float(other).map(Criterion::from_threshold).ok_or_else(|| {
+            EvalError::schema(
+                path,
+                format!(
+                    "a criterion is a number (the threshold) or an object with `threshold`; found {}{}",
+                    kind(other),
+                    match other {
+                        Value::String(s) => format!(" {s:?} that is not a number"),
+                        _ => String::new(),
+                    }
+                ),
+            )
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn shorthand_and_objects() {
+        let c =
+            EvalConfig::from_value(&json!({"criteria": {"a": "0.5", "b": true, "c": {"threshold": " 1 ", "x": 1}}}))
+                .unwrap();
+        assert_eq!(c.criteria["a"].threshold, 0.5);
+        assert_eq!(c.criteria["b"].threshold, 1.0);
+        assert_eq!(c.criteria["c"].to_config_json(), json!({"threshold": 1.0, "x": 1}));
+        let e = EvalConfig::from_value(&json!({"criteria": {"a": {"match_type": "EXACT"}, "b": "high"}})).unwrap_err();
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].path, "$.criteria.a");
+        assert_eq!(
+            EvalConfig::from_value(&Value::Null).unwrap(),
+            EvalConfig::default_criteria()
+        );
+    }
+}

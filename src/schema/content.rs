@@ -1,0 +1,151 @@
+//! google.genai's Content / Part / FunctionCall shapes as ADK files carry them (camelCase aliases, extras forbidden).
+
+use super::bytes::Bytes;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub type JsonObject = Map<String, Value>;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Content {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts: Option<Vec<Part>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Part {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thought: Option<bool>,
+    #[serde(default, alias = "thoughtSignature", skip_serializing_if = "Option::is_none")]
+    pub thought_signature: Option<Bytes>,
+    #[serde(default, alias = "functionCall", skip_serializing_if = "Option::is_none")]
+    pub function_call: Option<FunctionCall>,
+    #[serde(default, alias = "functionResponse", skip_serializing_if = "Option::is_none")]
+    pub function_response: Option<FunctionResponse>,
+    #[serde(default, alias = "inlineData", skip_serializing_if = "Option::is_none")]
+    pub inline_data: Option<Blob>,
+    #[serde(default, alias = "fileData", skip_serializing_if = "Option::is_none")]
+    pub file_data: Option<FileData>,
+    #[serde(default, alias = "executableCode", skip_serializing_if = "Option::is_none")]
+    pub executable_code: Option<JsonObject>,
+    #[serde(default, alias = "codeExecutionResult", skip_serializing_if = "Option::is_none")]
+    pub code_execution_result: Option<JsonObject>,
+    #[serde(default, alias = "videoMetadata", skip_serializing_if = "Option::is_none")]
+    pub video_metadata: Option<JsonObject>,
+    #[serde(default, alias = "mediaResolution", skip_serializing_if = "Option::is_none")]
+    pub media_resolution: Option<Value>,
+    #[serde(default, alias = "toolCall", skip_serializing_if = "Option::is_none")]
+    pub tool_call: Option<JsonObject>,
+    #[serde(default, alias = "toolResponse", skip_serializing_if = "Option::is_none")]
+    pub tool_response: Option<JsonObject>,
+    #[serde(default, alias = "partMetadata", skip_serializing_if = "Option::is_none")]
+    pub part_metadata: Option<JsonObject>,
+    #[serde(default, alias = "audioTranscription", skip_serializing_if = "Option::is_none")]
+    pub audio_transcription: Option<JsonObject>,
+    #[serde(default, alias = "mediaProcessing", skip_serializing_if = "Option::is_none")]
+    pub media_processing: Option<JsonObject>,
+    #[serde(default, alias = "speechMetadata", skip_serializing_if = "Option::is_none")]
+    pub speech_metadata: Option<JsonObject>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FunctionCall {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<JsonObject>,
+    #[serde(default, alias = "partialArgs", skip_serializing_if = "Option::is_none")]
+    pub partial_args: Option<Vec<Value>>,
+    #[serde(default, alias = "willContinue", skip_serializing_if = "Option::is_none")]
+    pub will_continue: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FunctionResponse {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<JsonObject>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts: Option<Vec<Value>>,
+    #[serde(default, alias = "willContinue", skip_serializing_if = "Option::is_none")]
+    pub will_continue: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduling: Option<Value>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Blob {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Bytes>,
+    #[serde(default, alias = "mimeType", skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    #[serde(default, alias = "displayName", skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileData {
+    #[serde(default, alias = "fileUri", skip_serializing_if = "Option::is_none")]
+    pub file_uri: Option<String>,
+    #[serde(default, alias = "mimeType", skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    #[serde(default, alias = "displayName", skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
+}
+
+impl Content {
+    /// ADK's text extraction rule: the non-empty `text` of every part (thoughts included), joined by "\n".
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let mut first = true;
+        for p in self.parts.iter().flatten() {
+            if let Some(t) = p.text.as_deref().filter(|t| !t.is_empty()) {
+                if !first {
+                    out.push('\n');
+                }
+                out.push_str(t);
+                first = false;
+            }
+        }
+        out
+    }
+
+    /// Builds `{role, parts: [{text}]}`.
+    pub fn from_text(role: &str, text: &str) -> Content {
+        Content {
+            role: Some(role.to_string()),
+            parts: Some(vec![Part {
+                text: Some(text.to_string()),
+                ..Part::default()
+            }]),
+        }
+    }
+
+    pub fn function_calls(&self) -> impl Iterator<Item = &FunctionCall> {
+        self.parts.iter().flatten().filter_map(|p| p.function_call.as_ref())
+    }
+
+    pub fn function_responses(&self) -> impl Iterator<Item = &FunctionResponse> {
+        self.parts.iter().flatten().filter_map(|p| p.function_response.as_ref())
+    }
+}
+
+/// Text of an optional Content; missing content gives "" as in ADK's deterministic metrics.
+pub fn text_of(c: Option<&Content>) -> String {
+    c.map(Content::text).unwrap_or_default()
+}

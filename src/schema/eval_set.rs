@@ -1,0 +1,242 @@
+//! EvalSet and EvalCase with ADK 2.13's per-type alias and unknown-key rules, plus their small companions.
+
+use super::content::JsonObject;
+use super::invocation::Invocation;
+use indexmap::IndexMap;
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+/// `<id>.evalset.json`. A plain model in ADK: no camelCase at this level, unknown keys ignored.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvalSet {
+    pub eval_set_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub eval_cases: Vec<EvalCase>,
+    #[serde(default)]
+    pub creation_timestamp: f64,
+}
+
+/// One case: a static conversation or a conversation scenario. Unknown keys are kept (ADK 2.13).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct EvalCase {
+    pub eval_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conversation: Option<Vec<Invocation>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conversation_scenario: Option<ConversationScenario>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_input: Option<SessionInput>,
+    pub creation_timestamp: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rubrics: Option<Vec<Rubric>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_session_state: Option<Value>,
+    #[serde(flatten)]
+    pub extra: JsonObject,
+}
+
+impl<'de> Deserialize<'de> for EvalCase {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(EvalCaseVisitor)
+    }
+}
+
+struct EvalCaseVisitor;
+
+fn set_once<T, E: de::Error>(slot: &mut Option<T>, v: T, name: &'static str) -> Result<(), E> {
+    if slot.is_some() {
+        return Err(E::duplicate_field(name));
+    }
+    *slot = Some(v);
+    Ok(())
+}
+
+impl<'de> Visitor<'de> for EvalCaseVisitor {
+    type Value = EvalCase;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an eval case object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EvalCase, A::Error> {
+        let mut eval_id: Option<String> = None;
+        let mut conversation: Option<Option<Vec<Invocation>>> = None;
+        let mut scenario: Option<Option<ConversationScenario>> = None;
+        let mut session_input: Option<Option<SessionInput>> = None;
+        let mut ts: Option<f64> = None;
+        let mut rubrics: Option<Option<Vec<Rubric>>> = None;
+        let mut fss: Option<Option<Value>> = None;
+        let mut extra = JsonObject::new();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "eval_id" | "evalId" => set_once(&mut eval_id, map.next_value()?, "eval_id")?,
+                "conversation" => set_once(&mut conversation, map.next_value()?, "conversation")?,
+                "conversation_scenario" | "conversationScenario" => {
+                    set_once(&mut scenario, map.next_value()?, "conversation_scenario")?
+                }
+                "session_input" | "sessionInput" => set_once(&mut session_input, map.next_value()?, "session_input")?,
+                "creation_timestamp" | "creationTimestamp" => {
+                    set_once(&mut ts, map.next_value()?, "creation_timestamp")?
+                }
+                "rubrics" => set_once(&mut rubrics, map.next_value()?, "rubrics")?,
+                "final_session_state" | "finalSessionState" => {
+                    set_once(&mut fss, map.next_value()?, "final_session_state")?
+                }
+                _ => {
+                    let v: Value = map.next_value()?;
+                    extra.insert(key, v);
+                }
+            }
+        }
+        let eval_id = eval_id.ok_or_else(|| de::Error::missing_field("eval_id"))?;
+        let conversation = conversation.flatten();
+        let conversation_scenario = scenario.flatten();
+        if conversation.is_some() == conversation_scenario.is_some() {
+            return Err(de::Error::custom(if conversation.is_some() {
+                "an eval case has either `conversation` or `conversation_scenario`, not both"
+            } else {
+                "an eval case needs `conversation` (a list of invocations) or `conversation_scenario`"
+            }));
+        }
+        Ok(EvalCase {
+            eval_id,
+            conversation,
+            conversation_scenario,
+            session_input: session_input.flatten(),
+            creation_timestamp: ts.unwrap_or(0.0),
+            rubrics: rubrics.flatten(),
+            final_session_state: fss.flatten(),
+            extra,
+        })
+    }
+}
+
+/// Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionInput {
+    #[serde(alias = "appName")]
+    pub app_name: String,
+    #[serde(alias = "userId")]
+    pub user_id: String,
+    #[serde(default, alias = "sessionId", skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    #[serde(default)]
+    pub state: JsonObject,
+    #[serde(flatten)]
+    pub extra: JsonObject,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConversationScenario {
+    #[serde(alias = "startingPrompt")]
+    pub starting_prompt: String,
+    #[serde(alias = "conversationPlan")]
+    pub conversation_plan: String,
+    #[serde(default, alias = "userPersona", skip_serializing_if = "Option::is_none")]
+    pub user_persona: Option<PersonaRef>,
+}
+
+/// A persona object, or the id of one of ADK's built-in personas.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum PersonaRef {
+    Builtin(String),
+    Persona(UserPersona),
+}
+
+pub const BUILTIN_PERSONAS: [&str; 3] = ["EXPERT", "NOVICE", "EVALUATOR"];
+
+impl<'de> Deserialize<'de> for PersonaRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        match v {
+            Value::String(s) if BUILTIN_PERSONAS.contains(&s.as_str()) => Ok(PersonaRef::Builtin(s)),
+            Value::String(s) => Err(de::Error::custom(format!(
+                "unknown user persona id {s:?}; the built-in personas are EXPERT, NOVICE and EVALUATOR, \
+                 or give a persona object"
+            ))),
+            other => serde_json::from_value(other)
+                .map(PersonaRef::Persona)
+                .map_err(de::Error::custom),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserPersona {
+    pub id: String,
+    pub description: String,
+    #[serde(default)]
+    pub behaviors: Vec<PersonaBehavior>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PersonaBehavior {
+    pub name: String,
+    pub description: String,
+    #[serde(default, alias = "behaviorInstructions")]
+    pub behavior_instructions: Vec<String>,
+    #[serde(default, alias = "violationRubrics")]
+    pub violation_rubrics: Vec<String>,
+}
+
+/// `{"scenarios": [...]}`, the file `eval_set add_eval_case --scenarios_file` reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConversationScenarios {
+    pub scenarios: Vec<ConversationScenario>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rubric {
+    #[serde(alias = "rubricId")]
+    pub rubric_id: String,
+    #[serde(alias = "rubricContent")]
+    pub rubric_content: RubricContent,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RubricContent {
+    #[serde(default, alias = "textProperty", skip_serializing_if = "Option::is_none")]
+    pub text_property: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RubricScore {
+    #[serde(alias = "rubricId")]
+    pub rubric_id: String,
+    #[serde(default)]
+    pub rationale: Option<String>,
+    #[serde(default)]
+    pub score: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AppDetails {
+    #[serde(default, alias = "agentDetails")]
+    pub agent_details: IndexMap<String, AgentDetails>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentDetails {
+    pub name: String,
+    #[serde(default)]
+    pub instructions: String,
+    #[serde(default, alias = "toolDeclarations")]
+    pub tool_declarations: Vec<Value>,
+}

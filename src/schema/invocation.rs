@@ -1,0 +1,182 @@
+//! One user turn and the agent's reaction: Invocation, both intermediate-data shapes, events, usage.
+
+use super::content::{Content, FunctionCall, FunctionResponse, JsonObject, Part};
+use super::eval_set::{AppDetails, Rubric};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Invocation {
+    #[serde(default, alias = "invocationId")]
+    pub invocation_id: String,
+    #[serde(alias = "userContent")]
+    pub user_content: Content,
+    #[serde(default, alias = "finalResponse", skip_serializing_if = "Option::is_none")]
+    pub final_response: Option<Content>,
+    #[serde(default, alias = "intermediateData", skip_serializing_if = "Option::is_none")]
+    pub intermediate_data: Option<IntermediateData>,
+    #[serde(default, alias = "creationTimestamp")]
+    pub creation_timestamp: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rubrics: Option<Vec<Rubric>>,
+    #[serde(default, alias = "appDetails", skip_serializing_if = "Option::is_none")]
+    pub app_details: Option<AppDetails>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f64>,
+    #[serde(default, alias = "modelDuration", skip_serializing_if = "Option::is_none")]
+    pub model_duration: Option<f64>,
+    #[serde(default, alias = "toolDuration", skip_serializing_if = "Option::is_none")]
+    pub tool_duration: Option<f64>,
+}
+
+/// The two shapes ADK accepts for `intermediate_data` (pydantic smart union, both forbid extras).
+#[derive(Debug, Clone, PartialEq)]
+pub enum IntermediateData {
+    /// Hand-written / migrated expected data.
+    Legacy {
+        tool_uses: Vec<FunctionCall>,
+        tool_responses: Vec<FunctionResponse>,
+        intermediate_responses: Vec<(String, Vec<Part>)>,
+    },
+    /// What ADK records for actual invocations.
+    Events(Vec<InvocationEvent>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawIntermediate {
+    #[serde(default, alias = "toolUses")]
+    tool_uses: Option<Vec<FunctionCall>>,
+    #[serde(default, alias = "toolResponses")]
+    tool_responses: Option<Vec<FunctionResponse>>,
+    #[serde(default, alias = "intermediateResponses")]
+    intermediate_responses: Option<Vec<(String, Vec<Part>)>>,
+    #[serde(default, alias = "invocationEvents")]
+    invocation_events: Option<Vec<InvocationEvent>>,
+}
+
+impl<'de> Deserialize<'de> for IntermediateData {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = RawIntermediate::deserialize(d)?;
+        let legacy = raw.tool_uses.is_some() || raw.tool_responses.is_some() || raw.intermediate_responses.is_some();
+        match raw.invocation_events {
+            Some(_) if legacy => Err(serde::de::Error::custom(
+                "intermediate_data mixes the event shape (invocation_events) with the legacy shape \
+                 (tool_uses / tool_responses / intermediate_responses); use one of them",
+            )),
+            Some(events) => Ok(IntermediateData::Events(events)),
+            None => Ok(IntermediateData::Legacy {
+                tool_uses: raw.tool_uses.unwrap_or_default(),
+                tool_responses: raw.tool_responses.unwrap_or_default(),
+                intermediate_responses: raw.intermediate_responses.unwrap_or_default(),
+            }),
+        }
+    }
+}
+
+impl Serialize for IntermediateData {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        match self {
+            IntermediateData::Legacy {
+                tool_uses,
+                tool_responses,
+                intermediate_responses,
+            } => {
+                let mut st = s.serialize_struct("IntermediateData", 3)?;
+                st.serialize_field("tool_uses", tool_uses)?;
+                st.serialize_field("tool_responses", tool_responses)?;
+                st.serialize_field("intermediate_responses", intermediate_responses)?;
+                st.end()
+            }
+            IntermediateData::Events(events) => {
+                let mut st = s.serialize_struct("InvocationEvents", 1)?;
+                st.serialize_field("invocation_events", events)?;
+                st.end()
+            }
+        }
+    }
+}
+
+/// An event of an actual invocation. Unknown keys are ignored (ADK 2.13: UI-only keys).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct InvocationEvent {
+    pub author: String,
+    #[serde(default)]
+    pub content: Option<Content>,
+    #[serde(default, alias = "groundingMetadata", skip_serializing_if = "Option::is_none")]
+    pub grounding_metadata: Option<JsonObject>,
+    #[serde(default, alias = "usageMetadata", skip_serializing_if = "Option::is_none")]
+    pub usage_metadata: Option<UsageMetadata>,
+    #[serde(default, alias = "modelVersion", skip_serializing_if = "Option::is_none")]
+    pub model_version: Option<String>,
+}
+
+/// genai's GenerateContentResponseUsageMetadata (extras forbidden).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UsageMetadata {
+    #[serde(default, alias = "promptTokenCount", skip_serializing_if = "Option::is_none")]
+    pub prompt_token_count: Option<i64>,
+    #[serde(default, alias = "candidatesTokenCount", skip_serializing_if = "Option::is_none")]
+    pub candidates_token_count: Option<i64>,
+    #[serde(default, alias = "totalTokenCount", skip_serializing_if = "Option::is_none")]
+    pub total_token_count: Option<i64>,
+    #[serde(default, alias = "cachedContentTokenCount", skip_serializing_if = "Option::is_none")]
+    pub cached_content_token_count: Option<i64>,
+    #[serde(default, alias = "toolUsePromptTokenCount", skip_serializing_if = "Option::is_none")]
+    pub tool_use_prompt_token_count: Option<i64>,
+    #[serde(default, alias = "thoughtsTokenCount", skip_serializing_if = "Option::is_none")]
+    pub thoughts_token_count: Option<i64>,
+    #[serde(default, alias = "promptTokensDetails", skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens_details: Option<Vec<Value>>,
+    #[serde(default, alias = "cacheTokensDetails", skip_serializing_if = "Option::is_none")]
+    pub cache_tokens_details: Option<Vec<Value>>,
+    #[serde(default, alias = "candidatesTokensDetails", skip_serializing_if = "Option::is_none")]
+    pub candidates_tokens_details: Option<Vec<Value>>,
+    #[serde(
+        default,
+        alias = "toolUsePromptTokensDetails",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tool_use_prompt_tokens_details: Option<Vec<Value>>,
+    #[serde(default, alias = "trafficType", skip_serializing_if = "Option::is_none")]
+    pub traffic_type: Option<String>,
+}
+
+impl Invocation {
+    /// Tool calls in ADK's order: legacy `tool_uses`, or every function_call of every event (any author).
+    pub fn tool_calls(&self) -> Vec<&FunctionCall> {
+        match &self.intermediate_data {
+            None => Vec::new(),
+            Some(IntermediateData::Legacy { tool_uses, .. }) => tool_uses.iter().collect(),
+            Some(IntermediateData::Events(events)) => events
+                .iter()
+                .filter_map(|e| e.content.as_ref())
+                .flat_map(Content::function_calls)
+                .collect(),
+        }
+    }
+
+    /// Number of tool calls without collecting them.
+    pub fn tool_call_count(&self) -> usize {
+        match &self.intermediate_data {
+            None => 0,
+            Some(IntermediateData::Legacy { tool_uses, .. }) => tool_uses.len(),
+            Some(IntermediateData::Events(events)) => events
+                .iter()
+                .filter_map(|e| e.content.as_ref())
+                .map(|c| c.function_calls().count())
+                .sum(),
+        }
+    }
+
+    /// Events of the event shape; the legacy shape and no data give none.
+    pub fn events(&self) -> &[InvocationEvent] {
+        match &self.intermediate_data {
+            Some(IntermediateData::Events(events)) => events,
+            _ => &[],
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The two legacy shapes (test-file turn list, named list) migrated deterministically to the current schema.
+
+use super::content::{Content, FunctionCall, JsonObject, Part};
+use super::eval_set::{EvalCase, EvalSet, SessionInput};
+use super::invocation::{IntermediateData, Invocation};
+use super::load::{self, session_input_from_value, LoadOptions};
+use crate::error::{EvalError, Result};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// One turn of a legacy `*.test.json` list. Other keys (e.g. `mock_tool_output`) are ignored.
+#[derive(Debug, Deserialize)]
+pub struct LegacyTurn {
+    pub query: String,
+    #[serde(default)]
+    pub expected_tool_use: Vec<LegacyToolUse>,
+    #[serde(default)]
+    pub reference: String,
+    #[serde(default)]
+    pub expected_intermediate_agent_responses: Vec<LegacyResponse>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LegacyToolUse {
+    pub tool_name: String,
+    #[serde(default)]
+    pub tool_input: JsonObject,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LegacyResponse {
+    pub author: String,
+    pub text: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct NamedCase {
+    name: String,
+    data: Vec<LegacyTurn>,
+    #[serde(default)]
+    initial_session: Value,
+}
+
+/// 64-bit FNV-1a: a stable, dependency-free content hash for derived ids.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn content_id(v: &Value) -> String {
+    let canonical = serde_json::to_string(v).unwrap_or_default();
+    format!("{:012x}", fnv1a(canonical.as_bytes()) >> 16)
+}
+
+/// Converts legacy turns to invocations exactly as ADK's migration does (ids made deterministic).
+pub fn turns_to_invocations(turns: Vec<LegacyTurn>, id_prefix: &str) -> Vec<Invocation> {
+    turns
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| Invocation {
+            invocation_id: format!("{id_prefix}-{i}"),
+            user_content: Content::from_text("user", &t.query),
+            final_response: Some(Content::from_text("model", &t.reference)),
+            intermediate_data: Some(IntermediateData::Legacy {
+                tool_uses: t
+                    .expected_tool_use
+                    .into_iter()
+                    .map(|u| FunctionCall {
+                        name: Some(u.tool_name),
+                        args: Some(u.tool_input),
+                        ..FunctionCall::default()
+                    })
+                    .collect(),
+                tool_responses: Vec::new(),
+                intermediate_responses: t
+                    .expected_intermediate_agent_responses
+                    .into_iter()
+                    .map(|r| {
+                        (
+                            r.author,
+                            vec![Part {
+                                text: Some(r.text),
+                                ..Part::default()
+                            }],
+                        )
+                    })
+                    .collect(),
+            }),
+            ..Invocation::default()
+        })
+        .collect()
+}
+
+fn option_session(opts: &LoadOptions) -> Result<Option<SessionInput>> {
+    match &opts.session_input {
+        None => Ok(None),
+        Some(v) => session_input_from_value(v, "$options.sessionInput"),
+    }
+}
+
+/// Migrates a legacy array (`[{query,...}]` or `[{name, data, initial_session}]`).
+pub fn from_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
+    let items = match v {
+        Value::Array(a) => a,
+        _ => return Err(EvalError::schema("$", "a legacy eval file is a JSON array")),
+    };
+    let derived = || opts.id.clone().unwrap_or_else(|| format!("legacy_{}", content_id(v)));
+    let is_named = items
+        .first()
+        .is_some_and(|f| f.get("query").is_none() && (f.get("data").is_some() || f.get("name").is_some()));
+    let set_id = derived();
+    if is_named {
+        let named: Vec<NamedCase> = load::from_value(v, "")?;
+        let default_session = option_session(opts)?;
+        let mut cases = Vec::with_capacity(named.len());
+        for (i, n) in named.into_iter().enumerate() {
+            let session = session_input_from_value(&n.initial_session, &format!("$[{i}].initial_session"))?;
+            cases.push(EvalCase {
+                conversation: Some(turns_to_invocations(n.data, &format!("{}-{i}", n.name))),
+                eval_id: n.name,
+                session_input: session.or_else(|| default_session.clone()),
+                ..EvalCase::default()
+            });
+        }
+        return Ok(EvalSet {
+            eval_set_id: set_id.clone(),
+            name: Some(set_id),
+            eval_cases: cases,
+            ..EvalSet::default()
+        });
+    }
+    if items.first().is_some_and(|f| !f.is_object()) {
+        return Err(EvalError::schema(
+            "$[0]",
+            "a legacy test file is a list of turns {\"query\", \"expected_tool_use\", \"reference\"}; found a non-object item",
+        ));
+    }
+    let turns: Vec<LegacyTurn> = load::from_value(v, "")?;
+    if turns.is_empty() {
+        return Ok(EvalSet {
+            eval_set_id: set_id.clone(),
+            name: Some(set_id),
+            ..EvalSet::default()
+        });
+    }
+    let case = EvalCase {
+        eval_id: set_id.clone(),
+        conversation: Some(turns_to_invocations(turns, &set_id)),
+        session_input: option_session(opts)?,
+        ..EvalCase::default()
+    };
+    Ok(EvalSet {
+        eval_set_id: set_id.clone(),
+        name: Some(set_id),
+        eval_cases: vec![case],
+        ..EvalSet::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn test_file_list_migrates_deterministically() {
+        let v = json!([{"query": "hi", "expected_tool_use": [{"tool_name": "roll_die", "tool_input": {"sides": 6}}], "reference": "ok", "mock_tool_output": 1}]);
+        let a = from_value(&v, &LoadOptions::default()).unwrap();
+        let b = from_value(&v, &LoadOptions::default()).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.eval_cases.len(), 1);
+        let inv = &a.eval_cases[0].conversation.as_ref().unwrap()[0];
+        assert_eq!(inv.tool_calls()[0].name.as_deref(), Some("roll_die"));
+        let named = from_value(
+            &json!([{"name": "c1", "data": [{"query": "q"}], "initial_session": {"app_name": "x"}}]),
+            &LoadOptions {
+                id: Some("s".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(named.eval_set_id, "s");
+        assert_eq!(named.eval_cases[0].session_input.as_ref().unwrap().app_name, "x");
+    }
+}

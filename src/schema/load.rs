@@ -1,0 +1,301 @@
+//! Parsing entry points: JSON text to typed values with JSON-path errors, and shape detection.
+
+use super::eval_set::{EvalCase, EvalSet, SessionInput};
+use super::legacy;
+use crate::error::{ErrorCode, EvalError, Result};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// Options of `loadEvalSet`.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoadOptions {
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default, alias = "session_input")]
+    pub session_input: Option<Value>,
+}
+
+/// Renders serde_path_to_error's path as `$.a[0].b`.
+fn dollar_path(p: &serde_path_to_error::Path) -> String {
+    let s = p.to_string();
+    if s == "." || s.is_empty() {
+        "$".to_string()
+    } else if s.starts_with('[') {
+        format!("${s}")
+    } else {
+        format!("$.{s}")
+    }
+}
+
+fn map_err(e: serde_path_to_error::Error<serde_json::Error>, prefix: &str) -> EvalError {
+    let path = dollar_path(e.path());
+    let path = if prefix.is_empty() {
+        path
+    } else {
+        format!("{prefix}{}", path.trim_start_matches('$'))
+    };
+    let inner = e.into_inner();
+    let code = match inner.classify() {
+        serde_json::error::Category::Data => ErrorCode::Schema,
+        _ => ErrorCode::InvalidJson,
+    };
+    let mut message = inner.to_string();
+    if message.contains("recursion limit exceeded") {
+        message = format!("{message} (JSON nested more than 128 levels deep)");
+    }
+    if code == ErrorCode::InvalidJson {
+        EvalError::new(code, "", message)
+    } else {
+        EvalError::new(code, path, message)
+    }
+}
+
+/// Deserializes `T` from JSON text; the error carries the JSON path of the offending value.
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = serde_path_to_error::deserialize(&mut de).map_err(|e| map_err(e, ""))?;
+    de.end()
+        .map_err(|e| EvalError::new(ErrorCode::InvalidJson, "", e.to_string()))?;
+    Ok(v)
+}
+
+/// Deserializes `T` from an already parsed value; `prefix` is the value's own path (e.g. `$.eval_cases[3]`).
+pub fn from_value<T: DeserializeOwned>(v: &Value, prefix: &str) -> Result<T> {
+    serde_path_to_error::deserialize(v).map_err(|e| map_err(e, prefix))
+}
+
+/// Parses JSON text into a generic value (invalid JSON gives `invalid_json`).
+pub fn parse_json(text: &str) -> Result<Value> {
+    from_str::<Value>(text)
+}
+
+fn first_char(text: &str) -> Option<char> {
+    text.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '\u{feff}')
+        .chars()
+        .next()
+}
+
+/// `loadEvalSet`: the current schema, the legacy test-file list or the legacy named list.
+pub fn load_eval_set(text: &str, opts: &LoadOptions) -> Result<EvalSet> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match first_char(text) {
+        Some('{') => {
+            let set: EvalSet = from_str(text).map_err(|e| camel_hint(e, text))?;
+            check_unique_ids(&set)?;
+            Ok(set)
+        }
+        Some('[') => {
+            let v = parse_json(text)?;
+            let set = legacy::from_value(&v, opts)?;
+            check_unique_ids(&set)?;
+            Ok(set)
+        }
+        None => Err(EvalError::new(
+            ErrorCode::InvalidJson,
+            "",
+            "the input is empty; expected an eval set JSON object",
+        )),
+        Some(_) => {
+            // Not an object or array: let the JSON parser say what it is.
+            let v = parse_json(text)?;
+            Err(EvalError::schema(
+                "$",
+                format!(
+                    "an eval set is a JSON object (`eval_set_id`, `eval_cases`) or a legacy list; found {}",
+                    super::config::kind(&v)
+                ),
+            ))
+        }
+    }
+}
+
+/// Like `load_eval_set` on an already parsed value.
+pub fn load_eval_set_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
+    let set = match v {
+        Value::Array(_) => legacy::from_value(v, opts)?,
+        Value::Object(_) => from_value(v, "")?,
+        other => {
+            return Err(EvalError::schema(
+                "$",
+                format!(
+                    "an eval set is a JSON object or a legacy list; found {}",
+                    super::config::kind(other)
+                ),
+            ))
+        }
+    };
+    check_unique_ids(&set)?;
+    Ok(set)
+}
+
+/// ADK's EvalSet has no camelCase aliases at the top level; say so instead of "missing field".
+fn camel_hint(e: EvalError, text: &str) -> EvalError {
+    if e.code == ErrorCode::Schema
+        && e.message.contains("missing field `eval_set_id`")
+        && text.contains("\"evalSetId\"")
+    {
+        return EvalError::schema(
+            "$",
+            "missing field `eval_set_id`: the eval set's top level must use snake_case (`eval_set_id`, `eval_cases`) \
+             as google-adk requires; camelCase is accepted from the eval cases downwards",
+        );
+    }
+    e
+}
+
+fn check_unique_ids(set: &EvalSet) -> Result<()> {
+    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(set.eval_cases.len());
+    for (i, c) in set.eval_cases.iter().enumerate() {
+        if let Some(first) = seen.insert(c.eval_id.as_str(), i) {
+            return Err(EvalError::new(
+                ErrorCode::DuplicateId,
+                format!("$.eval_cases[{i}].eval_id"),
+                format!(
+                    "eval_id {:?} is used by eval_cases[{first}] and eval_cases[{i}]; eval ids must be unique",
+                    c.eval_id
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `validateEvalSet`: every problem, each with its path (one per invocation at the finest).
+pub fn validate_eval_set(text: &str) -> Vec<EvalError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let v = match parse_json(text) {
+        Ok(v) => v,
+        Err(e) => return vec![e],
+    };
+    let obj = match &v {
+        Value::Object(o) => o,
+        Value::Array(_) => {
+            return match legacy::from_value(&v, &LoadOptions::default()).and_then(|s| check_unique_ids(&s)) {
+                Ok(()) => Vec::new(),
+                Err(e) => vec![e],
+            }
+        }
+        other => {
+            return vec![EvalError::schema(
+                "$",
+                format!(
+                    "an eval set is a JSON object or a legacy list; found {}",
+                    super::config::kind(other)
+                ),
+            )]
+        }
+    };
+    let mut errors = Vec::new();
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Header {
+        eval_set_id: String,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        description: Option<String>,
+        eval_cases: Vec<serde::de::IgnoredAny>,
+        #[serde(default)]
+        creation_timestamp: f64,
+    }
+    if let Err(e) = from_value::<Header>(&v, "") {
+        errors.push(camel_hint(
+            e,
+            if obj.contains_key("evalSetId") {
+                "\"evalSetId\""
+            } else {
+                ""
+            },
+        ));
+    }
+    let cases = match obj.get("eval_cases") {
+        Some(Value::Array(cases)) => cases,
+        _ => return errors,
+    };
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (i, case) in cases.iter().enumerate() {
+        let prefix = format!("$.eval_cases[{i}]");
+        if let Err(e) = from_value::<EvalCase>(case, &prefix) {
+            let mut found = vec![e];
+            // Report each broken invocation, not only the first one.
+            let conv = case.get("conversation").and_then(Value::as_array);
+            for (j, inv) in conv.into_iter().flatten().enumerate() {
+                let p = format!("{prefix}.conversation[{j}]");
+                if let Err(e) = from_value::<super::invocation::Invocation>(inv, &p) {
+                    if !found.iter().any(|f| f.path == e.path) {
+                        found.push(e);
+                    }
+                }
+            }
+            errors.extend(found);
+        }
+        let id = case
+            .get("eval_id")
+            .or_else(|| case.get("evalId"))
+            .and_then(Value::as_str);
+        if let Some(id) = id {
+            if let Some(first) = seen.insert(id, i) {
+                errors.push(EvalError::new(
+                    ErrorCode::DuplicateId,
+                    format!("{prefix}.eval_id"),
+                    format!(
+                        "eval_id {id:?} is used by eval_cases[{first}] and eval_cases[{i}]; eval ids must be unique"
+                    ),
+                ));
+            }
+        }
+    }
+    errors
+}
+
+/// An initial-session file `{app_name, user_id, state}`; missing keys become "" / {} as in ADK's migration.
+pub fn session_input_from_value(v: &Value, path: &str) -> Result<Option<SessionInput>> {
+    let m = match v {
+        Value::Null => return Ok(None),
+        Value::Object(m) if m.is_empty() => return Ok(None),
+        Value::Object(m) => m,
+        other => {
+            return Err(EvalError::schema(
+                path,
+                format!(
+                    "an initial session is an object {{app_name, user_id, state}}, found {}",
+                    super::config::kind(other)
+                ),
+            ))
+        }
+    };
+    let s = |snake: &str, camel: &str| -> Result<String> {
+        match m.get(snake).or_else(|| m.get(camel)) {
+            None | Some(Value::Null) => Ok(String::new()),
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(other) => Err(EvalError::schema(
+                format!("{path}.{snake}"),
+                format!("`{snake}` must be a string, found {}", super::config::kind(other)),
+            )),
+        }
+    };
+    let state = match m.get("state") {
+        None | Some(Value::Null) => serde_json::Map::new(),
+        Some(Value::Object(o)) => o.clone(),
+        Some(other) => {
+            return Err(EvalError::schema(
+                format!("{path}.state"),
+                format!("`state` must be an object, found {}", super::config::kind(other)),
+            ))
+        }
+    };
+    let session_id = m
+        .get("session_id")
+        .or_else(|| m.get("sessionId"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    Ok(Some(SessionInput {
+        app_name: s("app_name", "appName")?,
+        user_id: s("user_id", "userId")?,
+        session_id,
+        state,
+        extra: serde_json::Map::new(),
+    }))
+}

@@ -1,0 +1,15 @@
+//! ADK's data: content, invocations, eval sets, configs, legacy migration, loading.
+
+pub mod bytes;
+pub mod config;
+pub mod content;
+pub mod eval_set;
+pub mod invocation;
+pub mod legacy;
+pub mod load;
+pub mod result;
+
+pub use config::{Criterion, EvalConfig};
+pub use content::{Content, FunctionCall, FunctionResponse, Part};
+pub use eval_set::{EvalCase, EvalSet, Rubric, SessionInput};
+pub use invocation::{IntermediateData, Invocation, InvocationEvent};

@@ -1,0 +1,78 @@
+//! The only place that knows it runs in wasm: JSON strings in, JSON envelopes out.
+//!
+//! Every export returns either a plain value or an envelope string
+//! `{"ok": <value>}` / `{"error": {"code","path","message"}}`; the JS skin in `pkg/`
+//! turns the latter into a thrown `EvalError`. No Rust error ever crosses as a JS
+//! exception, so a bad input can never leave the instance in a broken state.
+
+use crate::api;
+use wasm_bindgen::prelude::*;
+
+/// `loadEvalSet(input, options)`: `input` is JSON text, `options` is `{"id"?, "sessionInput"?}` JSON or "".
+#[wasm_bindgen(js_name = loadEvalSetJson)]
+pub fn load_eval_set_json(input: &str, options: &str) -> String {
+    api::envelope(api::load_eval_set(input, options))
+}
+
+/// `validateEvalSet(input)`: `{"ok": bool, "errors": [EvalError...]}` (never an envelope).
+#[wasm_bindgen(js_name = validateEvalSetJson)]
+pub fn validate_eval_set_json(input: &str) -> String {
+    api::validate_eval_set(input)
+}
+
+/// `loadEvalConfig(input)`: `input` is JSON text; "" or "null" gives ADK's default criteria.
+#[wasm_bindgen(js_name = loadEvalConfigJson)]
+pub fn load_eval_config_json(input: &str) -> String {
+    api::envelope(api::load_eval_config(input))
+}
+
+/// `rouge1(candidate, reference)`: `[precision, recall, fmeasure]`.
+#[wasm_bindgen(js_name = rouge1)]
+pub fn rouge1(candidate: &str, reference: &str) -> Vec<f64> {
+    let s = crate::text::rouge::rouge1(candidate, reference);
+    vec![s.precision, s.recall, s.fmeasure]
+}
+
+/// `evaluateInvocations(args)`: args JSON `{"evalCase","actual","config"?,"evalSetId"?,"includeInvocations"?}`.
+#[wasm_bindgen(js_name = evaluateInvocationsJson)]
+pub fn evaluate_invocations_json(args: &str) -> String {
+    api::envelope(api::evaluate_invocations(args))
+}
+
+/// A case parsed once and scored many times (different configs) without re-parsing.
+#[wasm_bindgen]
+pub struct PreparedCase {
+    inner: api::PreparedCase,
+}
+
+#[wasm_bindgen]
+impl PreparedCase {
+    /// Returns an envelope whose `ok` is null on success; the case is then held in `this`.
+    #[wasm_bindgen(js_name = fromJson)]
+    pub fn from_json(args: &str) -> Result<PreparedCase, JsValue> {
+        match api::PreparedCase::parse(args) {
+            Ok(inner) => Ok(PreparedCase { inner }),
+            Err(e) => Err(JsValue::from_str(&api::envelope(Err(e)))),
+        }
+    }
+
+    /// Scores the held case under `config` (JSON text, "" for defaults); `options` is
+    /// `{"includeInvocations"?: bool}` JSON or "". Returns an envelope.
+    #[wasm_bindgen(js_name = evaluateJson)]
+    pub fn evaluate_json(&self, config: &str, options: &str) -> String {
+        api::envelope(self.inner.evaluate(config, options))
+    }
+}
+
+/// The crate version, for diagnostics.
+#[wasm_bindgen(js_name = coreVersion)]
+pub fn core_version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// `formatReport(results, options)`: ADK's console summary (and, with `{"detailed": true}`,
+/// the per-case detailed output) for a list of EvalCaseResult JSON objects. Returns an envelope.
+#[wasm_bindgen(js_name = formatReportJson)]
+pub fn format_report_json(results: &str, options: &str) -> String {
+    api::envelope(crate::report::console::format_report_json(results, options))
+}
