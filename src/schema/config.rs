@@ -220,11 +220,16 @@ pub fn lax_float(v: &Value) -> Option<f64> {
 pub fn lax_bool(v: &Value) -> Option<bool> {
     match v {
         Value::Bool(b) => Some(*b),
-        Value::Number(n) => match n.as_f64() {
-            Some(x) if x == 0.0 => Some(false),
-            Some(x) if x == 1.0 => Some(true),
-            _ => None,
-        },
+        Value::Number(n) => {
+            let x = n.as_f64();
+            if x == Some(0.0) {
+                Some(false)
+            } else if x == Some(1.0) {
+                Some(true)
+            } else {
+                None
+            }
+        }
         Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
             "0" | "off" | "f" | "false" | "n" | "no" => Some(false),
             "1" | "on" | "t" | "true" | "y" | "yes" => Some(true),
