@@ -145,3 +145,98 @@ pub fn evaluate_invocations(args: &str) -> Result<String> {
     let cfg = config_from_value(&p.config)?;
     p.run(&cfg, p.include_invocations)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code_of(r: Result<String>) -> &'static str {
+        r.err().map(|e| e.code.as_str()).unwrap_or("ok")
+    }
+
+    #[test]
+    fn hostile_inputs_are_error_values() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(code_of(load_eval_set(&deep, "")), "invalid_json");
+        let deep_args = format!(
+            r#"{{"eval_set_id":"x","eval_cases":[{{"eval_id":"a","conversation":[{{"user_content":{{}},
+               "intermediate_data":{{"tool_uses":[{{"name":"f","args":{{"a":{}{}}}}}]}}}}]}}]}}"#,
+            "[".repeat(5000),
+            "]".repeat(5000)
+        );
+        assert_eq!(code_of(load_eval_set(&deep_args, "")), "invalid_json");
+        let wrong_shape = format!(
+            "{{\"eval_set_id\":\"x\",\"eval_cases\":{}{}}}",
+            "[".repeat(5000),
+            "]".repeat(5000)
+        );
+        assert_eq!(code_of(load_eval_set(&wrong_shape, "")), "schema");
+        assert_eq!(code_of(load_eval_set("", "")), "invalid_json");
+        assert_eq!(code_of(load_eval_set("{\"eval_set_id\": \"a\"", "")), "invalid_json");
+        assert_eq!(code_of(load_eval_set("42", "")), "schema");
+        assert_eq!(
+            code_of(load_eval_set("{\"evalSetId\":\"a\",\"evalCases\":[]}", "")),
+            "schema"
+        );
+        let huge = format!("{{\"eval_set_id\":\"{}\",\"eval_cases\":[]}}", "x".repeat(20_000_000));
+        assert_eq!(code_of(load_eval_set(&huge, "")), "ok");
+        let dup =
+            r#"{"eval_set_id":"s","eval_cases":[{"eval_id":"a","conversation":[]},{"eval_id":"a","conversation":[]}]}"#;
+        let e = load_eval_set(dup, "").unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.path.as_str()),
+            ("duplicate_id", "$.eval_cases[1].eval_id")
+        );
+        assert_eq!(code_of(load_eval_set("[1,2]", "")), "schema");
+        assert_eq!(code_of(evaluate_invocations("{}")), "schema");
+        assert_eq!(code_of(evaluate_invocations("null")), "schema");
+        assert_eq!(code_of(load_eval_config("[]")), "schema");
+        assert_eq!(
+            code_of(load_eval_config("{\"criteria\": {\"x\": 1e999}}")),
+            "invalid_json"
+        );
+    }
+
+    #[test]
+    fn validation_reports_every_problem_with_its_path() {
+        let text = r#"{"eval_set_id": 5, "eval_cases": [
+            {"eval_id": "a", "conversation": [{"user_content": {"parts": [{"txt": "hi"}]}}, {"final_response": null}]},
+            {"eval_id": "a", "conversation": []},
+            {"conversation": []}
+        ]}"#;
+        let out: Value = serde_json::from_str(&validate_eval_set(text)).unwrap();
+        assert_eq!(out["ok"], false);
+        let paths: Vec<&str> = out["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "$.eval_set_id",
+                "$.eval_cases[0].conversation[0].user_content.parts[0].txt",
+                "$.eval_cases[0].conversation[1]",
+                "$.eval_cases[1].eval_id",
+                "$.eval_cases[2]"
+            ]
+        );
+    }
+
+    #[test]
+    fn evaluate_invocations_reports_unknown_metrics_without_failing() {
+        let args = r#"{"evalCase": {"evalId": "c", "conversation": [{"userContent": {"parts": [{"text": "hi"}]},
+              "intermediateData": {"toolUses": [{"name": "roll_die", "args": {"sides": 6}}]}}]},
+            "actual": [{"user_content": {"parts": [{"text": "hi"}]}, "intermediate_data": {"invocation_events": [
+              {"author": "a", "content": {"parts": [{"function_call": {"id": "x", "name": "roll_die", "args": {"sides": 6.0}}}]}}]}}],
+            "config": {"criteria": {"tool_trajectory_avg_score": 1, "rouge_1": 0.5}}}"#;
+        let out: Value = serde_json::from_str(&evaluate_invocations(args).unwrap()).unwrap();
+        assert_eq!(out["final_eval_status"], "PASSED");
+        let m = &out["overall_eval_metric_results"];
+        assert_eq!(m[0]["score"], 1.0);
+        assert_eq!(m[1]["eval_status"], "NOT_EVALUATED");
+        assert_eq!(m[1]["details"]["reason"], "unknown_metric");
+        assert_eq!(m.as_array().unwrap().len(), 6);
+    }
+}
