@@ -23,7 +23,12 @@ fn every_corpus_file_loads() {
     let mut all = Vec::new();
     files(root, &mut all);
     all.sort();
-    assert!(all.len() >= 40, "expected the shared corpus at {}, found {} files", root.display(), all.len());
+    assert!(
+        all.len() >= 40,
+        "expected the shared corpus at {}, found {} files",
+        root.display(),
+        all.len()
+    );
     let (mut sets, mut configs, mut sessions, mut cases, mut turns) = (0, 0, 0, 0, 0);
     let mut failures = Vec::new();
     for p in &all {
@@ -35,13 +40,22 @@ fn every_corpus_file_loads() {
             evalcore::api::parse_config(&text).map(|_| ())
         } else if name.ends_with(".session.json") {
             sessions += 1;
-            load::parse_json(&text).and_then(|v| load::session_input_from_value(&v, "$")).map(|_| ())
+            load::parse_json(&text)
+                .and_then(|v| load::session_input_from_value(&v, "$"))
+                .map(|_| ())
         } else {
             sets += 1;
-            let opts = LoadOptions { id: Some(rel.clone()), ..LoadOptions::default() };
+            let opts = LoadOptions {
+                id: Some(rel.clone()),
+                ..LoadOptions::default()
+            };
             load::load_eval_set(&text, &opts).map(|s| {
                 cases += s.eval_cases.len();
-                turns += s.eval_cases.iter().map(|c| c.conversation.as_ref().map_or(0, Vec::len)).sum::<usize>();
+                turns += s
+                    .eval_cases
+                    .iter()
+                    .map(|c| c.conversation.as_ref().map_or(0, Vec::len))
+                    .sum::<usize>();
             })
         };
         if let Err(e) = result {
@@ -49,16 +63,26 @@ fn every_corpus_file_loads() {
         }
     }
     println!("corpus: {sets} eval files ({cases} cases, {turns} turns), {configs} configs, {sessions} session files");
-    assert!(failures.is_empty(), "corpus files that did not load:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "corpus files that did not load:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn legacy_test_file_migrates_with_initial_session() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/adk-real/adk-samples/python/agents/customer-service/eval");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/corpus/adk-real/adk-samples/python/agents/customer-service/eval"
+    );
     let text = std::fs::read_to_string(format!("{dir}/eval_data/simple.test.json")).unwrap_or_default();
     let session = std::fs::read_to_string(format!("{dir}/sessions/123.session.json")).unwrap_or_default();
     let session = load::parse_json(&session).expect("session file is JSON");
-    let opts = LoadOptions { id: Some("simple".into()), session_input: Some(session) };
+    let opts = LoadOptions {
+        id: Some("simple".into()),
+        session_input: Some(session),
+    };
     let set = load::load_eval_set(&text, &opts).expect("legacy file loads");
     let case = &set.eval_cases[0];
     assert_eq!(case.eval_id, "simple");
