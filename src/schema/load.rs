@@ -165,6 +165,11 @@ fn check_unique_ids(set: &EvalSet) -> Result<()> {
 /// `validateEvalSet`: every problem, each with its path (one per invocation at the finest).
 pub fn validate_eval_set(text: &str) -> Vec<EvalError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Fast path: a valid set parses straight into typed values; only a broken one pays for the
+    // slower walk that collects every problem.
+    if load_eval_set(text, &LoadOptions::default()).is_ok() {
+        return Vec::new();
+    }
     let v = match parse_json(text) {
         Ok(v) => v,
         Err(e) => return vec![e],
