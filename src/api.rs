@@ -116,6 +116,11 @@ impl PreparedCase {
         })
     }
 
+    /// The config that came with the case, its error paths rooted at `$.config`.
+    fn own_config(&self) -> Result<EvalConfig> {
+        config_from_value(&self.config).map_err(|e| EvalError { path: e.path.replacen('$', "$.config", 1), ..e })
+    }
+
     fn run(&self, config: &EvalConfig, include: bool) -> Result<String> {
         let outcome = evaluate_case(&self.case, &self.actual, config)?;
         Ok(case_result_json(
@@ -130,7 +135,7 @@ impl PreparedCase {
     /// Scores under `config` (JSON text; "" = the config given at parse time, or ADK's defaults).
     pub fn evaluate(&self, config: &str, opts: &str) -> Result<String> {
         let cfg = if config.trim().is_empty() {
-            config_from_value(&self.config)?
+            self.own_config()?
         } else {
             parse_config(config)?
         };
@@ -142,7 +147,7 @@ impl PreparedCase {
 /// `evaluateInvocations` for deterministic metrics: one case, scored without running an agent.
 pub fn evaluate_invocations(args: &str) -> Result<String> {
     let p = PreparedCase::parse(args)?;
-    let cfg = config_from_value(&p.config)?;
+    let cfg = p.own_config()?;
     p.run(&cfg, p.include_invocations)
 }
 

@@ -38,7 +38,7 @@ fn check_case(case: &EvalCase, actual: &[Invocation]) -> Result<()> {
             if !ids.insert(r.rubric_id.as_str()) {
                 return Err(EvalError::new(
                     ErrorCode::DuplicateId,
-                    "$.eval_case.rubrics".to_string(),
+                    "$.evalCase.rubrics".to_string(),
                     format!(
                         "rubric_id {:?} is defined more than once for invocation {i} (case-level and \
                          invocation-level rubrics are merged, so their ids must be distinct)",

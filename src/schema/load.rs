@@ -42,6 +42,13 @@ fn map_err(e: serde_path_to_error::Error<serde_json::Error>, prefix: &str) -> Ev
         _ => ErrorCode::InvalidJson,
     };
     let mut message = inner.to_string();
+    if code == ErrorCode::Schema {
+        // The path locates the value; line/column would point into the text the core received,
+        // which for a JS object is its stringified form, not the user's file.
+        if let Some(at) = message.rfind(" at line ") {
+            message.truncate(at);
+        }
+    }
     if message.contains("recursion limit exceeded") {
         message = format!("{message} (JSON nested more than 128 levels deep)");
     }
