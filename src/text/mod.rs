@@ -1,0 +1,4 @@
+//! Text scoring shared by the lexical metrics: ADK's tokenizer, NLTK's Porter stemmer, ROUGE-1.
+pub mod porter;
+pub mod rouge;
+pub mod tokenize;

@@ -1,0 +1,536 @@
+//! ADK 2.13's `_UnicodeAwareTokenizer` (with rouge-score's classic tokenizer and stemming for
+//! ASCII words), pinned to the Unicode 14 tables of the Python 3.11 reference.
+
+use std::cell::RefCell;
+
+use unicode_general_category::{get_general_category, GeneralCategory as Gc};
+use unicode_normalization::UnicodeNormalization;
+
+use super::porter::stem_ascii_into;
+
+/// Code points unassigned in Unicode 14.0 to which a newer table of ours (std
+/// 17.0 case mappings, unicode-normalization 18.0, unicode-general-category 16.0)
+/// gives a category, decomposition, combining class or case mapping, as inclusive
+/// `start, end` pairs. Each pair is a whole run of Unicode 14 `Cn`, so later
+/// additions inside these runs are covered too. Python 3.11 treats all of them as
+/// unassigned (no category, no mapping), and so do we. Derived by comparing every
+/// code point against `unicodedata` / `str.lower` of Python 3.11; re-derive when
+/// the guard test `unicode_tables_are_the_audited_ones` fails.
+#[rustfmt::skip]
+const UNASSIGNED_IN_14: [u32; 134] = [
+    0x557, 0x558, 0x58B, 0x58C, 0x5C8, 0x5CF, 0x88F, 0x88F, 0x892, 0x897, 0xC5B, 0xC5C,
+    0xCD7, 0xCDC, 0xCF3, 0xCFF, 0xECE, 0xECF, 0x1ACF, 0x1AFF, 0x1B4D, 0x1B4F, 0x1B7F, 0x1B7F,
+    0x1C89, 0x1C8F, 0x209D, 0x209F, 0x2427, 0x243F, 0x2FFC, 0x2FFF, 0x31E4, 0x31EF,
+    0xA7CB, 0xA7CF, 0xA7D2, 0xA7D2, 0xA7D4, 0xA7D4, 0xA7DA, 0xA7F1, 0x105BD, 0x105FF,
+    0x107BB, 0x107FF, 0x10940, 0x1097F, 0x10D3A, 0x10E5F, 0x10EB2, 0x10EFF, 0x1123F, 0x1127F,
+    0x11375, 0x113FF, 0x116CA, 0x116FF, 0x11AF9, 0x11BFF, 0x11DAA, 0x11EDF, 0x11EF9, 0x11FAF,
+    0x1342F, 0x1342F, 0x13439, 0x143FF, 0x14647, 0x167FF, 0x16B90, 0x16E3F, 0x16E9B, 0x16EFF,
+    0x16FF2, 0x16FFF, 0x187F8, 0x187FF, 0x18CD6, 0x18CFF, 0x18D09, 0x1AFEF, 0x1B123, 0x1B14F,
+    0x1B153, 0x1B163, 0x1BCA4, 0x1CEFF, 0x1D127, 0x1D128, 0x1D246, 0x1D2DF, 0x1D6A6, 0x1D6A7,
+    0x1DF1F, 0x1DFFF, 0x1E02B, 0x1E0FF, 0x1E300, 0x1E7DF, 0x1F6D8, 0x1F6DC, 0x1F774, 0x1F77F,
+    0x1F7D9, 0x1F7DF, 0x1F8B2, 0x1F8FF, 0x1FA75, 0x1FA77, 0x1FA87, 0x1FA8F, 0x1FAAD, 0x1FAAF,
+    0x1FABB, 0x1FABF, 0x1FAC6, 0x1FACF, 0x1FADA, 0x1FADF, 0x1FAE8, 0x1FAEF, 0x1FAF7, 0x1FAFF,
+    0x1FBCB, 0x1FBEF, 0x2B739, 0x2B73F, 0x2CEA2, 0x2CEAF, 0x2EBE1, 0x2F7FF, 0x3134B, 0xE0000,
+];
+
+fn unassigned_in_14(c: char) -> bool {
+    let cp = u32::from(c);
+    if cp < 0x557 {
+        return false;
+    }
+    // Number of pair boundaries at or below `cp`: odd means inside a pair.
+    let bounds_below = UNASSIGNED_IN_14.partition_point(|&b| b < cp);
+    let on_bound = UNASSIGNED_IN_14.get(bounds_below) == Some(&cp);
+    bounds_below % 2 == 1 || on_bound
+}
+
+/// General category as Python 3.11 sees it (`None` = unassigned in Unicode 14).
+fn category14(c: char) -> Option<Gc> {
+    if unassigned_in_14(c) {
+        None
+    } else {
+        Some(get_general_category(c))
+    }
+}
+
+fn is_mark(gc: Option<Gc>) -> bool {
+    matches!(gc, Some(Gc::NonspacingMark | Gc::SpacingMark | Gc::EnclosingMark))
+}
+
+/// Python's `str.isalnum()` (exactly categories L* and N* in Unicode 14) or a mark.
+fn is_word(gc: Option<Gc>) -> bool {
+    is_mark(gc)
+        || matches!(
+            gc,
+            Some(
+                Gc::UppercaseLetter
+                    | Gc::LowercaseLetter
+                    | Gc::TitlecaseLetter
+                    | Gc::ModifierLetter
+                    | Gc::OtherLetter
+                    | Gc::DecimalNumber
+                    | Gc::LetterNumber
+                    | Gc::OtherNumber
+            )
+        )
+}
+
+/// NFKC as Python 3.11 computes it: code points unassigned in Unicode 14 are
+/// starters without decomposition there, so they split the text into pieces
+/// that normalise independently and pass through unchanged themselves.
+fn nfkc14(text: &str) -> String {
+    // Always normalising beats the crate's quick check, whose NFKC_QC lookup is
+    // a long `match` that costs more than the perfect-hash decomposition.
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    if !text.chars().any(unassigned_in_14) {
+        out.extend(text.nfkc());
+        return out;
+    }
+    let mut piece_start = 0;
+    for (i, c) in text.char_indices() {
+        if unassigned_in_14(c) {
+            out.extend(text.get(piece_start..i).unwrap_or_default().nfkc());
+            out.push(c);
+            piece_start = i + c.len_utf8();
+        }
+    }
+    out.extend(text.get(piece_start..).unwrap_or_default().nfkc());
+    out
+}
+
+/// Word_Break MidLetter, MidNumLet and Single_Quote: the case-ignorable
+/// characters outside categories Mn, Me, Cf, Lm and Sk (Unicode 14).
+const MID_WORD: [char; 17] = [
+    '\'', '.', ':', '\u{B7}', '\u{387}', '\u{55F}', '\u{5F4}', '\u{2018}', '\u{2019}', '\u{2024}', '\u{2027}',
+    '\u{FE13}', '\u{FE52}', '\u{FE55}', '\u{FF07}', '\u{FF0E}', '\u{FF1A}',
+];
+
+/// Unicode 14 `Case_Ignorable`. U+1171E was Mn in Unicode 14 (Mc since).
+fn case_ignorable14(c: char) -> bool {
+    MID_WORD.contains(&c)
+        || c == '\u{1171E}'
+        || matches!(
+            category14(c),
+            Some(Gc::NonspacingMark | Gc::EnclosingMark | Gc::Format | Gc::ModifierLetter | Gc::ModifierSymbol)
+        )
+}
+
+/// Unicode 14 `Cased`; U+0295 lost the property after Unicode 14.
+fn cased14(c: char) -> bool {
+    !unassigned_in_14(c)
+        && (c == '\u{295}' || c.is_lowercase() || c.is_uppercase() || get_general_category(c) == Gc::TitlecaseLetter)
+}
+
+/// Python's `Final_Sigma` test for the capital sigma at byte `i` of `s`: a cased
+/// letter before it and none after it (case-ignorable characters skipped).
+fn is_final_sigma(s: &str, i: usize) -> bool {
+    let before = s.get(..i).unwrap_or_default();
+    let after = s.get(i + 'Σ'.len_utf8()..).unwrap_or_default();
+    let cased_before = before
+        .chars()
+        .rev()
+        .find(|&c| !case_ignorable14(c))
+        .is_some_and(cased14);
+    cased_before && !after.chars().find(|&c| !case_ignorable14(c)).is_some_and(cased14)
+}
+
+/// Python's `str.lower()` on Unicode 14: full mappings (`İ` -> `i̇`), final sigma,
+/// and no mapping for code points Unicode 14 does not know.
+fn lower14(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for (i, c) in s.char_indices() {
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else if c == 'Σ' {
+            out.push(if is_final_sigma(s, i) { 'ς' } else { 'σ' });
+        } else if unassigned_in_14(c) {
+            out.push(c);
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
+/// What a character does to the chunking in ADK's scan.
+enum Class {
+    /// Kept and glued to its neighbours (alphanumeric or a combining mark).
+    Word,
+    /// Replaced by a space.
+    Separator,
+    /// CJK ideograph, kana or Hangul syllable: a chunk on its own.
+    Alone,
+    /// Thai/Lao/Khmer/Myanmar non-mark: starts a new grapheme-like cluster.
+    ClusterStart,
+}
+
+fn classify(c: char) -> Class {
+    if c.is_ascii() {
+        return if c.is_ascii_alphanumeric() {
+            Class::Word
+        } else {
+            Class::Separator
+        };
+    }
+    let cp = u32::from(c);
+    if matches!(cp, 0x4E00..=0x9FFF | 0x3040..=0x309F | 0x30A0..=0x30FF | 0xAC00..=0xD7AF) {
+        return Class::Alone;
+    }
+    let gc = category14(c);
+    if matches!(cp, 0x0E00..=0x0E7F | 0x0E80..=0x0EFF | 0x1780..=0x17FF | 0x1000..=0x109F) {
+        // In these scripts every non-mark starts a cluster, punctuation included.
+        return if is_mark(gc) { Class::Word } else { Class::ClusterStart };
+    }
+    if is_word(gc) {
+        Class::Word
+    } else {
+        Class::Separator
+    }
+}
+
+/// `[0-9A-Za-z]` by table lookup: the ASCII scan's innermost loop (about 10%
+/// fewer instructions per pair than range tests).
+fn ascii_alnum(b: u8) -> bool {
+    // Evaluated at compile time, where an out-of-range index fails the build.
+    #[allow(clippy::indexing_slicing)]
+    static TABLE: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut b = 0u8;
+        while b < 128 {
+            if b.is_ascii_alphanumeric() {
+                t[b as usize] = true;
+            }
+            b += 1;
+        }
+        t
+    };
+    TABLE.get(usize::from(b)).copied().unwrap_or(false)
+}
+
+/// Calls `f` with every whitespace-separated chunk ADK's scan produces, before
+/// the per-chunk rouge tokenizer. Every chunk is a substring of the normalised,
+/// lower-cased text, so no chunk is copied.
+fn for_each_chunk(text: &str, mut f: impl FnMut(&str)) {
+    if text.is_ascii() {
+        // NFKC is the identity on ASCII, and lower-casing cannot move a chunk
+        // boundary, so only chunks holding capitals need a lower-cased copy.
+        let mut lowered = String::new();
+        let bytes = text.as_bytes();
+        let mut pos = 0;
+        while let Some(skip) = bytes.get(pos..).and_then(|r| r.iter().position(|&b| ascii_alnum(b))) {
+            let start = pos + skip;
+            let rest = bytes.get(start..).unwrap_or_default();
+            pos = start + rest.iter().position(|&b| !ascii_alnum(b)).unwrap_or(rest.len());
+            let chunk = text.get(start..pos).unwrap_or_default();
+            if chunk.bytes().any(|b| b.is_ascii_uppercase()) {
+                lowered.clear();
+                lowered.push_str(chunk);
+                lowered.make_ascii_lowercase();
+                f(&lowered);
+            } else {
+                f(chunk);
+            }
+        }
+        return;
+    }
+    let lowered = lower14(&nfkc14(text));
+    let mut start: Option<usize> = None;
+    for (i, c) in lowered.char_indices() {
+        let class = classify(c);
+        if matches!(class, Class::Word) {
+            start.get_or_insert(i);
+            continue;
+        }
+        if let Some(s) = start.take() {
+            f(lowered.get(s..i).unwrap_or_default());
+        }
+        match class {
+            Class::Alone => f(lowered.get(i..i + c.len_utf8()).unwrap_or_default()),
+            Class::ClusterStart => start = Some(i),
+            Class::Word | Class::Separator => {}
+        }
+    }
+    if let Some(s) = start {
+        f(lowered.get(s..).unwrap_or_default());
+    }
+}
+
+/// Hash for the cache tables: a multiply-rotate over 8-byte words with a final
+/// avalanche, because the table index uses the low bits (plain FxHash leaves
+/// them poorly mixed) and wasm has no cheap 128-bit multiply.
+fn hash(bytes: &[u8]) -> u32 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut buf = [0u8; 8];
+        buf.copy_from_slice(word);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(buf)).wrapping_mul(K);
+    }
+    let tail = words
+        .remainder()
+        .iter()
+        .rev()
+        .fold(0u64, |t, &b| (t << 8) | u64::from(b));
+    h = (h.rotate_left(23) ^ tail).wrapping_mul(K);
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    (h ^ (h >> 32)) as u32
+}
+
+/// A string -> dense id table: texts live in one arena and the index is open
+/// addressing over ids, so filling and clearing it allocates nothing per entry.
+#[derive(Default)]
+struct Interner {
+    arena: String,
+    spans: Vec<(usize, usize)>,
+    /// `(id + 1, hash)` per slot, id 0 = empty; the length is 0 or a power of
+    /// two. Keeping the hash in the slot settles most probes without touching
+    /// the arena.
+    slots: Vec<(u32, u32)>,
+}
+
+impl Interner {
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    fn text(&self, id: usize) -> &str {
+        self.spans
+            .get(id)
+            .and_then(|&(start, end)| self.arena.get(start..end))
+            .unwrap_or_default()
+    }
+
+    /// The id of `key` (whose hash is `h`), inserting it if new.
+    fn intern(&mut self, key: &str, h: u32) -> Option<u32> {
+        if let Some(id) = self.find(key, h) {
+            return Some(id);
+        }
+        if (self.len() + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let id = u32::try_from(self.len()).ok().filter(|&id| id < u32::MAX)?;
+        let start = self.arena.len();
+        self.arena.push_str(key);
+        self.spans.push((start, self.arena.len()));
+        self.place(id + 1, h);
+        Some(id)
+    }
+
+    fn find(&self, key: &str, h: u32) -> Option<u32> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut i = h as usize & mask;
+        loop {
+            let &(slot, slot_hash) = self.slots.get(i)?;
+            let id = slot.checked_sub(1)?;
+            if slot_hash == h && self.text(id as usize) == key {
+                return Some(id);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn place(&mut self, slot_id: u32, h: u32) {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut i = h as usize & mask;
+        // The load factor stays at most 1/2, so a free slot exists.
+        while let Some(slot) = self.slots.get_mut(i) {
+            if slot.0 == 0 {
+                *slot = (slot_id, h);
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(256);
+        let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
+        for (slot_id, h) in old.into_iter().filter(|s| s.0 != 0) {
+            self.place(slot_id, h);
+        }
+    }
+
+    /// Forgets every entry but keeps the allocations for the refill.
+    fn clear(&mut self) {
+        self.arena.clear();
+        self.spans.clear();
+        self.slots.fill((0, 0));
+    }
+}
+
+/// Past this many distinct chunks, or this many bytes of cached text, the cache
+/// is emptied before a call: memory stays bounded on long runs while the
+/// vocabulary of an eval set stays warm.
+const CACHE_ENTRIES: usize = 50_000;
+const CACHE_BYTES: usize = 8 << 20;
+
+/// Memoised chunk -> token id, so each distinct word is stemmed once per thread
+/// and ROUGE counting compares integers. Ids are dense and equal exactly when the
+/// token texts are equal; they stay valid for one `with_cache` call.
+#[derive(Default)]
+pub(crate) struct TokenCache {
+    chunks: Interner,
+    /// Token id per chunk id (`None`: the chunk yields no token).
+    chunk_token: Vec<Option<u32>>,
+    tokens: Interner,
+    stem_buf: Vec<u8>,
+}
+
+thread_local! {
+    static CACHE: RefCell<TokenCache> = RefCell::new(TokenCache::default());
+}
+
+/// Runs `f` on this thread's token cache, or on a fresh one if the thread-local
+/// is unavailable (thread teardown, re-entry), so callers never panic. `FnMut`
+/// lets the fallback call `f` without an unreachable branch.
+pub(crate) fn with_cache<R>(mut f: impl FnMut(&mut TokenCache) -> R) -> R {
+    CACHE
+        .try_with(|cell| match cell.try_borrow_mut() {
+            Ok(mut cache) => {
+                let bytes = cache.chunks.arena.len() + cache.tokens.arena.len();
+                if cache.chunk_token.len() > CACHE_ENTRIES || bytes > CACHE_BYTES {
+                    cache.chunks.clear();
+                    cache.chunk_token.clear();
+                    cache.tokens.clear();
+                }
+                f(&mut cache)
+            }
+            Err(_) => f(&mut TokenCache::default()),
+        })
+        .unwrap_or_else(|_| f(&mut TokenCache::default()))
+}
+
+impl TokenCache {
+    /// Appends the token ids of `text` to `out`.
+    pub(crate) fn token_ids(&mut self, text: &str, out: &mut Vec<u32>) {
+        for_each_chunk(text, |chunk| {
+            if let Some(id) = self.chunk_token(chunk) {
+                out.push(id);
+            }
+        });
+    }
+
+    /// The token text of an id from this cache.
+    pub(crate) fn token(&self, id: u32) -> &str {
+        self.tokens.text(id as usize)
+    }
+
+    fn chunk_token(&mut self, chunk: &str) -> Option<u32> {
+        let h = hash(chunk.as_bytes());
+        if let Some(id) = self.chunks.find(chunk, h) {
+            return self.chunk_token.get(id as usize).copied().flatten();
+        }
+        let token = self.compute_token(chunk);
+        // Only a cache too large for u32 ids fails here; the token still counts.
+        if self.chunks.intern(chunk, h).is_some() {
+            self.chunk_token.push(token);
+        }
+        token
+    }
+
+    fn compute_token(&mut self, chunk: &str) -> Option<u32> {
+        let token: &str = if !chunk.is_ascii() {
+            // Non-ASCII chunks are kept whole and unstemmed.
+            chunk
+        } else if chunk.len() > 3 {
+            // An ASCII chunk is one [a-z0-9]+ word for rouge's classic
+            // tokenizer, which stems only words longer than three characters.
+            stem_ascii_into(chunk.as_bytes(), &mut self.stem_buf);
+            std::str::from_utf8(&self.stem_buf).unwrap_or_default()
+        } else {
+            chunk
+        };
+        // rouge's final `^[a-z0-9]+$` filter, which only an empty stem could fail.
+        if token.is_empty() {
+            return None;
+        }
+        self.tokens.intern(token, hash(token.as_bytes()))
+    }
+}
+
+/// Tokenizes `text` exactly like ADK 2.13's `_UnicodeAwareTokenizer(use_stemmer=True)`.
+pub fn tokenize(text: &str) -> Vec<String> {
+    with_cache(|cache| {
+        let mut ids = Vec::new();
+        cache.token_ids(text, &mut ids);
+        ids.into_iter().map(|id| cache.token(id).to_owned()).collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_table() {
+        let cases: &[(&str, &[&str])] = &[
+            ("Running runs ran runner", &["run", "run", "ran", "runner"]),
+            ("The cats are running quickly", &["the", "cat", "are", "run", "quickli"]),
+            ("caresses ponies ties", &["caress", "poni", "tie"]),
+            ("it's 3.14 and $100", &["it", "s", "3", "14", "and", "100"]),
+            ("café naïve résumé", &["café", "naïve", "résumé"]),
+            ("東京は晴れです", &["東", "京", "は", "晴", "れ", "で", "す"]),
+            ("สวัสดีครับ", &["ส", "วั", "ส", "ดี", "ค", "รั", "บ"]),
+            ("Привет мир", &["привет", "мир"]),
+            ("ﬁne ＡＢＣ", &["fine", "abc"]),
+            ("x²", &["x2"]),
+            ("I ❤️ NY", &["i", "\u{FE0F}", "ny"]),
+            ("don't can't", &["don", "t", "can", "t"]),
+            ("1,000,000 1.5", &["1", "000", "000", "1", "5"]),
+            ("Straße STRASSE", &["straße", "strass"]),
+        ];
+        for &(text, want) in cases {
+            assert_eq!(tokenize(text), want, "tokenize({text:?})");
+        }
+    }
+
+    #[test]
+    fn python_lower_details() {
+        assert_eq!(tokenize("İstanbul"), ["i\u{307}stanbul"]);
+        assert_eq!(tokenize("ΟΔΟΣ ΣΑΣ"), ["οδος", "σας"]);
+        // "." is case-ignorable, so the sigma sees the "Β" after it.
+        assert_eq!(tokenize("ΑΣ.Β"), ["ασ", "β"]);
+        assert_eq!(tokenize("Σ"), ["σ"]);
+        // Unassigned in Unicode 14: no case mapping, no category (a separator).
+        assert_eq!(tokenize("a\u{1C89}b"), ["a", "b"]);
+        assert_eq!(tokenize("\u{A7CB}x"), ["x"]);
+    }
+
+    #[test]
+    fn scripts_and_marks() {
+        assert_eq!(tokenize("abc東def"), ["abc", "東", "def"]);
+        assert_eq!(tokenize("ก.ข"), ["ก", "ข"]);
+        assert_eq!(tokenize("฿5"), ["฿5"]);
+        assert_eq!(tokenize("a\u{301}"), ["á"]);
+        assert_eq!(tokenize("e\u{301}!"), ["é"]);
+        assert_eq!(tokenize(""), Vec::<String>::new());
+        assert_eq!(tokenize(" \t\n"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn unassigned_table_is_sorted_pairs() {
+        assert!(UNASSIGNED_IN_14.windows(2).all(|w| w.first() <= w.get(1)));
+        assert!(unassigned_in_14('\u{557}') && unassigned_in_14('\u{558}'));
+        assert!(unassigned_in_14('\u{209E}') && !unassigned_in_14('\u{209C}'));
+        assert!(unassigned_in_14('\u{E0000}') && !unassigned_in_14('\u{E0001}'));
+        assert!(!unassigned_in_14('a') && !unassigned_in_14('\u{559}'));
+    }
+
+    #[test]
+    fn unicode_tables_are_the_audited_ones() {
+        // UNASSIGNED_IN_14 and the case-property exceptions were derived against
+        // exactly these versions; a newer table may assign more code points.
+        let versions = (
+            char::UNICODE_VERSION,
+            unicode_normalization::UNICODE_VERSION,
+            unicode_general_category::UNICODE_VERSION,
+        );
+        assert_eq!(
+            versions,
+            ((17, 0, 0), (18, 0, 0), (16, 0, 0)),
+            "re-derive UNASSIGNED_IN_14"
+        );
+    }
+}
