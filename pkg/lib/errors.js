@@ -1,0 +1,30 @@
+// The one error class of the package: what the core reports as `{code, path, message}`.
+
+/**
+ * Thrown for every input the core rejects. `code` is a stable string (`"invalid_json"`,
+ * `"schema"`, `"duplicate_id"`, ...), `path` the JSON path of the offending value (`""` when
+ * none applies) and `message` says what was expected and what was found.
+ */
+export class EvalError extends Error {
+  constructor(code, path, message, options) {
+    super(message, options);
+    this.code = code;
+    this.path = path ?? '';
+  }
+
+  /** `JSON.stringify(err)` gives the same `{code, path, message}` the core produced. */
+  toJSON() {
+    return { code: this.code, path: this.path, message: this.message };
+  }
+}
+Object.defineProperty(EvalError.prototype, 'name', {
+  value: 'EvalError', writable: true, configurable: true, enumerable: false,
+});
+
+/** Builds an EvalError from the core's wire form `{code, path, message}`. */
+export function fromWire(e) {
+  if (e === null || typeof e !== 'object') {
+    return new EvalError('internal', '', `evalcore: malformed error from the core: ${String(e)}`);
+  }
+  return new EvalError(String(e.code ?? 'internal'), String(e.path ?? ''), String(e.message ?? ''));
+}

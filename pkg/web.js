@@ -1,0 +1,39 @@
+// The browser / worker (workerd) entry: nothing happens at import; call `await init(source)` or
+// `initSync(bytesOrModule)` once, then use the same API as the Node entry.
+import initGlue, { initSync as initSyncGlue } from './wasm/evalcore_core.js';
+import { isReady, markReady } from './lib/state.js';
+
+export * from './lib/api.js';
+
+let pending = null;
+
+/**
+ * Instantiates the module from `source`: a `WebAssembly.Module` (workerd's wasm import), the
+ * .wasm bytes, a `Response` / `Promise<Response>`, or a URL to fetch. Without `source` it
+ * fetches `evalcore_core_bg.wasm` next to the glue (what bundlers expect). Idempotent.
+ */
+export function init(source) {
+  if (isReady()) return Promise.resolve();
+  if (pending === null) {
+    const arg = source === undefined ? undefined
+      : isWrapped(source, 'module_or_path') ? source : { module_or_path: source };
+    pending = initGlue(arg).then(() => { markReady(); }, (e) => { pending = null; throw e; });
+  }
+  return pending;
+}
+
+/** Instantiates the module synchronously from a `WebAssembly.Module` or the .wasm bytes. */
+export function initSync(source) {
+  if (isReady()) return;
+  if (source === undefined || source === null) {
+    throw new TypeError('evalcore: initSync needs the .wasm bytes or a WebAssembly.Module');
+  }
+  initSyncGlue(isWrapped(source, 'module') ? source : { module: source });
+  markReady();
+}
+
+// wasm-bindgen's own `{module}` / `{module_or_path}` argument forms pass through unchanged.
+function isWrapped(source, key) {
+  return source !== null && typeof source === 'object' && Object.getPrototypeOf(source) === Object.prototype
+    && key in source;
+}

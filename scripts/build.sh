@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Builds the one .wasm and its `--target web` glue into pkg/wasm/:
+#   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Os (no name section)
+# then prints raw and gzip -9 sizes and fails when gzip exceeds the budget.
+# Needs the tools scripts/setup.sh installs.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export PATH="$HOME/.cargo/bin:$ROOT/.tools/node_modules/.bin:$PATH"
+cd "$ROOT"
+
+BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-358400}   # 350 KiB
+OUT="$ROOT/pkg/wasm"
+NAME=evalcore_core
+TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null \
+  | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))' \
+  || echo "$ROOT/target")
+RAW="$TARGET_DIR/wasm32-unknown-unknown/release/evalcore.wasm"
+
+for tool in wasm-bindgen wasm-opt; do
+  command -v "$tool" >/dev/null || { echo "[build] $tool not found: run scripts/setup.sh" >&2; exit 1; }
+done
+pin=$(sed -n 's/^wasm-bindgen *= *"=\{0,1\}\([0-9][0-9.]*\)".*/\1/p' Cargo.toml | head -n1)
+have=$(wasm-bindgen --version | awk '{print $2}')
+if [ -n "$pin" ] && [ "$pin" != "$have" ]; then
+  echo "[build] wasm-bindgen CLI $have does not match the crate pin $pin: run scripts/setup.sh" >&2
+  exit 1
+fi
+
+echo "[build] cargo build --release --target wasm32-unknown-unknown --lib"
+cargo build --release --target wasm32-unknown-unknown --lib
+
+echo "[build] wasm-bindgen --target web"
+rm -rf "$OUT"
+# Types are hand-written in pkg/index.d.ts; the glue's own .d.ts would only describe JSON strings.
+wasm-bindgen --target web --out-dir "$OUT" --out-name "$NAME" --no-typescript "$RAW"
+
+echo "[build] wasm-opt -Os"
+# wasm-opt must be told which wasm features rustc used: the module's target_features section
+# is gone when the cargo profile sets `strip = true`. Ask rustc for its defaults and map them.
+features=()
+for f in $(rustc --print cfg --target wasm32-unknown-unknown | sed -n 's/^target_feature="\(.*\)"$/\1/p'); do
+  case "$f" in
+    bulk-memory) features+=(--enable-bulk-memory --enable-bulk-memory-opt) ;;
+    nontrapping-fptoint) features+=(--enable-nontrapping-float-to-int) ;;
+    simd128) features+=(--enable-simd) ;;
+    multivalue|mutable-globals|reference-types|sign-ext|extended-const|tail-call|multimemory|exception-handling)
+      features+=("--enable-$f") ;;
+    *) echo "[build] note: rustc enables wasm feature '$f' that build.sh does not map for wasm-opt" ;;
+  esac
+done
+# No -g: the output has no name section (nor debug info, producers or feature sections).
+wasm-opt -Os "${features[@]}" --strip-debug --strip-producers --strip-target-features \
+  "$OUT/${NAME}_bg.wasm" -o "$OUT/${NAME}_bg.wasm.opt"
+mv "$OUT/${NAME}_bg.wasm.opt" "$OUT/${NAME}_bg.wasm"
+
+# Sizes: every build prints them (STYLE.md §9).
+size_of() { wc -c < "$1" | tr -d ' '; }
+gz_of() { gzip -9 -c "$1" | wc -c | tr -d ' '; }
+cargo_raw=$(size_of "$RAW")
+wasm_raw=$(size_of "$OUT/${NAME}_bg.wasm")
+wasm_gz=$(gz_of "$OUT/${NAME}_bg.wasm")
+glue_raw=$(size_of "$OUT/${NAME}.js")
+glue_gz=$(gz_of "$OUT/${NAME}.js")
+if node "$ROOT/scripts/wasm-sections.mjs" "$OUT/${NAME}_bg.wasm" | grep -q ' custom:name '; then
+  echo "[build] the optimised .wasm still has a name section" >&2
+  exit 1
+fi
+printf '[build] sizes (bytes)\n'
+printf '  %-34s %10s\n' "cargo output (evalcore.wasm)" "$cargo_raw"
+printf '  %-34s %10s  gzip -9 %8s\n' "pkg/wasm/${NAME}_bg.wasm" "$wasm_raw" "$wasm_gz"
+printf '  %-34s %10s  gzip -9 %8s\n' "pkg/wasm/${NAME}.js (glue)" "$glue_raw" "$glue_gz"
+printf '  %-34s %10s\n' "budget (gzip -9 of the .wasm)" "$BUDGET_GZIP"
+if [ "$wasm_gz" -gt "$BUDGET_GZIP" ]; then
+  echo "[build] FAIL: gzip size $wasm_gz exceeds the budget $BUDGET_GZIP" >&2
+  exit 1
+fi
+echo "[build] ok"

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Installs what build.sh and test.sh need, from the registries only, and skips whatever is
+# already present at the pinned version. Safe to run again; runs without stdin (CI=true).
+#
+#   rust target   wasm32-unknown-unknown                     (rustup)
+#   wasm-bindgen  CLI at the version Cargo.toml pins          (cargo install, ~3 min once)
+#   .tools/       binaryen (wasm-opt), typescript, deno, workerd, pinned in scripts/tools/package.json
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOOLS="$ROOT/.tools"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '[setup] %s\n' "$*"; }
+
+# The CLI must match the wasm-bindgen crate exactly: read the `=x.y.z` pin from Cargo.toml.
+wasm_bindgen_pin() {
+  sed -n 's/^wasm-bindgen *= *"=\{0,1\}\([0-9][0-9.]*\)".*/\1/p; s/^wasm-bindgen *= *{.*version *= *"=\{0,1\}\([0-9][0-9.]*\)".*/\1/p' \
+    "$ROOT/Cargo.toml" | head -n1
+}
+
+# 1. wasm target
+if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "rust target wasm32-unknown-unknown: present"
+else
+  say "rust target wasm32-unknown-unknown: installing"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. wasm-bindgen CLI
+WB_VERSION=$(wasm_bindgen_pin)
+if [ -z "$WB_VERSION" ]; then
+  echo "[setup] cannot read the wasm-bindgen pin from Cargo.toml" >&2
+  exit 1
+fi
+have_wb=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have_wb" = "$WB_VERSION" ]; then
+  say "wasm-bindgen-cli $WB_VERSION: present"
+else
+  say "wasm-bindgen-cli $WB_VERSION: installing (found '${have_wb:-none}'; takes a few minutes)"
+  # No --locked: the registry mirror can lag slightly behind the CLI's lock file.
+  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+fi
+
+# 3. npm tools in .tools/ (gitignored), exactly the versions in scripts/tools/package.json
+tools_ok() {
+  [ -f "$TOOLS/package.json" ] && cmp -s "$ROOT/scripts/tools/package.json" "$TOOLS/package.json" || return 1
+  node -e '
+    const fs = require("fs"), path = require("path");
+    const want = require(process.argv[1]).dependencies;
+    for (const [name, version] of Object.entries(want)) {
+      const p = path.join(process.argv[2], "node_modules", name, "package.json");
+      if (!fs.existsSync(p) || JSON.parse(fs.readFileSync(p, "utf8")).version !== version) process.exit(1);
+    }' "$ROOT/scripts/tools/package.json" "$TOOLS" || return 1
+  [ -x "$TOOLS/node_modules/.bin/wasm-opt" ] && [ -x "$TOOLS/node_modules/.bin/workerd" ] \
+    && [ -x "$TOOLS/node_modules/@deno/linux-x64-glibc/deno" ] && [ -x "$TOOLS/node_modules/.bin/tsc" ]
+}
+if tools_ok; then
+  say "npm tools in .tools: present"
+else
+  say "npm tools in .tools: installing"
+  mkdir -p "$TOOLS"
+  cp "$ROOT/scripts/tools/package.json" "$TOOLS/package.json"
+  (cd "$TOOLS" && npm install --no-audit --no-fund --no-save --loglevel=error)
+  tools_ok || { echo "[setup] npm tools did not install as pinned" >&2; exit 1; }
+fi
+
+# 4. The package itself has no dependencies; install dev deps only if one is ever added.
+if node -e 'const p=require(process.argv[1]); process.exit(Object.keys({...p.dependencies,...p.devDependencies}).length?0:1)' \
+  "$ROOT/pkg/package.json"; then
+  say "pkg dependencies: installing"
+  (cd "$ROOT/pkg" && npm install --no-audit --no-fund --loglevel=error)
+fi
+
+say "wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $("$TOOLS/node_modules/.bin/wasm-opt" --version | awk '{print $1, $3}'), tsc $("$TOOLS/node_modules/.bin/tsc" --version | awk '{print $2}'), deno $("$TOOLS/node_modules/@deno/linux-x64-glibc/deno" --version | awk 'NR==1{print $2}'), $("$TOOLS/node_modules/.bin/workerd" --version)"

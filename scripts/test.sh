@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Everything CI checks, in order, each under a header:
+#   setup -> cargo test (native) -> build (wasm + size budget) -> JS tests on the built package
+#   -> portability (Node, Deno, workerd) -> tsc consumer check -> JS-crate boundary check.
+# Keeps going after a failed check to report them all (except when setup or the build fails),
+# prints a summary, and exits non-zero if anything failed.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+export PATH="$HOME/.cargo/bin:$ROOT/.tools/node_modules/.bin:$PATH"
+export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+LOGS=$(mktemp -d)
+trap 'rm -rf "$LOGS"' EXIT
+
+failed=()
+passed_total=0
+failed_total=0
+started=$(date +%s)
+
+header() {
+  printf '\n======================================================================\n'
+  printf '== %s\n' "$*"
+  printf '======================================================================\n'
+}
+
+# step NAME LOGFILE CMD...: runs CMD with output shown and kept in LOGFILE; records failure.
+step() {
+  local name=$1 log=$2; shift 2
+  header "$name"
+  local t0=$(date +%s)
+  "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local dt=$(( $(date +%s) - t0 ))
+  if [ "$rc" -eq 0 ]; then
+    printf -- '-- %s: ok (%ss)\n' "$name" "$dt"
+  else
+    printf -- '-- %s: FAILED with exit code %s (%ss)\n' "$name" "$rc" "$dt"
+    failed+=("$name")
+  fi
+  return "$rc"
+}
+
+count_cargo() { # sums "test result: ... N passed; M failed" lines
+  local p f c
+  p=$(sed -n 's/^test result: .* \([0-9][0-9]*\) passed; \([0-9][0-9]*\) failed.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+  f=$(sed -n 's/^test result: .* \([0-9][0-9]*\) passed; \([0-9][0-9]*\) failed.*/\2/p' "$1" | awk '{s+=$1} END {print s+0}')
+  passed_total=$((passed_total + p)); failed_total=$((failed_total + f))
+}
+
+# node --test with a readable spec report on stdout and TAP kept for counting.
+node_tests() { # LABEL TAPFILE PATHS...
+  local tap=$2; shift 2
+  node --test --test-reporter=spec --test-reporter-destination=stdout \
+    --test-reporter=tap --test-reporter-destination="$tap" "$@"
+  local rc=$?
+  grep -E '^# (tests|pass|fail|cancelled|skipped|todo|duration_ms) ' "$tap" || true
+  return "$rc"
+}
+count_node() {
+  local p f c
+  p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$1" | tail -n1)
+  f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$1" | tail -n1)
+  c=$(sed -n 's/^# cancelled \([0-9]*\)$/\1/p' "$1" | tail -n1)
+  passed_total=$((passed_total + ${p:-0})); failed_total=$((failed_total + ${f:-0} + ${c:-0}))
+}
+
+summary() {
+  header "summary ($(( $(date +%s) - started ))s)"
+  if [ "${#failed[@]}" -eq 0 ]; then
+    echo "all checks passed"
+  else
+    printf 'failed: %s\n' "${failed[@]}"
+  fi
+  echo "tests: $passed_total passed, $failed_total failed"
+}
+
+if ! step "setup (scripts/setup.sh)" "$LOGS/setup.log" bash scripts/setup.sh; then
+  summary; exit 1
+fi
+
+step "cargo test (native core, conformance tests in tests/*.rs)" "$LOGS/cargo.log" cargo test
+count_cargo "$LOGS/cargo.log"
+
+if ! step "build (scripts/build.sh: wasm32 -> wasm-bindgen -> wasm-opt, size budget)" "$LOGS/build.log" bash scripts/build.sh; then
+  summary; exit 1
+fi
+
+step "JS tests on the built package (node --test tests/js/)" "$LOGS/js.log" node_tests js "$LOGS/js.tap" tests/js/
+count_node "$LOGS/js.tap"
+
+step "portability: the same .wasm in Node, Deno and workerd (node --test tests/portability/)" "$LOGS/portability.log" \
+  node_tests portability "$LOGS/portability.tap" tests/portability/
+count_node "$LOGS/portability.tap"
+
+step "types: tsc --noEmit on consumer files (scripts/check-types.sh)" "$LOGS/types.log" bash scripts/check-types.sh
+
+step "boundary: only src/wasm/ names the JS crates (scripts/check-boundary.sh)" "$LOGS/boundary.log" bash scripts/check-boundary.sh
+
+summary
+[ "${#failed[@]}" -eq 0 ]

@@ -1,0 +1,94 @@
+// Installs the package the ways a consumer would (a packed tarball; `npm install ./pkg`) into
+// throwaway projects and imports `evalcore` from there, through package.json `exports`.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { PKG } from './helpers.mjs';
+
+const work = mkdtempSync(join(tmpdir(), 'evalcore-pack-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+  cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000,
+});
+const node = (args, cwd) => execFileSync(process.execPath, args, {
+  cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000,
+});
+
+function project(name) {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
+  return dir;
+}
+
+// Imports `evalcore` by name and prints what it saw; the same script for every install style.
+const CONSUMER = `
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as e from 'evalcore';
+const out = { keys: Object.keys(e).sort(), version: e.coreVersion() };
+out.rouge = e.rouge1('the cat sat', 'the cat sat').fmeasure;
+out.set = e.loadEvalSet({ eval_set_id: 's', eval_cases: [] }).eval_set_id;
+try { e.loadEvalSet('{'); } catch (err) { out.error = [err instanceof e.EvalError, err instanceof Error, err.code]; }
+const wasmPath = fileURLToPath(import.meta.resolve('evalcore/wasm'));
+out.wasmBytes = readFileSync(wasmPath).length;
+out.wasmMagic = readFileSync(wasmPath).subarray(0, 4).toString('hex');
+console.log(JSON.stringify(out));
+`;
+
+// The browser/worker entry as a bundler with the "browser" condition would pick it.
+const BROWSER_CONSUMER = `
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as e from 'evalcore';
+const out = {};
+try { e.rouge1('a', 'a'); out.beforeInit = 'no error'; } catch (err) { out.beforeInit = /init/.test(err.message); }
+await e.init(readFileSync(fileURLToPath(import.meta.resolve('evalcore/wasm'))));
+out.rouge = e.rouge1('the cat sat', 'the cat sat').fmeasure;
+console.log(JSON.stringify(out));
+`;
+
+let tarball;
+
+test('npm pack ships exactly the package files', () => {
+  const [info] = JSON.parse(npm(['pack', '--json', '--pack-destination', work], PKG));
+  tarball = join(work, info.filename);
+  const files = info.files.map((f) => f.path).sort();
+  assert.deepEqual(files, [
+    'index.d.ts', 'index.js', 'lib/api.js', 'lib/errors.js', 'lib/state.js', 'package.json',
+    'wasm/evalcore_core.js', 'wasm/evalcore_core_bg.wasm', 'web.js',
+  ]);
+  assert.equal(info.name, 'evalcore');
+});
+
+test('the packed tarball installs and `import "evalcore"` is ready at once', () => {
+  assert.ok(tarball, 'npm pack must run first');
+  const dir = project('from-tarball');
+  npm(['install', tarball], dir);
+  const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
+  assert.deepEqual(out.keys, ['EvalError', 'coreVersion', 'evaluateInvocations', 'formatReport', 'init', 'initSync',
+    'loadEvalConfig', 'loadEvalSet', 'prepareCase', 'rouge1', 'validateEvalSet']);
+  assert.match(out.version, /^\d+\.\d+\.\d+/);
+  assert.equal(out.rouge, 1);
+  assert.equal(out.set, 's');
+  assert.deepEqual(out.error, [true, true, 'invalid_json']);
+  assert.equal(out.wasmMagic, '0061736d');
+  assert.ok(out.wasmBytes > 1000);
+
+  const browser = JSON.parse(node(['--conditions=browser', '--input-type=module', '-e', BROWSER_CONSUMER], dir));
+  assert.deepEqual(browser, { beforeInit: true, rouge: 1 });
+  const worker = JSON.parse(node(['--conditions=workerd', '--input-type=module', '-e', BROWSER_CONSUMER], dir));
+  assert.deepEqual(worker, { beforeInit: true, rouge: 1 });
+});
+
+test('`npm install ./pkg` (a folder) works in Node 20 too', () => {
+  const dir = project('from-folder');
+  npm(['install', PKG], dir);
+  const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
+  assert.equal(out.rouge, 1);
+  assert.deepEqual(out.error, [true, true, 'invalid_json']);
+});

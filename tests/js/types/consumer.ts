@@ -1,0 +1,79 @@
+// Compiled with `tsc --noEmit` against the package as installed (scripts/check-types.sh): keeps
+// pkg/index.d.ts honest. Uses no DOM and no Node types, like a library consumer might.
+import {
+  EvalError, coreVersion, evaluateInvocations, formatReport, init, initSync, loadEvalConfig,
+  loadEvalSet, prepareCase, rouge1, validateEvalSet,
+} from 'evalcore';
+import type {
+  Content, EvalCase, EvalCaseResult, EvalConfig, EvalMetricResult, EvalSet, EvalStatus,
+  Invocation, Judge, Part, PreparedCase, RougeScore,
+} from 'evalcore';
+
+const part: Part = { text: 'What is the weather in Paris?' };
+const content: Content = { role: 'user', parts: [part] };
+const invocation: Invocation = {
+  invocation_id: 'e-1',
+  user_content: content,
+  final_response: { role: 'model', parts: [{ text: 'Sunny.' }] },
+  intermediate_data: { tool_uses: [{ name: 'get_weather', args: { city: 'Paris' } }] },
+};
+const evalCase: EvalCase = { eval_id: 'case_1', conversation: [invocation] };
+
+const set: EvalSet = loadEvalSet({ eval_set_id: 'simple', eval_cases: [evalCase] });
+const fromText: EvalSet = loadEvalSet('{"eval_set_id": "s", "eval_cases": []}', { id: 'x', sessionInput: { app_name: 'a', user_id: 'u' } });
+const firstId: string = set.eval_cases[0].eval_id;
+const validation: { ok: boolean; errors: EvalError[] } = validateEvalSet(fromText);
+const firstPath: string | undefined = validation.errors[0]?.path;
+
+const defaults: EvalConfig = loadEvalConfig();
+const fromNull: EvalConfig = loadEvalConfig(null);
+const threshold: number = loadEvalConfig({ criteria: { response_match_score: 0.8 } }).criteria.response_match_score.threshold;
+
+const score: RougeScore = rouge1('the cat sat', 'the cat');
+const f: number = score.fmeasure;
+// @ts-expect-error rouge1 takes strings
+rouge1(1, 2);
+
+const judge: Judge = { provider: 'gemini', model: 'gemini-2.5-flash', headers: { 'x-goog-api-key': 'k' } };
+// @ts-expect-error unknown provider
+const badJudge: Judge = { provider: 'mistral', model: 'm' };
+
+async function main(): Promise<void> {
+  await init();
+  initSync();
+  const result: EvalCaseResult = await evaluateInvocations({
+    evalCase, actual: [invocation], config: defaults, judge, evalSetId: 'simple', includeInvocations: true,
+  });
+  const status: EvalStatus = result.final_eval_status;
+  const metric: EvalMetricResult = result.overall_eval_metric_results[0];
+  const s: number | null = metric.score;
+  const t: number | null = metric.threshold;
+  const perInvocation: EvalMetricResult[] = result.eval_metric_result_per_invocation[0].eval_metric_results;
+  if (status === 'PASSED' || status === 'FAILED' || status === 'NOT_EVALUATED' || status === 'INFORMATIONAL') {
+    // exhaustive
+  }
+  // @ts-expect-error statuses are names, not ADK's integers
+  const wrong: EvalStatus = 1;
+
+  const prepared: PreparedCase = prepareCase({ evalCase: JSON.stringify(evalCase), actual: [invocation], evalSetId: 'simple' });
+  const again: EvalCaseResult = prepared.evaluate({ criteria: { response_match_score: 0.5 } }, { includeInvocations: false });
+  prepared.free();
+
+  const report: string = formatReport([result, again], { detailed: true });
+  const report2: string = formatReport({ eval_case_results: [result] });
+  try {
+    loadEvalSet('{');
+  } catch (e) {
+    if (e instanceof EvalError) {
+      const code: string = e.code;
+      const path: string = e.path;
+      const message: string = e.message;
+      const asError: Error = e;
+      void [code, path, message, asError];
+    }
+  }
+  void [s, t, perInvocation, wrong, report, report2];
+}
+
+const version: string = coreVersion();
+void [firstId, firstPath, fromNull, threshold, f, badJudge, main, version];

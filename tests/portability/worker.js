@@ -1,0 +1,17 @@
+// workerd side of the portability check: the browser/worker entry initialised from the wasm
+// module workerd compiled at load (initSync); POST `{rouge, cases}` (the two JSONL texts), get the
+// numbers back.
+import wasmModule from './evalcore/wasm/evalcore_core_bg.wasm';
+import * as api from './evalcore/web.js';
+import { parseVectors, runVectors } from './vectors.mjs';
+
+export default {
+  async fetch(request) {
+    if (request.method !== 'POST') return new Response('evalcore portability worker', { status: 200 });
+    api.initSync(wasmModule);
+    const { rouge, cases } = await request.json();
+    const out = await runVectors(api, parseVectors(rouge, cases));
+    out.runtime = `workerd ${navigator.userAgent}`;
+    return Response.json(out);
+  },
+};
