@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Comparative benchmarks: evalcore (pkg/, as scripts/build.sh built it) against google-adk 2.13
+# (Python, in benches/.venv) and js-rouge (npm, in benches/node_modules), on the synthetic data
+# set of SPEC-adk.md §8. Prints a table of ratios against the targets and checks that the scores
+# agree. Builds nothing: run `bash scripts/build.sh` first.
+#
+#   bash benches/run.sh              N=10,000; ADK timings cached in benches/.data/ once measured
+#   bash benches/run.sh --fresh      measure ADK again
+#   bash benches/run.sh --quick      N=2,000, fewer runs (a smoke test of the harness)
+#   N=20000 SEED=7 bash benches/run.sh
+#
+# Takes ~2 minutes the first time (ADK's ROUGE alone is ~11 s a run), ~40 s afterwards.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+N=${N:-10000}
+SEED=${SEED:-1234}
+ADK_RUNS=3
+EC_RUNS=5
+LAUNCHES=11
+FRESH=0
+for arg in "$@"; do
+  case "$arg" in
+    --fresh) FRESH=1 ;;
+    --quick) N=${N_QUICK:-2000}; ADK_RUNS=1; EC_RUNS=2; LAUNCHES=3 ;;
+    *) echo "unknown option: $arg" >&2; exit 2 ;;
+  esac
+done
+say() { printf '[bench] %s\n' "$*" >&2; }
+
+# 1. google-adk 2.13 + rouge-score in a benches-local venv.
+VENV="$HERE/.venv"
+if ! "$VENV/bin/python" -c 'import importlib.metadata as m, rouge_score; assert m.version("google-adk") == "2.13.0"' 2>/dev/null; then
+  say "creating $VENV (pip install google-adk==2.13.0 rouge-score, ~1 min)"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check google-adk==2.13.0 rouge-score
+fi
+
+# 2. js-rouge, pinned in benches/package.json.
+if [ ! -f "$HERE/node_modules/js-rouge/package.json" ]; then
+  say "npm install (js-rouge) in benches/"
+  (cd "$HERE" && npm install --no-audit --no-fund --loglevel=error)
+fi
+
+# 3. The package must already be built.
+if [ ! -f "$ROOT/pkg/wasm/evalcore_core_bg.wasm" ]; then
+  echo "[bench] pkg/wasm is missing: run 'bash scripts/build.sh' first" >&2
+  exit 1
+fi
+
+# 4. Data (seeded, so cached per N and seed).
+DATA="$HERE/.data/n$N-s$SEED"
+if [ ! -f "$DATA/actual.json" ] || [ ! -f "$DATA/evalset.json" ]; then
+  say "generating data: N=$N seed=$SEED"
+  "$VENV/bin/python" "$HERE/gen_data.py" --n "$N" --seed "$SEED" --out "$DATA" >/dev/null
+fi
+
+# 5. google-adk timings (slow; cached unless --fresh or the run count changed).
+ADK_JSON="$DATA/adk-r$ADK_RUNS.json"
+if [ "$FRESH" = 1 ] || [ ! -s "$ADK_JSON" ]; then
+  say "timing google-adk 2.13 ($ADK_RUNS runs each)"
+  "$VENV/bin/python" "$HERE/adk_bench.py" --data "$DATA" --runs "$ADK_RUNS" --imports "$ADK_RUNS" > "$ADK_JSON.tmp"
+  mv "$ADK_JSON.tmp" "$ADK_JSON"
+else
+  say "google-adk timings: cached in ${ADK_JSON#"$ROOT"/} (--fresh to measure again)"
+fi
+
+# 6. evalcore timings, then the table.
+say "timing evalcore ($EC_RUNS runs each, $LAUNCHES cold launches)"
+node "$HERE/evalcore_bench.mjs" --data "$DATA" --runs "$EC_RUNS" --launches "$LAUNCHES" > "$DATA/evalcore.json"
+node "$HERE/compare.mjs" "$ADK_JSON" "$DATA/evalcore.json"
