@@ -301,7 +301,7 @@ export interface EvalCaseResult {
   final_eval_status: EvalStatus;
   eval_metric_results?: null;
   overall_eval_metric_results: EvalMetricResult[];
-  eval_metric_result_per_invocation: EvalMetricResultPerInvocation[];
+  eval_metric_result_per_invocation?: EvalMetricResultPerInvocation[];
   session_id?: string;
   session_details?: JsonObject | null;
   user_id?: string | null;
@@ -375,6 +375,13 @@ export interface RougeScore {
 /** ADK 2.13's `response_match_score` arithmetic; equal to the float ADK computes. */
 export declare function rouge1(candidate: string, reference: string): RougeScore;
 
+/** ROUGE-1 of many `[candidate, reference]` pairs in one call; one array per measure. */
+export declare function rouge1Batch(pairs: ReadonlyArray<readonly [string, string]>): {
+  precision: Float64Array;
+  recall: Float64Array;
+  fmeasure: Float64Array;
+};
+
 export interface EvaluateInvocationsArgs {
   /** The expected case (conversation or conversation_scenario). */
   evalCase: EvalCase | JsonInput;
@@ -385,8 +392,18 @@ export interface EvaluateInvocationsArgs {
   /** Needed only for LLM-judged metrics. */
   judge?: Judge;
   evalSetId?: string;
-  /** Put `actual_invocation` / `expected_invocation` into each per-invocation result. */
+  /** Put `actual_invocation` / `expected_invocation` into each per-invocation result (default true). */
   includeInvocations?: boolean;
+  /** Write `eval_metric_result_per_invocation` at all (default true; false gives case-level results only). */
+  perInvocation?: boolean;
+}
+
+/** How much of a case result `PreparedCase.evaluate` writes. */
+export interface EvaluateOptions {
+  /** Put `actual_invocation` / `expected_invocation` into each per-invocation result (default true). */
+  includeInvocations?: boolean;
+  /** Write `eval_metric_result_per_invocation` at all (default true). */
+  perInvocation?: boolean;
 }
 
 /** Scores one case without running an agent. Uncomputable metrics are NOT_EVALUATED, not thrown. */
@@ -400,7 +417,7 @@ export interface PrepareCaseArgs {
 
 /** A case parsed once and scored under many configs without re-parsing. */
 export interface PreparedCase {
-  evaluate(config?: EvalConfig | JsonInput | null, options?: { includeInvocations?: boolean }): EvalCaseResult;
+  evaluate(config?: EvalConfig | JsonInput | null, options?: EvaluateOptions): EvalCaseResult;
   /** Releases the wasm memory now (it is also released when the object is garbage-collected). */
   free(): void;
 }

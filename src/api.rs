@@ -3,7 +3,7 @@
 use crate::error::{EvalError, Result};
 use crate::metrics::case::evaluate_case;
 use crate::schema::load::{self, LoadOptions};
-use crate::schema::result::case_result_json;
+use crate::schema::result::{case_result_json, Detail};
 use crate::schema::{EvalCase, EvalConfig, Invocation};
 use serde::Deserialize;
 use serde_json::Value;
@@ -86,6 +86,8 @@ struct CaseArgs {
     eval_set_id: Option<String>,
     #[serde(default, alias = "include_invocations")]
     include_invocations: Option<bool>,
+    #[serde(default, alias = "per_invocation")]
+    per_invocation: Option<bool>,
 }
 
 /// A case and its actual invocations, parsed once.
@@ -94,7 +96,7 @@ pub struct PreparedCase {
     actual: Vec<Invocation>,
     eval_set_id: String,
     config: Value,
-    include_invocations: bool,
+    detail: Detail,
 }
 
 #[derive(Deserialize, Default)]
@@ -102,6 +104,15 @@ pub struct PreparedCase {
 struct EvalOptions {
     #[serde(default, alias = "include_invocations")]
     include_invocations: Option<bool>,
+    #[serde(default, alias = "per_invocation")]
+    per_invocation: Option<bool>,
+}
+
+fn detail(base: Detail, include_invocations: Option<bool>, per_invocation: Option<bool>) -> Detail {
+    Detail {
+        invocations: include_invocations.unwrap_or(base.invocations),
+        per_invocation: per_invocation.unwrap_or(base.per_invocation),
+    }
 }
 
 impl PreparedCase {
@@ -112,23 +123,26 @@ impl PreparedCase {
             actual: a.actual,
             eval_set_id: a.eval_set_id.unwrap_or_default(),
             config: a.config,
-            include_invocations: a.include_invocations.unwrap_or(true),
+            detail: detail(Detail::default(), a.include_invocations, a.per_invocation),
         })
     }
 
     /// The config that came with the case, its error paths rooted at `$.config`.
     fn own_config(&self) -> Result<EvalConfig> {
-        config_from_value(&self.config).map_err(|e| EvalError { path: e.path.replacen('$', "$.config", 1), ..e })
+        config_from_value(&self.config).map_err(|e| EvalError {
+            path: e.path.replacen('$', "$.config", 1),
+            ..e
+        })
     }
 
-    fn run(&self, config: &EvalConfig, include: bool) -> Result<String> {
+    fn run(&self, config: &EvalConfig, detail: Detail) -> Result<String> {
         let outcome = evaluate_case(&self.case, &self.actual, config)?;
         Ok(case_result_json(
             &self.eval_set_id,
             &self.case,
             &self.actual,
             &outcome,
-            include,
+            detail,
         ))
     }
 
@@ -140,7 +154,7 @@ impl PreparedCase {
             parse_config(config)?
         };
         let o: EvalOptions = options(opts)?;
-        self.run(&cfg, o.include_invocations.unwrap_or(self.include_invocations))
+        self.run(&cfg, detail(self.detail, o.include_invocations, o.per_invocation))
     }
 }
 
@@ -148,7 +162,19 @@ impl PreparedCase {
 pub fn evaluate_invocations(args: &str) -> Result<String> {
     let p = PreparedCase::parse(args)?;
     let cfg = p.own_config()?;
-    p.run(&cfg, p.include_invocations)
+    p.run(&cfg, p.detail)
+}
+
+/// ROUGE-1 of many `[candidate, reference]` pairs (JSON text) in one call: `[p, r, f]` per pair,
+/// flattened. Crossing the wasm boundary once instead of per pair is what makes bulk scoring fast.
+pub fn rouge1_batch(pairs: &str) -> Result<Vec<f64>> {
+    let pairs: Vec<(String, String)> = load::from_str(pairs)?;
+    let mut out = Vec::with_capacity(pairs.len() * 3);
+    for (c, r) in &pairs {
+        let s = crate::text::rouge::rouge1(c, r);
+        out.extend([s.precision, s.recall, s.fmeasure]);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -175,7 +201,7 @@ mod tests {
             "[".repeat(5000),
             "]".repeat(5000)
         );
-        assert_eq!(code_of(load_eval_set(&wrong_shape, "")), "schema");
+        assert_eq!(code_of(load_eval_set(&wrong_shape, "")), "invalid_json");
         assert_eq!(code_of(load_eval_set("", "")), "invalid_json");
         assert_eq!(code_of(load_eval_set("{\"eval_set_id\": \"a\"", "")), "invalid_json");
         assert_eq!(code_of(load_eval_set("42", "")), "schema");

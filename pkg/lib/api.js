@@ -118,7 +118,7 @@ function requireObject(args, fn) {
 /** The args JSON of evaluateInvocations / PreparedCase.fromJson, built without re-parsing inputs. */
 function caseArgs(args, fn, withConfig) {
   requireObject(args, fn);
-  const { evalCase, actual, config, evalSetId, includeInvocations } = args;
+  const { evalCase, actual, config, evalSetId, includeInvocations, perInvocation } = args;
   const members = [];
   // An absent member is left out so the core reports it with its own path.
   if (evalCase !== undefined) members.push(`"evalCase":${toMember(evalCase, 'evalCase')}`);
@@ -129,6 +129,9 @@ function caseArgs(args, fn, withConfig) {
   if (evalSetId !== undefined && evalSetId !== null) members.push(`"evalSetId":${stringify(evalSetId, 'evalSetId')}`);
   if (withConfig && includeInvocations !== undefined) {
     members.push(`"includeInvocations":${stringify(includeInvocations, 'includeInvocations')}`);
+  }
+  if (withConfig && perInvocation !== undefined) {
+    members.push(`"perInvocation":${stringify(perInvocation, 'perInvocation')}`);
   }
   return checkLength(`{${members.join(',')}}`, fn);
 }
@@ -180,6 +183,34 @@ export function rouge1(candidate, reference) {
 }
 
 /**
+ * ROUGE-1 of many pairs in one call across the wasm boundary (what bulk scoring wants):
+ * `pairs` is `[[candidate, reference], ...]`; the result has one Float64Array per measure.
+ */
+export function rouge1Batch(pairs) {
+  ensureReady();
+  if (!Array.isArray(pairs)) {
+    throw new EvalError('schema', '', `rouge1Batch: expected an array of [candidate, reference] pairs, found ${describe(pairs)}`);
+  }
+  for (let i = 0; i < pairs.length; i++) {
+    const p = pairs[i];
+    if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== 'string' || typeof p[1] !== 'string') {
+      throw new EvalError('schema', `$[${i}]`, `rouge1Batch: pair ${i} must be [candidate: string, reference: string], found ${describe(p)}`);
+    }
+  }
+  const flat = raw.rouge1Batch(toJson(pairs, 'pairs'));
+  const n = pairs.length;
+  const precision = new Float64Array(n);
+  const recall = new Float64Array(n);
+  const fmeasure = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    precision[i] = flat[3 * i];
+    recall[i] = flat[3 * i + 1];
+    fmeasure[i] = flat[3 * i + 2];
+  }
+  return { precision, recall, fmeasure };
+}
+
+/**
  * Scores one case without running an agent. `judge` is accepted for the LLM-judged metrics;
  * this build scores the deterministic ones and reports the others as NOT_EVALUATED.
  */
@@ -203,8 +234,9 @@ class PreparedCase {
     let opts = '';
     if (options !== undefined && options !== null) {
       requireObject(options, 'PreparedCase.evaluate');
-      if (options.includeInvocations !== undefined) {
-        opts = stringify({ includeInvocations: options.includeInvocations }, 'options');
+      const { includeInvocations, perInvocation } = options;
+      if (includeInvocations !== undefined || perInvocation !== undefined) {
+        opts = stringify({ includeInvocations, perInvocation }, 'options');
       }
     }
     return unwrap(this.#handle.evaluateJson(cfg, opts));

@@ -36,36 +36,43 @@ fn map_err(e: serde_path_to_error::Error<serde_json::Error>, prefix: &str) -> Ev
     } else {
         format!("{prefix}{}", path.trim_start_matches('$'))
     };
-    let inner = e.into_inner();
-    let code = match inner.classify() {
-        serde_json::error::Category::Data => ErrorCode::Schema,
-        _ => ErrorCode::InvalidJson,
-    };
-    let mut message = inner.to_string();
-    if code == ErrorCode::Schema {
-        // The path locates the value; line/column would point into the text the core received,
-        // which for a JS object is its stringified form, not the user's file.
-        if let Some(at) = message.rfind(" at line ") {
-            message.truncate(at);
-        }
-    }
-    if message.contains("recursion limit exceeded") {
-        message = format!("{message} (JSON nested more than 128 levels deep)");
-    }
-    if code == ErrorCode::InvalidJson {
-        EvalError::new(code, "", message)
-    } else {
-        EvalError::new(code, path, message)
-    }
+    EvalError::new(ErrorCode::Schema, path, strip_position(e.into_inner().to_string()))
 }
 
 /// Deserializes `T` from JSON text; the error carries the JSON path of the offending value.
+///
+/// The happy path is a plain typed parse. Only a failed parse is re-read as a generic value and
+/// re-checked with path tracking, which locates the error without a second, path-tracking copy
+/// of every typed deserializer in the wasm binary.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let v = serde_path_to_error::deserialize(&mut de).map_err(|e| map_err(e, ""))?;
-    de.end()
-        .map_err(|e| EvalError::new(ErrorCode::InvalidJson, "", e.to_string()))?;
-    Ok(v)
+    let plain = match serde_json::from_str::<T>(text) {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    let value = match serde_json::from_str::<Value>(text) {
+        Ok(v) => v,
+        Err(e) => return Err(json_error(&e)),
+    };
+    match from_value::<T>(&value, "") {
+        Err(e) => Err(e),
+        // The generic reading hides some typed errors (a duplicate key keeps its last value).
+        Ok(_) => Err(EvalError::new(ErrorCode::Schema, "", strip_position(plain.to_string()))),
+    }
+}
+
+fn strip_position(mut message: String) -> String {
+    if let Some(at) = message.rfind(" at line ") {
+        message.truncate(at);
+    }
+    message
+}
+
+fn json_error(e: &serde_json::Error) -> EvalError {
+    let mut message = e.to_string();
+    if message.contains("recursion limit exceeded") {
+        message = format!("{message} (JSON nested more than 128 levels deep)");
+    }
+    EvalError::new(ErrorCode::InvalidJson, "", message)
 }
 
 /// Deserializes `T` from an already parsed value; `prefix` is the value's own path (e.g. `$.eval_cases[3]`).

@@ -171,6 +171,12 @@ struct PerInvocation<'a> {
     actual: &'a [Invocation],
     expected: Option<&'a [Invocation]>,
     include: bool,
+    omit: bool,
+}
+impl PerInvocation<'_> {
+    fn omitted(&self) -> bool {
+        self.omit
+    }
 }
 impl Serialize for PerInvocation<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -190,20 +196,38 @@ struct CaseResultView<'a> {
     final_eval_status: EvalStatus,
     eval_metric_results: Option<()>,
     overall_eval_metric_results: Overall<'a>,
+    #[serde(skip_serializing_if = "PerInvocation::omitted")]
     eval_metric_result_per_invocation: PerInvocation<'a>,
     session_id: &'a str,
     session_details: Option<()>,
     user_id: Option<&'a str>,
 }
 
-/// Serialises ADK's EvalCaseResult (statuses as names). With `include_invocations` false the
-/// per-invocation entries carry only their metric results (for large cases).
+/// How much of a case result to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Detail {
+    /// Echo `actual_invocation` / `expected_invocation` in each per-invocation entry.
+    pub invocations: bool,
+    /// Write `eval_metric_result_per_invocation` at all (false: case-level results only).
+    pub per_invocation: bool,
+}
+
+impl Default for Detail {
+    fn default() -> Self {
+        Detail {
+            invocations: true,
+            per_invocation: true,
+        }
+    }
+}
+
+/// Serialises ADK's EvalCaseResult (statuses as names), as much of it as `detail` asks for.
 pub fn case_result_json(
     eval_set_id: &str,
     case: &EvalCase,
     actual: &[Invocation],
     outcome: &CaseOutcome,
-    include_invocations: bool,
+    detail: Detail,
 ) -> String {
     let session = case.session_input.as_ref();
     let v = CaseResultView {
@@ -217,7 +241,8 @@ pub fn case_result_json(
             outcome,
             actual,
             expected: case.conversation.as_deref(),
-            include: include_invocations,
+            include: detail.invocations,
+            omit: !detail.per_invocation,
         },
         session_id: session.and_then(|s| s.session_id.as_deref()).unwrap_or(""),
         session_details: None,

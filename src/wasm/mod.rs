@@ -5,6 +5,8 @@
 //! turns the latter into a thrown `EvalError`. No Rust error ever crosses as a JS
 //! exception, so a bad input can never leave the instance in a broken state.
 
+mod alloc;
+
 use crate::api;
 use wasm_bindgen::prelude::*;
 
@@ -33,7 +35,14 @@ pub fn rouge1(candidate: &str, reference: &str) -> Vec<f64> {
     vec![s.precision, s.recall, s.fmeasure]
 }
 
-/// `evaluateInvocations(args)`: args JSON `{"evalCase","actual","config"?,"evalSetId"?,"includeInvocations"?}`.
+/// `rouge1Batch(pairs)`: `pairs` is JSON `[[candidate, reference], ...]`; returns `[p, r, f, p, r, f, ...]`,
+/// or an empty array when `pairs` is not such a list (the JS skin validates before calling).
+#[wasm_bindgen(js_name = rouge1Batch)]
+pub fn rouge1_batch(pairs: &str) -> Vec<f64> {
+    api::rouge1_batch(pairs).unwrap_or_default()
+}
+
+/// `evaluateInvocations(args)`: args JSON `{"evalCase","actual","config"?,"evalSetId"?,"includeInvocations"?,"perInvocation"?}`.
 #[wasm_bindgen(js_name = evaluateInvocationsJson)]
 pub fn evaluate_invocations_json(args: &str) -> String {
     api::envelope(api::evaluate_invocations(args))
@@ -57,7 +66,7 @@ impl PreparedCase {
     }
 
     /// Scores the held case under `config` (JSON text, "" for defaults); `options` is
-    /// `{"includeInvocations"?: bool}` JSON or "". Returns an envelope.
+    /// `{"includeInvocations"?: bool, "perInvocation"?: bool}` JSON or "". Returns an envelope.
     #[wasm_bindgen(js_name = evaluateJson)]
     pub fn evaluate_json(&self, config: &str, options: &str) -> String {
         api::envelope(self.inner.evaluate(config, options))

@@ -236,6 +236,15 @@ export function apiSuite(api, label) {
       assert.deepEqual(prepared.evaluate(JSON.stringify(strict)), r);
       const withInv = prepared.evaluate(null, { includeInvocations: true });
       assert.equal(withInv.eval_metric_result_per_invocation[0].actual_invocation.invocation_id, 'a-1');
+      const summaryOnly = prepared.evaluate(strict, { perInvocation: false });
+      assert.equal('eval_metric_result_per_invocation' in summaryOnly, false);
+      assert.deepEqual(summaryOnly.overall_eval_metric_results, r.overall_eval_metric_results);
+      const scoresOnly = prepared.evaluate(strict, { includeInvocations: false });
+      assert.equal('actual_invocation' in scoresOnly.eval_metric_result_per_invocation[0], false);
+      assert.deepEqual(scoresOnly.eval_metric_result_per_invocation[0].eval_metric_results,
+        r.eval_metric_result_per_invocation[0].eval_metric_results);
+      const viaArgs = await api.evaluateInvocations({ evalCase, actual, config: strict, perInvocation: false });
+      assert.equal('eval_metric_result_per_invocation' in viaArgs, false);
       assertEvalError(api, () => prepared.evaluate('{"criteria": 5}'), 'schema');
       assert.equal(prepared.evaluate().final_eval_status, byDefault.final_eval_status);
     } finally {
@@ -243,6 +252,21 @@ export function apiSuite(api, label) {
     }
     prepared.free(); // idempotent
     assert.throws(() => prepared.evaluate(), /freed/);
+    assertHealthy(api);
+  });
+
+  test(`${label}: rouge1Batch equals rouge1 pair by pair`, () => {
+    const pairs = [['The cats are running quickly', 'A cat runs quick'], ['', ''], ['東京は晴れです', '東京は雨です']];
+    const b = api.rouge1Batch(pairs);
+    assert.ok(b.fmeasure instanceof Float64Array);
+    pairs.forEach(([c, r], i) => {
+      const one = api.rouge1(c, r);
+      assert.ok(Object.is(b.precision[i], one.precision) && Object.is(b.recall[i], one.recall)
+        && Object.is(b.fmeasure[i], one.fmeasure), `pair ${i}`);
+    });
+    assert.equal(api.rouge1Batch([]).fmeasure.length, 0);
+    assertEvalError(api, () => api.rouge1Batch([['a']]), 'schema');
+    assertEvalError(api, () => api.rouge1Batch('a'), 'schema');
     assertHealthy(api);
   });
 

@@ -14,7 +14,7 @@ test('node entry: ready at import; init/initSync are harmless no-ops', async () 
 test('node entry: exports exactly the documented API', () => {
   assert.deepEqual(Object.keys(api).sort(), [
     'EvalError', 'coreVersion', 'evaluateInvocations', 'formatReport', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'prepareCase', 'rouge1', 'validateEvalSet',
+    'loadEvalConfig', 'loadEvalSet', 'prepareCase', 'rouge1', 'rouge1Batch', 'validateEvalSet',
   ]);
 });
 

@@ -71,7 +71,7 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
   assert.deepEqual(out.keys, ['EvalError', 'coreVersion', 'evaluateInvocations', 'formatReport', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'prepareCase', 'rouge1', 'validateEvalSet']);
+    'loadEvalConfig', 'loadEvalSet', 'prepareCase', 'rouge1', 'rouge1Batch', 'validateEvalSet']);
   assert.match(out.version, /^\d+\.\d+\.\d+/);
   assert.equal(out.rouge, 1);
   assert.equal(out.set, 's');
