@@ -25,11 +25,14 @@ const fmtRatio = (r) => (r === null || !Number.isFinite(r) ? 'n/a' : r >= 100 ? 
 
 // [label, ADK seconds, evalcore seconds, minimum speed-up or null for information only]
 const speed = [
-  ['response_match_score (prepared case, ROUGE only)', med(adk.times.rouge), med(ec.times.rouge), 200],
+  ['response_match_score (prepared case, case-level result)', med(adk.times.rouge), med(ec.times.rouge), 200],
+  ['  same, with per-invocation results', med(adk.times.rouge), med(ec.times.rouge_per_invocation), null],
+  [`  rouge1Batch(), ${ec.n.toLocaleString('en-US')} pairs in one call`, med(adk.times.rouge), med(ec.times.rouge1_batch), null],
   [`  rouge1() per pair, ${ec.n.toLocaleString('en-US')} calls`, med(adk.times.rouge), med(ec.times.rouge1_pairs), null],
-  ['tool_trajectory_avg_score EXACT', med(adk.times.traj_exact), med(ec.times.traj_exact), 20],
+  ['tool_trajectory_avg_score EXACT (case-level result)', med(adk.times.traj_exact), med(ec.times.traj_exact), 20],
   ['tool_trajectory_avg_score IN_ORDER', med(adk.times.traj_in_order), med(ec.times.traj_in_order), 20],
   ['tool_trajectory_avg_score ANY_ORDER', med(adk.times.traj_any_order), med(ec.times.traj_any_order), 20],
+  ['  EXACT with per-invocation results', med(adk.times.traj_exact), med(ec.times.traj_exact_per_invocation), null],
   ['parse + validate eval set (validateEvalSet)', med(adk.times.parse_evalset), med(ec.times.validate_evalset), 30],
   ['  loadEvalSet (parse + normalise + return)', med(adk.times.parse_evalset), med(ec.times.load_evalset), null],
   ['prepareCase: parse case + actual (steady)', sum(adk.times.parse_evalset, adk.times.parse_actual), med(ec.times.prepare_case), null],
@@ -71,6 +74,7 @@ for (const r of rows.slice(1)) console.log(line(r));
 const agree = [
   ['response_match_score', adk.scores.rouge, ec.scores.rouge],
   ['  rouge1() mean', adk.scores.rouge, ec.scores.rouge1_mean],
+  ['  rouge1Batch() mean', adk.scores.rouge, ec.scores.rouge1_batch_mean],
   ['  end to end', adk.scores.rouge, ec.scores.e2e_rouge],
   ['tool_trajectory_avg_score EXACT', adk.scores.traj_exact, ec.scores.traj_exact],
   ['tool_trajectory_avg_score IN_ORDER', adk.scores.traj_in_order, ec.scores.traj_in_order],

@@ -27,6 +27,16 @@ else
   rustup target add wasm32-unknown-unknown
 fi
 
+# 1b. lint components (usually part of the toolchain already)
+for c in clippy rustfmt; do
+  if rustup component list --installed 2>/dev/null | grep -q "^$c"; then
+    say "rust component $c: present"
+  else
+    say "rust component $c: installing"
+    rustup component add "$c"
+  fi
+done
+
 # 2. wasm-bindgen CLI
 WB_VERSION=$(wasm_bindgen_pin)
 if [ -z "$WB_VERSION" ]; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order, each under a header:
-#   setup -> cargo test (native) -> build (wasm + size budget) -> JS tests on the built package
+#   setup -> cargo test (native) -> lint -> build (wasm + size budget) -> JS tests on the built package
 #   -> portability (Node, Deno, workerd) -> tsc consumer check -> JS-crate boundary check.
 # Keeps going after a failed check to report them all (except when setup or the build fails),
 # prints a summary, and exits non-zero if anything failed.
@@ -81,6 +81,11 @@ fi
 
 step "cargo test (native core, conformance tests in tests/*.rs)" "$LOGS/cargo.log" cargo test
 count_cargo "$LOGS/cargo.log"
+
+# STYLE.md §3: no unwrap/expect/panic/indexing in library code (Cargo.toml [lints.clippy]),
+# on the native and the wasm build, and rustfmt's layout.
+step "lint: cargo fmt --check, cargo clippy -D warnings (native and wasm32)" "$LOGS/lint.log" \
+  bash -c 'cargo fmt --check && cargo clippy --lib -- -D warnings && cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings'
 
 if ! step "build (scripts/build.sh: wasm32 -> wasm-bindgen -> wasm-opt, size budget)" "$LOGS/build.log" bash scripts/build.sh; then
   summary; exit 1

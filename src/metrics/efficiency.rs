@@ -1,26 +1,21 @@
 //! ADK 2.x's four always-on informational metrics: tool calls, model calls, tokens, durations.
 
 use super::{Ctx, Outcome};
-use crate::schema::config::num;
-use crate::schema::result::{Cell, Details, EvalStatus};
+use crate::schema::result::{Breakdown, Cell, EvalStatus};
 use crate::schema::{IntermediateData, Invocation};
-use serde_json::{Map, Value};
 
 fn info(score: Option<f64>) -> Cell {
     Cell::new(score, EvalStatus::Informational)
 }
 
 /// Mean over invocations that have a value (plain left-to-right sum, as Python 3.11's `sum`).
-fn mean_present(values: &[Option<f64>]) -> Option<f64> {
-    super::seq_mean(values.iter().flatten().copied())
+fn mean_present(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
+    super::seq_mean(values.flatten())
 }
 
 fn simple(ctx: &Ctx, f: impl Fn(&Invocation) -> Option<f64>) -> Outcome {
     let values: Vec<Option<f64>> = ctx.actual.iter().map(f).collect();
-    Outcome {
-        overall: info(mean_present(&values)),
-        per_invocation: values.into_iter().map(info).collect(),
-    }
+    Outcome { overall: info(mean_present(values.iter().copied())), per_invocation: values.into_iter().map(info).collect() }
 }
 
 pub fn tool_call_count(ctx: &Ctx) -> Outcome {
@@ -30,16 +25,14 @@ pub fn tool_call_count(ctx: &Ctx) -> Outcome {
 /// Events carrying usage metadata or a model version; only the event shape can tell.
 pub fn inference_call_count(ctx: &Ctx) -> Outcome {
     simple(ctx, |inv| match &inv.intermediate_data {
-        Some(IntermediateData::Events(ev)) => Some(
-            ev.iter()
-                .filter(|e| e.usage_metadata.is_some() || e.model_version.is_some())
-                .count() as f64,
-        ),
+        Some(IntermediateData::Events(ev)) => {
+            Some(ev.iter().filter(|e| e.usage_metadata.is_some() || e.model_version.is_some()).count() as f64)
+        }
         _ => None,
     })
 }
 
-const TOKEN_FIELDS: [&str; 8] = [
+static TOKEN_FIELDS: [&str; 8] = [
     "total_tokens",
     "input_tokens",
     "prompt_tokens",
@@ -57,8 +50,9 @@ fn add(a: Option<i64>, b: Option<i64>) -> Option<i64> {
     }
 }
 
-/// Per-invocation token fields in TOKEN_FIELDS order (integers, as ADK reports them).
-fn tokens_of(inv: &Invocation) -> [Option<i64>; 8] {
+/// Per-invocation token fields in TOKEN_FIELDS order: sums over the events' usage metadata,
+/// input = prompt + tool-use prompt, output = candidates + thoughts, total = input + output.
+fn tokens_of(inv: &Invocation) -> [Option<f64>; 8] {
     let (mut prompt, mut cached, mut tool, mut cand, mut reasoning) = (None, None, None, None, None);
     for u in inv.events().iter().filter_map(|e| e.usage_metadata.as_ref()) {
         prompt = add(prompt, u.prompt_token_count);
@@ -69,67 +63,51 @@ fn tokens_of(inv: &Invocation) -> [Option<i64>; 8] {
     }
     let input = add(prompt, tool);
     let output = add(cand, reasoning);
-    [add(input, output), input, prompt, cached, tool, output, cand, reasoning]
+    [add(input, output), input, prompt, cached, tool, output, cand, reasoning].map(|v| v.map(|x| x as f64))
 }
 
-fn object(fields: &[&str], values: impl Iterator<Item = Value>) -> Value {
-    Value::Object(
-        fields
-            .iter()
-            .map(|f| f.to_string())
-            .zip(values)
-            .collect::<Map<String, Value>>(),
-    )
-}
-
-/// Sums over events' usage metadata; the case averages each field over *all* invocations.
+/// The case averages each field over *all* invocations (null only if no invocation reported it).
 pub fn token_usage(ctx: &Ctx) -> Outcome {
-    let per: Vec<[Option<i64>; 8]> = ctx.actual.iter().map(tokens_of).collect();
+    let per: Vec<[Option<f64>; 8]> = ctx.actual.iter().map(tokens_of).collect();
     let per_invocation = per
         .iter()
         .map(|t| {
-            let mut c = info(t[0].map(|x| x as f64));
-            c.details.token_usage_details = Some(object(
-                &TOKEN_FIELDS,
-                t.iter().map(|v| v.map(Value::from).unwrap_or(Value::Null)),
-            ));
+            let mut c = info(t[0]);
+            c.details.token_usage_details = Some(Breakdown { names: &TOKEN_FIELDS, values: *t, integral: true });
             c
         })
         .collect();
     if per.is_empty() {
-        return Outcome {
-            overall: info(None),
-            per_invocation,
-        };
+        return Outcome { overall: info(None), per_invocation };
     }
     let n = per.len() as f64;
-    let means: Vec<Option<f64>> = (0..TOKEN_FIELDS.len())
-        .map(|i| {
-            let present: Vec<f64> = per
-                .iter()
-                .filter_map(|t| t.get(i).copied().flatten())
-                .map(|x| x as f64)
-                .collect();
-            (!present.is_empty()).then(|| present.iter().sum::<f64>() / n)
-        })
-        .collect();
-    let mut overall = info(means.first().copied().flatten());
-    overall.details.token_usage_details = Some(object(
-        &TOKEN_FIELDS,
-        means.iter().map(|m| m.map(num).unwrap_or(Value::Null)),
-    ));
-    Outcome {
-        overall,
-        per_invocation,
+    let mut sums = [None::<f64>; 8];
+    for t in &per {
+        for (s, v) in sums.iter_mut().zip(t) {
+            if let Some(v) = v {
+                *s = Some(s.unwrap_or(0.0) + v);
+            }
+        }
     }
+    let means = sums.map(|s| s.map(|s| s / n));
+    let mut overall = info(means[0]);
+    overall.details.token_usage_details = Some(Breakdown { names: &TOKEN_FIELDS, values: means, integral: false });
+    Outcome { overall, per_invocation }
 }
 
-/// Python's `round(x, 3)`: correctly rounded to 3 decimals, ties to even on the exact binary value.
+/// Python's `round(x, 3)`: the double nearest the correctly rounded 3-decimal value (ties to even
+/// on the exact binary value). Scaling by 1000 is exact enough except within a hair of a tie,
+/// where the decimal formatter (exact) decides.
 pub fn round3(x: f64) -> f64 {
-    format!("{x:.3}").parse().unwrap_or(x)
+    let scaled = x * 1000.0;
+    let frac = scaled - scaled.floor();
+    if !scaled.is_finite() || scaled.abs() > 1e15 || (frac - 0.5).abs() < 1e-6 {
+        return format!("{x:.3}").parse().unwrap_or(x);
+    }
+    scaled.round() / 1000.0
 }
 
-const DURATION_FIELDS: [&str; 4] = ["total_seconds", "model_seconds", "tool_seconds", "framework_seconds"];
+static DURATION_FIELDS: [&str; 4] = ["total_seconds", "model_seconds", "tool_seconds", "framework_seconds"];
 
 fn durations_of(inv: &Invocation) -> [Option<f64>; 4] {
     let framework = match (inv.duration, inv.model_duration, inv.tool_duration) {
@@ -142,33 +120,24 @@ fn durations_of(inv: &Invocation) -> [Option<f64>; 4] {
 /// Wall time per invocation with its model / tool / framework split; case = per-field mean, 3 decimals.
 pub fn invocation_duration(ctx: &Ctx) -> Outcome {
     let per: Vec<[Option<f64>; 4]> = ctx.actual.iter().map(durations_of).collect();
-    let details = |d: &[Option<f64>]| object(&DURATION_FIELDS, d.iter().map(|v| v.map(num).unwrap_or(Value::Null)));
     let per_invocation = per
         .iter()
         .map(|d| {
             let mut c = info(d[0]);
-            c.details.duration_details = Some(details(d));
+            c.details.duration_details = Some(Breakdown { names: &DURATION_FIELDS, values: *d, integral: false });
             c
         })
         .collect();
     if per.is_empty() {
-        return Outcome {
-            overall: info(None),
-            per_invocation,
-        };
+        return Outcome { overall: info(None), per_invocation };
     }
-    let means: Vec<Option<f64>> = (0..DURATION_FIELDS.len())
-        .map(|i| mean_present(&per.iter().map(|d| d.get(i).copied().flatten()).collect::<Vec<_>>()).map(round3))
-        .collect();
-    let mut overall = info(means.first().copied().flatten());
-    overall.details = Details {
-        duration_details: Some(details(&means)),
-        ..Details::default()
-    };
-    Outcome {
-        overall,
-        per_invocation,
+    let mut means = [None::<f64>; 4];
+    for (i, m) in means.iter_mut().enumerate() {
+        *m = mean_present(per.iter().map(|d| d.get(i).copied().flatten())).map(round3);
     }
+    let mut overall = info(means[0]);
+    overall.details.duration_details = Some(Breakdown { names: &DURATION_FIELDS, values: means, integral: false });
+    Outcome { overall, per_invocation }
 }
 
 #[cfg(test)]
@@ -179,6 +148,19 @@ mod tests {
     fn python_round() {
         assert_eq!(round3(2.5695), 2.57);
         assert_eq!(round3(1.0005), 1.0);
+        assert_eq!(round3(0.0625), 0.062);
         assert_eq!(round3(8.146 - 6.488 - 0.611), 1.047);
+        assert_eq!(round3(-0.0004), -0.0);
+        assert_eq!(round3(123456.7895), 123456.789);
+    }
+
+    #[test]
+    fn fast_path_agrees_with_the_exact_formatter() {
+        let mut x = 0.0001f64;
+        while x < 100.0 {
+            let exact: f64 = format!("{x:.3}").parse().unwrap();
+            assert_eq!(round3(x), exact, "{x}");
+            x = x * 1.0007 + 0.000_013;
+        }
     }
 }

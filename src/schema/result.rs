@@ -43,12 +43,36 @@ impl Serialize for EvalStatus {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Details {
     pub rubric_scores: Option<Vec<RubricScore>>,
-    pub token_usage_details: Option<Value>,
-    pub duration_details: Option<Value>,
+    pub token_usage_details: Option<Breakdown<8>>,
+    pub duration_details: Option<Breakdown<4>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
+}
+
+/// A fixed set of named, nullable numbers (token usage or duration details), written as an object
+/// without building a JSON map per invocation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Breakdown<const N: usize> {
+    pub names: &'static [&'static str; N],
+    pub values: [Option<f64>; N],
+    /// Write whole numbers as integers (ADK's per-invocation token counts are ints).
+    pub integral: bool,
+}
+
+impl<const N: usize> Serialize for Breakdown<N> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(N))?;
+        for (name, v) in self.names.iter().zip(self.values.iter()) {
+            match v {
+                Some(x) if self.integral && x.fract() == 0.0 && x.abs() < 9.0e15 => m.serialize_entry(name, &(*x as i64))?,
+                other => m.serialize_entry(name, other)?,
+            }
+        }
+        m.end()
+    }
 }
 
 /// One score with its status (a case-level or an invocation-level cell).
