@@ -25,14 +25,16 @@ const fmtRatio = (r) => (r === null || !Number.isFinite(r) ? 'n/a' : r >= 100 ? 
 
 // [label, ADK seconds, evalcore seconds, minimum speed-up or null for information only]
 const speed = [
-  ['response_match_score (prepared case, case-level result)', med(adk.times.rouge), med(ec.times.rouge), 200],
-  ['  same, with per-invocation results', med(adk.times.rouge), med(ec.times.rouge_per_invocation), null],
+  ['response_match_score (prepared case, metric alone, case-level result)', med(adk.times.rouge), med(ec.times.rouge), 200],
+  ['  same + the 4 always-on efficiency metrics', med(adk.times.rouge), med(ec.times.rouge_with_efficiency), null],
+  ['  same + efficiency + per-invocation results', med(adk.times.rouge), med(ec.times.rouge_per_invocation), null],
   [`  rouge1Batch(), ${ec.n.toLocaleString('en-US')} pairs in one call`, med(adk.times.rouge), med(ec.times.rouge1_batch), null],
   [`  rouge1() per pair, ${ec.n.toLocaleString('en-US')} calls`, med(adk.times.rouge), med(ec.times.rouge1_pairs), null],
-  ['tool_trajectory_avg_score EXACT (case-level result)', med(adk.times.traj_exact), med(ec.times.traj_exact), 20],
+  ['tool_trajectory_avg_score EXACT (metric alone, case-level result)', med(adk.times.traj_exact), med(ec.times.traj_exact), 20],
   ['tool_trajectory_avg_score IN_ORDER', med(adk.times.traj_in_order), med(ec.times.traj_in_order), 20],
   ['tool_trajectory_avg_score ANY_ORDER', med(adk.times.traj_any_order), med(ec.times.traj_any_order), 20],
-  ['  EXACT with per-invocation results', med(adk.times.traj_exact), med(ec.times.traj_exact_per_invocation), null],
+  ['  EXACT + the 4 always-on efficiency metrics', med(adk.times.traj_exact), med(ec.times.traj_exact_with_efficiency), null],
+  ['  EXACT + efficiency + per-invocation results', med(adk.times.traj_exact), med(ec.times.traj_exact_per_invocation), null],
   ['parse + validate eval set (validateEvalSet)', med(adk.times.parse_evalset), med(ec.times.validate_evalset), 30],
   ['  loadEvalSet (parse + normalise + return)', med(adk.times.parse_evalset), med(ec.times.load_evalset), null],
   ['prepareCase: parse case + actual (steady)', sum(adk.times.parse_evalset, adk.times.parse_actual), med(ec.times.prepare_case), null],

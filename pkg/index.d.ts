@@ -396,6 +396,8 @@ export interface EvaluateInvocationsArgs {
   includeInvocations?: boolean;
   /** Write `eval_metric_result_per_invocation` at all (default true; false gives case-level results only). */
   perInvocation?: boolean;
+  /** Append ADK's four always-on efficiency metrics (default true, as ADK always does). */
+  efficiencyMetrics?: boolean;
 }
 
 /** How much of a case result `PreparedCase.evaluate` writes. */
@@ -404,6 +406,8 @@ export interface EvaluateOptions {
   includeInvocations?: boolean;
   /** Write `eval_metric_result_per_invocation` at all (default true). */
   perInvocation?: boolean;
+  /** Append ADK's four always-on efficiency metrics (default true, as ADK always does). */
+  efficiencyMetrics?: boolean;
 }
 
 /** Scores one case without running an agent. Uncomputable metrics are NOT_EVALUATED, not thrown. */

@@ -1,12 +1,14 @@
 //! The JSON-text surface shared by the wasm skin, native tests and benches: text in, text out.
 
 use crate::error::{EvalError, Result};
-use crate::metrics::case::evaluate_case;
+use crate::metrics::call_index::CallIndex;
+use crate::metrics::case::{evaluate_case, CaseRun};
 use crate::schema::load::{self, LoadOptions};
 use crate::schema::result::{case_result_json, Detail};
 use crate::schema::{EvalCase, EvalConfig, Invocation};
 use serde::Deserialize;
 use serde_json::Value;
+use std::cell::OnceCell;
 
 /// `{"ok": <json>}` or `{"error": {code, path, message}}`.
 pub fn envelope(r: Result<String>) -> String {
@@ -88,6 +90,8 @@ struct CaseArgs {
     include_invocations: Option<bool>,
     #[serde(default, alias = "per_invocation")]
     per_invocation: Option<bool>,
+    #[serde(default, alias = "efficiency_metrics")]
+    efficiency_metrics: Option<bool>,
 }
 
 /// A case and its actual invocations, parsed once.
@@ -97,6 +101,9 @@ pub struct PreparedCase {
     eval_set_id: String,
     config: Value,
     detail: Detail,
+    efficiency_metrics: bool,
+    /// Tool calls interned once, reused by every trajectory metric of every later run.
+    call_index: OnceCell<CallIndex>,
 }
 
 #[derive(Deserialize, Default)]
@@ -106,6 +113,8 @@ struct EvalOptions {
     include_invocations: Option<bool>,
     #[serde(default, alias = "per_invocation")]
     per_invocation: Option<bool>,
+    #[serde(default, alias = "efficiency_metrics")]
+    efficiency_metrics: Option<bool>,
 }
 
 fn detail(base: Detail, include_invocations: Option<bool>, per_invocation: Option<bool>) -> Detail {
@@ -124,6 +133,8 @@ impl PreparedCase {
             eval_set_id: a.eval_set_id.unwrap_or_default(),
             config: a.config,
             detail: detail(Detail::default(), a.include_invocations, a.per_invocation),
+            efficiency_metrics: a.efficiency_metrics.unwrap_or(true),
+            call_index: OnceCell::new(),
         })
     }
 
@@ -135,8 +146,12 @@ impl PreparedCase {
         })
     }
 
-    fn run(&self, config: &EvalConfig, detail: Detail) -> Result<String> {
-        let outcome = evaluate_case(&self.case, &self.actual, config)?;
+    fn run(&self, config: &EvalConfig, detail: Detail, efficiency_metrics: bool) -> Result<String> {
+        let run = CaseRun {
+            efficiency_metrics,
+            call_index: &self.call_index,
+        };
+        let outcome = evaluate_case(&self.case, &self.actual, config, &run)?;
         Ok(case_result_json(
             &self.eval_set_id,
             &self.case,
@@ -154,7 +169,12 @@ impl PreparedCase {
             parse_config(config)?
         };
         let o: EvalOptions = options(opts)?;
-        self.run(&cfg, detail(self.detail, o.include_invocations, o.per_invocation))
+        let efficiency = o.efficiency_metrics.unwrap_or(self.efficiency_metrics);
+        self.run(
+            &cfg,
+            detail(self.detail, o.include_invocations, o.per_invocation),
+            efficiency,
+        )
     }
 }
 
@@ -162,7 +182,7 @@ impl PreparedCase {
 pub fn evaluate_invocations(args: &str) -> Result<String> {
     let p = PreparedCase::parse(args)?;
     let cfg = p.own_config()?;
-    p.run(&cfg, p.detail)
+    p.run(&cfg, p.detail, p.efficiency_metrics)
 }
 
 /// ROUGE-1 of many `[candidate, reference]` pairs (JSON text) in one call: `[p, r, f]` per pair,

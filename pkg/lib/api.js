@@ -118,7 +118,7 @@ function requireObject(args, fn) {
 /** The args JSON of evaluateInvocations / PreparedCase.fromJson, built without re-parsing inputs. */
 function caseArgs(args, fn, withConfig) {
   requireObject(args, fn);
-  const { evalCase, actual, config, evalSetId, includeInvocations, perInvocation } = args;
+  const { evalCase, actual, config, evalSetId, includeInvocations, perInvocation, efficiencyMetrics } = args;
   const members = [];
   // An absent member is left out so the core reports it with its own path.
   if (evalCase !== undefined) members.push(`"evalCase":${toMember(evalCase, 'evalCase')}`);
@@ -132,6 +132,9 @@ function caseArgs(args, fn, withConfig) {
   }
   if (withConfig && perInvocation !== undefined) {
     members.push(`"perInvocation":${stringify(perInvocation, 'perInvocation')}`);
+  }
+  if (withConfig && efficiencyMetrics !== undefined) {
+    members.push(`"efficiencyMetrics":${stringify(efficiencyMetrics, 'efficiencyMetrics')}`);
   }
   return checkLength(`{${members.join(',')}}`, fn);
 }
@@ -234,9 +237,9 @@ class PreparedCase {
     let opts = '';
     if (options !== undefined && options !== null) {
       requireObject(options, 'PreparedCase.evaluate');
-      const { includeInvocations, perInvocation } = options;
-      if (includeInvocations !== undefined || perInvocation !== undefined) {
-        opts = stringify({ includeInvocations, perInvocation }, 'options');
+      const { includeInvocations, perInvocation, efficiencyMetrics } = options;
+      if (includeInvocations !== undefined || perInvocation !== undefined || efficiencyMetrics !== undefined) {
+        opts = stringify({ includeInvocations, perInvocation, efficiencyMetrics }, 'options');
       }
     }
     return unwrap(this.#handle.evaluateJson(cfg, opts));

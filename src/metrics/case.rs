@@ -1,10 +1,12 @@
 //! Scores one case: invocation alignment, rubric hand-over, every configured metric in order,
 //! the always-on efficiency metrics, and the case status (SPEC §4.3-4.5).
 
+use super::call_index::CallIndex;
 use super::{lookup, Ctx, Kind, NotEvaluated, Outcome, EFFICIENCY, KNOWN_METRICS};
 use crate::error::{ErrorCode, EvalError, Result};
 use crate::schema::result::{CaseOutcome, Cell, EvalStatus, MetricHeader, MetricRun};
 use crate::schema::{Criterion, EvalCase, EvalConfig, Invocation};
+use std::cell::OnceCell;
 use std::collections::HashSet;
 
 /// Hard errors ADK raises outside its per-metric guard: count mismatch, duplicate rubric ids.
@@ -121,21 +123,35 @@ pub fn final_status(metrics: &[MetricRun]) -> EvalStatus {
     status
 }
 
+/// What to compute beyond the configured metrics, and state reused between runs of one case.
+pub struct CaseRun<'a> {
+    /// Append ADK's four always-on efficiency metrics (ADK always does; off only on request).
+    pub efficiency_metrics: bool,
+    /// Interned tool calls of this case, built on first use.
+    pub call_index: &'a OnceCell<CallIndex>,
+}
+
 /// Evaluates `actual` against `case` under `config`.
-pub fn evaluate_case(case: &EvalCase, actual: &[Invocation], config: &EvalConfig) -> Result<CaseOutcome> {
+pub fn evaluate_case(
+    case: &EvalCase,
+    actual: &[Invocation],
+    config: &EvalConfig,
+    run: &CaseRun,
+) -> Result<CaseOutcome> {
     check_case(case, actual)?;
     let ctx = Ctx {
         actual,
         expected: case.conversation.as_deref(),
         scenario: case.conversation_scenario.as_ref(),
+        call_index: run.call_index,
     };
     let mut metrics: Vec<MetricRun> = config
         .criteria
         .iter()
         .map(|(name, criterion)| run_configured(name, criterion, &ctx))
         .collect();
-    for (name, f) in EFFICIENCY {
-        if !config.criteria.contains_key(name) {
+    for (name, f) in EFFICIENCY.iter().filter(|_| run.efficiency_metrics) {
+        if !config.criteria.contains_key(*name) {
             let header = MetricHeader {
                 name: name.to_string(),
                 threshold: None,

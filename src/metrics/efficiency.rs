@@ -15,7 +15,10 @@ fn mean_present(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
 
 fn simple(ctx: &Ctx, f: impl Fn(&Invocation) -> Option<f64>) -> Outcome {
     let values: Vec<Option<f64>> = ctx.actual.iter().map(f).collect();
-    Outcome { overall: info(mean_present(values.iter().copied())), per_invocation: values.into_iter().map(info).collect() }
+    Outcome {
+        overall: info(mean_present(values.iter().copied())),
+        per_invocation: values.into_iter().map(info).collect(),
+    }
 }
 
 pub fn tool_call_count(ctx: &Ctx) -> Outcome {
@@ -25,9 +28,11 @@ pub fn tool_call_count(ctx: &Ctx) -> Outcome {
 /// Events carrying usage metadata or a model version; only the event shape can tell.
 pub fn inference_call_count(ctx: &Ctx) -> Outcome {
     simple(ctx, |inv| match &inv.intermediate_data {
-        Some(IntermediateData::Events(ev)) => {
-            Some(ev.iter().filter(|e| e.usage_metadata.is_some() || e.model_version.is_some()).count() as f64)
-        }
+        Some(IntermediateData::Events(ev)) => Some(
+            ev.iter()
+                .filter(|e| e.usage_metadata.is_some() || e.model_version.is_some())
+                .count() as f64,
+        ),
         _ => None,
     })
 }
@@ -54,7 +59,7 @@ fn add(a: Option<i64>, b: Option<i64>) -> Option<i64> {
 /// input = prompt + tool-use prompt, output = candidates + thoughts, total = input + output.
 fn tokens_of(inv: &Invocation) -> [Option<f64>; 8] {
     let (mut prompt, mut cached, mut tool, mut cand, mut reasoning) = (None, None, None, None, None);
-    for u in inv.events().iter().filter_map(|e| e.usage_metadata.as_ref()) {
+    for u in inv.events().iter().filter_map(|e| e.usage_metadata.as_deref()) {
         prompt = add(prompt, u.prompt_token_count);
         cached = add(cached, u.cached_content_token_count);
         tool = add(tool, u.tool_use_prompt_token_count);
@@ -73,12 +78,19 @@ pub fn token_usage(ctx: &Ctx) -> Outcome {
         .iter()
         .map(|t| {
             let mut c = info(t[0]);
-            c.details.token_usage_details = Some(Breakdown { names: &TOKEN_FIELDS, values: *t, integral: true });
+            c.details.token_usage_details = Some(Breakdown {
+                names: &TOKEN_FIELDS,
+                values: *t,
+                integral: true,
+            });
             c
         })
         .collect();
     if per.is_empty() {
-        return Outcome { overall: info(None), per_invocation };
+        return Outcome {
+            overall: info(None),
+            per_invocation,
+        };
     }
     let n = per.len() as f64;
     let mut sums = [None::<f64>; 8];
@@ -91,8 +103,15 @@ pub fn token_usage(ctx: &Ctx) -> Outcome {
     }
     let means = sums.map(|s| s.map(|s| s / n));
     let mut overall = info(means[0]);
-    overall.details.token_usage_details = Some(Breakdown { names: &TOKEN_FIELDS, values: means, integral: false });
-    Outcome { overall, per_invocation }
+    overall.details.token_usage_details = Some(Breakdown {
+        names: &TOKEN_FIELDS,
+        values: means,
+        integral: false,
+    });
+    Outcome {
+        overall,
+        per_invocation,
+    }
 }
 
 /// Python's `round(x, 3)`: the double nearest the correctly rounded 3-decimal value (ties to even
@@ -124,20 +143,34 @@ pub fn invocation_duration(ctx: &Ctx) -> Outcome {
         .iter()
         .map(|d| {
             let mut c = info(d[0]);
-            c.details.duration_details = Some(Breakdown { names: &DURATION_FIELDS, values: *d, integral: false });
+            c.details.duration_details = Some(Breakdown {
+                names: &DURATION_FIELDS,
+                values: *d,
+                integral: false,
+            });
             c
         })
         .collect();
     if per.is_empty() {
-        return Outcome { overall: info(None), per_invocation };
+        return Outcome {
+            overall: info(None),
+            per_invocation,
+        };
     }
     let mut means = [None::<f64>; 4];
     for (i, m) in means.iter_mut().enumerate() {
         *m = mean_present(per.iter().map(|d| d.get(i).copied().flatten())).map(round3);
     }
     let mut overall = info(means[0]);
-    overall.details.duration_details = Some(Breakdown { names: &DURATION_FIELDS, values: means, integral: false });
-    Outcome { overall, per_invocation }
+    overall.details.duration_details = Some(Breakdown {
+        names: &DURATION_FIELDS,
+        values: means,
+        integral: false,
+    });
+    Outcome {
+        overall,
+        per_invocation,
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The metric registry, the evaluator contract and the aggregation rules every metric shares.
 
+pub mod call_index;
 pub mod case;
 pub mod efficiency;
 pub mod pyeq;
@@ -9,12 +10,23 @@ pub mod trajectory;
 use crate::schema::eval_set::ConversationScenario;
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::{Criterion, Invocation};
+use call_index::CallIndex;
+use std::cell::OnceCell;
 
 /// What an evaluator sees: actual invocations, expected ones (static cases) and the scenario.
 pub struct Ctx<'a> {
     pub actual: &'a [Invocation],
     pub expected: Option<&'a [Invocation]>,
     pub scenario: Option<&'a ConversationScenario>,
+    /// Tool calls as interned ids, built on first use (a prepared case keeps it between runs).
+    pub call_index: &'a OnceCell<CallIndex>,
+}
+
+impl Ctx<'_> {
+    pub fn calls(&self) -> &CallIndex {
+        self.call_index
+            .get_or_init(|| CallIndex::build(self.actual, self.expected))
+    }
 }
 
 /// An evaluator's answer: the case-level cell and one cell per actual invocation.
@@ -156,7 +168,7 @@ pub fn per_pair(
     ctx: &Ctx,
     criterion: &Criterion,
     metric: &str,
-    mut score: impl FnMut(&Invocation, &Invocation) -> f64,
+    mut score: impl FnMut(usize) -> f64,
 ) -> Result<Outcome, NotEvaluated> {
     let expected = require_expected(ctx, metric)?;
     if ctx.actual.is_empty() {
@@ -164,12 +176,9 @@ pub fn per_pair(
     }
     let t = criterion.threshold;
     let mut sum = 0.0;
-    let per_invocation: Vec<Cell> = ctx
-        .actual
-        .iter()
-        .zip(expected)
-        .map(|(a, e)| {
-            let s = score(a, e);
+    let per_invocation: Vec<Cell> = (0..expected.len())
+        .map(|i| {
+            let s = score(i);
             sum += s;
             Cell::new(Some(s), pass(Some(s), t))
         })

@@ -49,9 +49,7 @@ pub fn py_eq(a: &Value, b: &Value) -> bool {
         (Value::Null, Value::Null) => true,
         (Value::String(x), Value::String(y)) => x == y,
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| py_eq(p, q)),
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| py_eq(v, w)))
-        }
+        (Value::Object(x), Value::Object(y)) => map_eq(x, y),
         _ => match (as_pynum(a), as_pynum(b)) {
             (Some(x), Some(y)) => num_eq(x, y),
             _ => false,
@@ -59,11 +57,25 @@ pub fn py_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Dict equality: same keys, Python-equal values. Tool args are small, where a linear scan
+/// beats hashing every key.
+fn map_eq(x: &serde_json::Map<String, Value>, y: &serde_json::Map<String, Value>) -> bool {
+    if x.len() != y.len() {
+        return false;
+    }
+    if x.len() <= 8 {
+        return x
+            .iter()
+            .all(|(k, v)| y.iter().find(|(k2, _)| *k2 == k).is_some_and(|(_, w)| py_eq(v, w)));
+    }
+    x.iter().all(|(k, v)| y.get(k).is_some_and(|w| py_eq(v, w)))
+}
+
 /// Equality of two optional JSON objects (`None` is Python's None, which differs from `{}`).
 pub fn py_eq_obj(a: Option<&serde_json::Map<String, Value>>, b: Option<&serde_json::Map<String, Value>>) -> bool {
     match (a, b) {
         (None, None) => true,
-        (Some(x), Some(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| py_eq(v, w))),
+        (Some(x), Some(y)) => map_eq(x, y),
         _ => false,
     }
 }

@@ -6,7 +6,10 @@ use crate::schema::Criterion;
 use crate::text::rouge::rouge1;
 
 pub fn score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
-    per_pair(ctx, criterion, "response_match_score", |a, e| {
-        rouge1(&text_of(a.final_response.as_ref()), &text_of(e.final_response.as_ref())).fmeasure
+    let expected = ctx.expected.unwrap_or(&[]);
+    per_pair(ctx, criterion, "response_match_score", |i| {
+        let text =
+            |invs: &[crate::schema::Invocation]| text_of(invs.get(i).and_then(|inv| inv.final_response.as_ref()));
+        rouge1(&text(ctx.actual), &text(expected)).fmeasure
     })
 }

@@ -1,9 +1,11 @@
 //! `tool_trajectory_avg_score` (EXACT / IN_ORDER / ANY_ORDER, ignore_args) and the trajectory
 //! precision / recall / single-tool-use extras. Per invocation 0..1, case = sequential mean.
 
+use super::call_index::CallId;
 use super::pyeq::py_eq_obj;
-use super::{per_pair, Ctx, NotEvaluated, Outcome};
+use super::{pass, per_pair, Ctx, NotEvaluated, Outcome};
 use crate::schema::config::{kind, lax_bool};
+use crate::schema::result::Cell;
 use crate::schema::{Criterion, FunctionCall};
 use serde_json::Value;
 
@@ -77,15 +79,21 @@ pub fn calls_equal(a: &FunctionCall, b: &FunctionCall, ignore_args: bool) -> boo
     a.name == b.name && (ignore_args || py_eq_obj(a.args.as_ref(), b.args.as_ref()))
 }
 
+/// The id that decides equality under `c`: the name alone with `ignore_args`, else name + args.
+fn key(id: &CallId, c: TrajectoryCriterion) -> u32 {
+    if c.ignore_args {
+        id.name
+    } else {
+        id.full
+    }
+}
+
 /// Does the actual trajectory match the expected one under `c`?
-pub fn matches(actual: &[&FunctionCall], expected: &[&FunctionCall], c: TrajectoryCriterion) -> bool {
-    let eq = |a: &FunctionCall, b: &FunctionCall| calls_equal(a, b, c.ignore_args);
+pub fn matches(actual: &[CallId], expected: &[CallId], c: TrajectoryCriterion) -> bool {
+    let eq = |a: &CallId, b: &CallId| key(a, c) == key(b, c);
     match c.match_type {
         MatchType::Exact => actual.len() == expected.len() && actual.iter().zip(expected).all(|(a, e)| eq(a, e)),
         MatchType::InOrder => {
-            if expected.is_empty() {
-                return true;
-            }
             let mut want = expected.iter().peekable();
             for a in actual {
                 if want.peek().is_some_and(|e| eq(a, e)) {
@@ -94,41 +102,20 @@ pub fn matches(actual: &[&FunctionCall], expected: &[&FunctionCall], c: Trajecto
             }
             want.peek().is_none()
         }
-        MatchType::AnyOrder => {
-            let mut pool: Vec<Option<&FunctionCall>> = actual.iter().map(|a| Some(*a)).collect();
-            expected
-                .iter()
-                .all(|e| match pool.iter_mut().find(|slot| slot.is_some_and(|a| eq(a, e))) {
-                    Some(slot) => {
-                        *slot = None;
-                        true
-                    }
-                    None => false,
-                })
-        }
+        MatchType::AnyOrder => matched_count(expected, actual, c) == expected.len(),
     }
 }
 
-pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
-    let c = parse_criterion(criterion)?;
-    per_pair(ctx, criterion, "tool_trajectory_avg_score", |a, e| {
-        if matches(&a.tool_calls(), &e.tool_calls(), c) {
-            1.0
-        } else {
-            0.0
-        }
-    })
-}
-
-/// Number of calls of `from` that find a distinct equal partner in `pool` (multiset matching).
-fn matched_count(from: &[&FunctionCall], pool: &[&FunctionCall], ignore_args: bool) -> usize {
+/// Number of calls of `from` that find a distinct equal partner in `pool` (multiset matching,
+/// first free partner wins, as ADK's ANY_ORDER removes the first equal call).
+fn matched_count(from: &[CallId], pool: &[CallId], c: TrajectoryCriterion) -> usize {
     let mut free: Vec<bool> = vec![true; pool.len()];
     from.iter()
         .filter(|f| {
             let hit = pool
                 .iter()
                 .zip(free.iter_mut())
-                .find(|(p, is_free)| **is_free && calls_equal(f, p, ignore_args));
+                .find(|(p, is_free)| **is_free && key(p, c) == key(f, c));
             match hit {
                 Some((_, is_free)) => {
                     *is_free = false;
@@ -138,6 +125,25 @@ fn matched_count(from: &[&FunctionCall], pool: &[&FunctionCall], ignore_args: bo
             }
         })
         .count()
+}
+
+/// Actual and expected call ids of invocation `i`.
+fn ids<'a>(ctx: &'a Ctx, i: usize) -> (&'a [CallId], &'a [CallId]) {
+    let index = ctx.calls();
+    let get = |v: &'a Vec<Vec<CallId>>| v.get(i).map(Vec::as_slice).unwrap_or(&[]);
+    (get(&index.actual), get(&index.expected))
+}
+
+pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
+    let c = parse_criterion(criterion)?;
+    per_pair(ctx, criterion, "tool_trajectory_avg_score", |i| {
+        let (a, e) = ids(ctx, i);
+        if matches(a, e, c) {
+            1.0
+        } else {
+            0.0
+        }
+    })
 }
 
 fn ratio(hit: usize, total: usize, empty: f64) -> f64 {
@@ -152,22 +158,18 @@ fn ratio(hit: usize, total: usize, empty: f64) -> f64 {
 /// 1.0 if none were expected, else 0.0.
 pub fn precision(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
     let c = parse_criterion(criterion)?;
-    per_pair(ctx, criterion, "trajectory_precision", |a, e| {
-        let (a, e) = (a.tool_calls(), e.tool_calls());
-        ratio(
-            matched_count(&a, &e, c.ignore_args),
-            a.len(),
-            if e.is_empty() { 1.0 } else { 0.0 },
-        )
+    per_pair(ctx, criterion, "trajectory_precision", |i| {
+        let (a, e) = ids(ctx, i);
+        ratio(matched_count(a, e, c), a.len(), if e.is_empty() { 1.0 } else { 0.0 })
     })
 }
 
 /// Share of expected calls the agent made (multiset matching). Nothing expected: 1.0.
 pub fn recall(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
     let c = parse_criterion(criterion)?;
-    per_pair(ctx, criterion, "trajectory_recall", |a, e| {
-        let (a, e) = (a.tool_calls(), e.tool_calls());
-        ratio(matched_count(&e, &a, c.ignore_args), e.len(), 1.0)
+    per_pair(ctx, criterion, "trajectory_recall", |i| {
+        let (a, e) = ids(ctx, i);
+        ratio(matched_count(e, a, c), e.len(), 1.0)
     })
 }
 
@@ -201,10 +203,10 @@ pub fn single_tool_use(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotE
     let t = criterion.threshold;
     let overall = super::seq_mean(scores.iter().copied()).unwrap_or(0.0);
     Ok(Outcome {
-        overall: crate::schema::result::Cell::new(Some(overall), super::pass(Some(overall), t)),
+        overall: Cell::new(Some(overall), pass(Some(overall), t)),
         per_invocation: scores
             .into_iter()
-            .map(|s| crate::schema::result::Cell::new(Some(s), super::pass(Some(s), t)))
+            .map(|s| Cell::new(Some(s), pass(Some(s), t)))
             .collect(),
     })
 }
@@ -223,13 +225,19 @@ mod tests {
     }
 
     fn run(actual: &[&str], expected: &[&str], m: MatchType) -> bool {
-        let a: Vec<FunctionCall> = actual.iter().map(|n| call(n, json!({}))).collect();
-        let e: Vec<FunctionCall> = expected.iter().map(|n| call(n, json!({}))).collect();
-        let ar: Vec<&FunctionCall> = a.iter().collect();
-        let er: Vec<&FunctionCall> = e.iter().collect();
+        let inv = |names: &[&str]| crate::schema::Invocation {
+            intermediate_data: Some(crate::schema::IntermediateData::Legacy {
+                tool_uses: names.iter().map(|n| call(n, json!({}))).collect(),
+                tool_responses: vec![],
+                intermediate_responses: vec![],
+            }),
+            ..Default::default()
+        };
+        let (a, e) = ([inv(actual)], [inv(expected)]);
+        let index = super::super::call_index::CallIndex::build(&a, Some(&e));
         matches(
-            &ar,
-            &er,
+            &index.actual[0],
+            &index.expected[0],
             TrajectoryCriterion {
                 match_type: m,
                 ignore_args: false,

@@ -15,6 +15,8 @@ pub struct Content {
     pub parts: Option<Vec<Part>>,
 }
 
+/// Rare and large fields are boxed: a Part stays small, which keeps big eval sets compact and
+/// fast to walk.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Part {
@@ -25,33 +27,33 @@ pub struct Part {
     #[serde(default, alias = "thoughtSignature", skip_serializing_if = "Option::is_none")]
     pub thought_signature: Option<Bytes>,
     #[serde(default, alias = "functionCall", skip_serializing_if = "Option::is_none")]
-    pub function_call: Option<FunctionCall>,
+    pub function_call: Option<Box<FunctionCall>>,
     #[serde(default, alias = "functionResponse", skip_serializing_if = "Option::is_none")]
-    pub function_response: Option<FunctionResponse>,
+    pub function_response: Option<Box<FunctionResponse>>,
     #[serde(default, alias = "inlineData", skip_serializing_if = "Option::is_none")]
-    pub inline_data: Option<Blob>,
+    pub inline_data: Option<Box<Blob>>,
     #[serde(default, alias = "fileData", skip_serializing_if = "Option::is_none")]
-    pub file_data: Option<FileData>,
+    pub file_data: Option<Box<FileData>>,
     #[serde(default, alias = "executableCode", skip_serializing_if = "Option::is_none")]
-    pub executable_code: Option<JsonObject>,
+    pub executable_code: Option<Box<JsonObject>>,
     #[serde(default, alias = "codeExecutionResult", skip_serializing_if = "Option::is_none")]
-    pub code_execution_result: Option<JsonObject>,
+    pub code_execution_result: Option<Box<JsonObject>>,
     #[serde(default, alias = "videoMetadata", skip_serializing_if = "Option::is_none")]
-    pub video_metadata: Option<JsonObject>,
+    pub video_metadata: Option<Box<JsonObject>>,
     #[serde(default, alias = "mediaResolution", skip_serializing_if = "Option::is_none")]
-    pub media_resolution: Option<Value>,
+    pub media_resolution: Option<Box<Value>>,
     #[serde(default, alias = "toolCall", skip_serializing_if = "Option::is_none")]
-    pub tool_call: Option<JsonObject>,
+    pub tool_call: Option<Box<JsonObject>>,
     #[serde(default, alias = "toolResponse", skip_serializing_if = "Option::is_none")]
-    pub tool_response: Option<JsonObject>,
+    pub tool_response: Option<Box<JsonObject>>,
     #[serde(default, alias = "partMetadata", skip_serializing_if = "Option::is_none")]
-    pub part_metadata: Option<JsonObject>,
+    pub part_metadata: Option<Box<JsonObject>>,
     #[serde(default, alias = "audioTranscription", skip_serializing_if = "Option::is_none")]
-    pub audio_transcription: Option<JsonObject>,
+    pub audio_transcription: Option<Box<JsonObject>>,
     #[serde(default, alias = "mediaProcessing", skip_serializing_if = "Option::is_none")]
-    pub media_processing: Option<JsonObject>,
+    pub media_processing: Option<Box<JsonObject>>,
     #[serde(default, alias = "speechMetadata", skip_serializing_if = "Option::is_none")]
-    pub speech_metadata: Option<JsonObject>,
+    pub speech_metadata: Option<Box<JsonObject>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -137,11 +139,14 @@ impl Content {
     }
 
     pub fn function_calls(&self) -> impl Iterator<Item = &FunctionCall> {
-        self.parts.iter().flatten().filter_map(|p| p.function_call.as_ref())
+        self.parts.iter().flatten().filter_map(|p| p.function_call.as_deref())
     }
 
     pub fn function_responses(&self) -> impl Iterator<Item = &FunctionResponse> {
-        self.parts.iter().flatten().filter_map(|p| p.function_response.as_ref())
+        self.parts
+            .iter()
+            .flatten()
+            .filter_map(|p| p.function_response.as_deref())
     }
 }
 

@@ -106,9 +106,9 @@ pub struct InvocationEvent {
     #[serde(default)]
     pub content: Option<Content>,
     #[serde(default, alias = "groundingMetadata", skip_serializing_if = "Option::is_none")]
-    pub grounding_metadata: Option<JsonObject>,
+    pub grounding_metadata: Option<Box<JsonObject>>,
     #[serde(default, alias = "usageMetadata", skip_serializing_if = "Option::is_none")]
-    pub usage_metadata: Option<UsageMetadata>,
+    pub usage_metadata: Option<Box<UsageMetadata>>,
     #[serde(default, alias = "modelVersion", skip_serializing_if = "Option::is_none")]
     pub model_version: Option<String>,
 }

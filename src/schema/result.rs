@@ -67,7 +67,9 @@ impl<const N: usize> Serialize for Breakdown<N> {
         let mut m = s.serialize_map(Some(N))?;
         for (name, v) in self.names.iter().zip(self.values.iter()) {
             match v {
-                Some(x) if self.integral && x.fract() == 0.0 && x.abs() < 9.0e15 => m.serialize_entry(name, &(*x as i64))?,
+                Some(x) if self.integral && x.fract() == 0.0 && x.abs() < 9.0e15 => {
+                    m.serialize_entry(name, &(*x as i64))?
+                }
                 other => m.serialize_entry(name, other)?,
             }
         }

@@ -245,6 +245,9 @@ export function apiSuite(api, label) {
         r.eval_metric_result_per_invocation[0].eval_metric_results);
       const viaArgs = await api.evaluateInvocations({ evalCase, actual, config: strict, perInvocation: false });
       assert.equal('eval_metric_result_per_invocation' in viaArgs, false);
+      const noEfficiency = prepared.evaluate(strict, { efficiencyMetrics: false });
+      assert.deepEqual(noEfficiency.overall_eval_metric_results.map((m) => m.metric_name), ['response_match_score']);
+      assert.equal(r.overall_eval_metric_results.length, 5, 'efficiency metrics are on by default');
       assertEvalError(api, () => prepared.evaluate('{"criteria": 5}'), 'schema');
       assert.equal(prepared.evaluate().final_eval_status, byDefault.final_eval_status);
     } finally {

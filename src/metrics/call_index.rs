@@ -1,0 +1,193 @@
+//! Tool calls interned to small ids, so trajectory matching compares integers.
+//!
+//! Each call's args are written in a canonical byte form under which two JSON values encode
+//! equally exactly when Python's `==` holds for them: integral numbers and booleans become the
+//! same exact integer (`1 == 1.0 == true`), other floats keep their bits (`-0.0` is `0`), dict
+//! keys are sorted, list order is kept. Interning compares the bytes, so equal ids mean equal
+//! calls with no hashing shortcut.
+
+use crate::schema::{FunctionCall, Invocation};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// One call as two ids: its name alone (for `ignore_args`) and its name with its args.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallId {
+    pub name: u32,
+    pub full: u32,
+}
+
+/// Per invocation, its tool calls as ids; built once per case (or once per prepared case).
+#[derive(Debug, Clone, Default)]
+pub struct CallIndex {
+    pub actual: Vec<Vec<CallId>>,
+    pub expected: Vec<Vec<CallId>>,
+}
+
+#[derive(Default)]
+struct Interner {
+    ids: HashMap<Vec<u8>, u32>,
+}
+
+impl Interner {
+    fn id(&mut self, bytes: Vec<u8>) -> u32 {
+        let next = self.ids.len() as u32;
+        *self.ids.entry(bytes).or_insert(next)
+    }
+}
+
+fn int_of_float(f: f64) -> Option<i128> {
+    (f.is_finite() && f.fract() == 0.0 && f.abs() < 1.0e38).then_some(f as i128)
+}
+
+fn encode_number(n: &serde_json::Number, out: &mut Vec<u8>) {
+    let int = n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from));
+    let int = int.or_else(|| n.as_f64().and_then(int_of_float));
+    match int {
+        Some(i) => {
+            out.push(b'i');
+            out.extend_from_slice(&i.to_le_bytes());
+        }
+        None => {
+            out.push(b'f');
+            out.extend_from_slice(&n.as_f64().unwrap_or(f64::NAN).to_bits().to_le_bytes());
+        }
+    }
+}
+
+fn encode_str(s: &str, out: &mut Vec<u8>) {
+    out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn encode_map(m: &Map<String, Value>, out: &mut Vec<u8>) {
+    out.push(b'{');
+    out.extend_from_slice(&(m.len() as u64).to_le_bytes());
+    let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    for (k, v) in entries {
+        encode_str(k, out);
+        encode(v, out);
+    }
+}
+
+fn encode(v: &Value, out: &mut Vec<u8>) {
+    match v {
+        Value::Null => out.push(b'n'),
+        Value::Bool(b) => {
+            out.push(b'i');
+            out.extend_from_slice(&i128::from(*b).to_le_bytes());
+        }
+        Value::Number(n) => encode_number(n, out),
+        Value::String(s) => {
+            out.push(b's');
+            encode_str(s, out);
+        }
+        Value::Array(a) => {
+            out.push(b'[');
+            out.extend_from_slice(&(a.len() as u64).to_le_bytes());
+            for x in a {
+                encode(x, out);
+            }
+        }
+        Value::Object(m) => encode_map(m, out),
+    }
+}
+
+fn call_id(c: &FunctionCall, names: &mut Interner, fulls: &mut Interner) -> CallId {
+    let mut name = Vec::new();
+    match &c.name {
+        None => name.push(b'-'),
+        Some(n) => {
+            name.push(b'+');
+            encode_str(n, &mut name);
+        }
+    }
+    let mut full = name.clone();
+    match &c.args {
+        None => full.push(b'-'),
+        Some(m) => encode_map(m, &mut full),
+    }
+    CallId {
+        name: names.id(name),
+        full: fulls.id(full),
+    }
+}
+
+impl CallIndex {
+    pub fn build(actual: &[Invocation], expected: Option<&[Invocation]>) -> CallIndex {
+        let (mut names, mut fulls) = (Interner::default(), Interner::default());
+        let mut ids = |invs: &[Invocation]| -> Vec<Vec<CallId>> {
+            invs.iter()
+                .map(|inv| {
+                    inv.tool_calls()
+                        .into_iter()
+                        .map(|c| call_id(c, &mut names, &mut fulls))
+                        .collect()
+                })
+                .collect()
+        };
+        let actual = ids(actual);
+        let expected = expected.map(&mut ids).unwrap_or_default();
+        CallIndex { actual, expected }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::pyeq::py_eq_obj;
+    use serde_json::json;
+
+    fn call(name: &str, args: Value) -> FunctionCall {
+        FunctionCall {
+            name: Some(name.into()),
+            args: args.as_object().cloned(),
+            ..FunctionCall::default()
+        }
+    }
+
+    #[test]
+    fn ids_agree_with_python_equality() {
+        let args = [
+            json!({"a": 1}),
+            json!({"a": 1.0}),
+            json!({"a": true}),
+            json!({"a": 2}),
+            json!({"a": "1"}),
+            json!({"a": null}),
+            json!({}),
+            json!({"a": [1, 2]}),
+            json!({"a": [2, 1]}),
+            json!({"b": 1, "a": 0.5}),
+            json!({"a": 0.5, "b": 1.0}),
+            json!({"a": -0.0}),
+            json!({"a": 0}),
+            json!({"a": 9007199254740993u64}),
+            json!({"a": 9007199254740992.0}),
+            json!({"a": {"x": [false]}}),
+            json!({"a": {"x": [0]}}),
+        ];
+        let calls: Vec<FunctionCall> = args.iter().map(|a| call("f", a.clone())).collect();
+        let (mut n, mut f) = (Interner::default(), Interner::default());
+        let ids: Vec<CallId> = calls.iter().map(|c| call_id(c, &mut n, &mut f)).collect();
+        for (i, a) in calls.iter().enumerate() {
+            for (j, b) in calls.iter().enumerate() {
+                assert_eq!(
+                    ids[i].full == ids[j].full,
+                    py_eq_obj(a.args.as_ref(), b.args.as_ref()),
+                    "{} vs {}",
+                    args[i],
+                    args[j]
+                );
+            }
+        }
+        let none = FunctionCall {
+            name: Some("f".into()),
+            ..FunctionCall::default()
+        };
+        let none_id = call_id(&none, &mut n, &mut f);
+        assert_ne!(none_id.full, ids[6].full, "missing args differ from {{}}");
+        assert_eq!(none_id.name, ids[0].name);
+    }
+}
