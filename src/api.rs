@@ -185,14 +185,51 @@ pub fn evaluate_invocations(args: &str) -> Result<String> {
     p.run(&cfg, p.detail, p.efficiency_metrics)
 }
 
-/// ROUGE-1 of many `[candidate, reference]` pairs (JSON text) in one call: `[p, r, f]` per pair,
-/// flattened. Crossing the wasm boundary once instead of per pair is what makes bulk scoring fast.
-pub fn rouge1_batch(pairs: &str) -> Result<Vec<f64>> {
-    let pairs: Vec<(String, String)> = load::from_str(pairs)?;
-    let mut out = Vec::with_capacity(pairs.len() * 3);
-    for (c, r) in &pairs {
-        let s = crate::text::rouge::rouge1(c, r);
-        out.extend([s.precision, s.recall, s.fmeasure]);
+/// ROUGE-1 of many pairs in one call: `joined` is every candidate and reference concatenated
+/// (c0, r0, c1, r1, ...) and `utf16_lens` their lengths in UTF-16 code units, as JS measures
+/// strings. Returns `[p, r, f]` per pair, flattened. Crossing the wasm boundary once with one
+/// string, instead of twice per pair, is what makes bulk scoring fast.
+pub fn rouge1_batch(joined: &str, utf16_lens: &[u32]) -> Result<Vec<f64>> {
+    if utf16_lens.len() % 2 != 0 {
+        return Err(EvalError::schema(
+            "",
+            "rouge1Batch needs a candidate and a reference per pair",
+        ));
+    }
+    let mut texts: Vec<&str> = Vec::with_capacity(utf16_lens.len());
+    let mut rest = joined;
+    for &want in utf16_lens {
+        let mut units = 0usize;
+        let mut cut = rest.len();
+        for (i, ch) in rest.char_indices() {
+            if units >= want as usize {
+                cut = i;
+                break;
+            }
+            units += ch.len_utf16();
+        }
+        if units != want as usize {
+            return Err(EvalError::schema(
+                "",
+                "rouge1Batch: the lengths do not match the joined text",
+            ));
+        }
+        let (head, tail) = rest.split_at(cut);
+        texts.push(head);
+        rest = tail;
+    }
+    if !rest.is_empty() {
+        return Err(EvalError::schema(
+            "",
+            "rouge1Batch: the lengths do not cover the joined text",
+        ));
+    }
+    let mut out = Vec::with_capacity(texts.len() / 2 * 3);
+    for pair in texts.chunks_exact(2) {
+        if let [c, r] = pair {
+            let s = crate::text::rouge::rouge1(c, r);
+            out.extend([s.precision, s.recall, s.fmeasure]);
+        }
     }
     Ok(out)
 }
@@ -246,6 +283,23 @@ mod tests {
             code_of(load_eval_config("{\"criteria\": {\"x\": 1e999}}")),
             "invalid_json"
         );
+    }
+
+    #[test]
+    fn rouge1_batch_splits_by_utf16_lengths() {
+        let pairs = [("東京は晴れです", "東京は雨です"), ("", "a"), ("I ❤️ NY 😀", "i ny")];
+        let joined: String = pairs.iter().flat_map(|(c, r)| [*c, *r]).collect();
+        let lens: Vec<u32> = pairs
+            .iter()
+            .flat_map(|(c, r)| [c.encode_utf16().count() as u32, r.encode_utf16().count() as u32])
+            .collect();
+        let out = rouge1_batch(&joined, &lens).unwrap();
+        for (i, (c, r)) in pairs.iter().enumerate() {
+            let one = crate::text::rouge::rouge1(c, r);
+            assert_eq!(&out[3 * i..3 * i + 3], &[one.precision, one.recall, one.fmeasure]);
+        }
+        assert!(rouge1_batch("abc", &[1, 1]).is_err());
+        assert!(rouge1_batch("abc", &[3]).is_err());
     }
 
     #[test]

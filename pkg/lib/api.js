@@ -200,7 +200,19 @@ export function rouge1Batch(pairs) {
       throw new EvalError('schema', `$[${i}]`, `rouge1Batch: pair ${i} must be [candidate: string, reference: string], found ${describe(p)}`);
     }
   }
-  const flat = raw.rouge1Batch(toJson(pairs, 'pairs'));
+  const lens = new Uint32Array(2 * pairs.length);
+  const texts = new Array(2 * pairs.length);
+  for (let i = 0; i < pairs.length; i++) {
+    const [c, r] = pairs[i];
+    if ((typeof c.isWellFormed === 'function' && !c.isWellFormed()) || (typeof r.isWellFormed === 'function' && !r.isWellFormed())) {
+      throw new EvalError('invalid_json', `$[${i}]`, `rouge1Batch: pair ${i} contains a lone UTF-16 surrogate, which is not valid Unicode`);
+    }
+    texts[2 * i] = c;
+    texts[2 * i + 1] = r;
+    lens[2 * i] = c.length;
+    lens[2 * i + 1] = r.length;
+  }
+  const flat = raw.rouge1Batch(checkLength(texts.join(''), 'rouge1Batch'), lens);
   const n = pairs.length;
   const precision = new Float64Array(n);
   const recall = new Float64Array(n);

@@ -35,11 +35,12 @@ pub fn rouge1(candidate: &str, reference: &str) -> Vec<f64> {
     vec![s.precision, s.recall, s.fmeasure]
 }
 
-/// `rouge1Batch(pairs)`: `pairs` is JSON `[[candidate, reference], ...]`; returns `[p, r, f, p, r, f, ...]`,
-/// or an empty array when `pairs` is not such a list (the JS skin validates before calling).
+/// `rouge1Batch`: every candidate and reference concatenated (c0, r0, c1, r1, ...) plus their
+/// UTF-16 lengths; returns `[p, r, f, ...]`, or an empty array when the lengths do not fit
+/// (the JS skin builds both, so that cannot happen through it).
 #[wasm_bindgen(js_name = rouge1Batch)]
-pub fn rouge1_batch(pairs: &str) -> Vec<f64> {
-    api::rouge1_batch(pairs).unwrap_or_default()
+pub fn rouge1_batch(joined: &str, utf16_lens: &[u32]) -> Vec<f64> {
+    api::rouge1_batch(joined, utf16_lens).unwrap_or_default()
 }
 
 /// `evaluateInvocations(args)`: args JSON `{"evalCase","actual","config"?,"evalSetId"?,"includeInvocations"?,"perInvocation"?}`.

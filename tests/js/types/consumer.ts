@@ -48,7 +48,8 @@ async function main(): Promise<void> {
   const metric: EvalMetricResult = result.overall_eval_metric_results[0];
   const s: number | null = metric.score;
   const t: number | null = metric.threshold;
-  const perInvocation: EvalMetricResult[] = result.eval_metric_result_per_invocation[0].eval_metric_results;
+  // Absent only when the caller asked for `perInvocation: false`.
+  const perInvocation: EvalMetricResult[] = result.eval_metric_result_per_invocation?.[0]?.eval_metric_results ?? [];
   if (status === 'PASSED' || status === 'FAILED' || status === 'NOT_EVALUATED' || status === 'INFORMATIONAL') {
     // exhaustive
   }
