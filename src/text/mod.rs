@@ -1,4 +1,5 @@
 //! Text scoring shared by the lexical metrics: ADK's tokenizer, NLTK's Porter stemmer, ROUGE-1.
+mod cache;
 pub mod porter;
 pub mod rouge;
 pub mod tokenize;

@@ -1,6 +1,6 @@
 //! ROUGE-1 as rouge-score 0.1.2 computes it for ADK's `response_match_score`.
 
-use super::tokenize::with_cache;
+use super::cache::with_cache;
 
 /// rouge-score's `Score` for the `rouge1` type.
 #[derive(Debug, Clone, Copy, PartialEq)]

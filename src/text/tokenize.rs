@@ -1,12 +1,10 @@
 //! ADK 2.13's `_UnicodeAwareTokenizer` (with rouge-score's classic tokenizer and stemming for
 //! ASCII words), pinned to the Unicode 14 tables of the Python 3.11 reference.
 
-use std::cell::RefCell;
-
 use unicode_general_category::{get_general_category, GeneralCategory as Gc};
 use unicode_normalization::UnicodeNormalization;
 
-use super::porter::stem_ascii_into;
+use super::cache::with_cache;
 
 /// Code points unassigned in Unicode 14.0 to which a newer table of ours (std
 /// 17.0 case mappings, unicode-normalization 18.0, unicode-general-category 16.0)
@@ -210,7 +208,7 @@ fn ascii_alnum(b: u8) -> bool {
 /// Calls `f` with every whitespace-separated chunk ADK's scan produces, before
 /// the per-chunk rouge tokenizer. Every chunk is a substring of the normalised,
 /// lower-cased text, so no chunk is copied.
-fn for_each_chunk(text: &str, mut f: impl FnMut(&str)) {
+pub(super) fn for_each_chunk(text: &str, mut f: impl FnMut(&str)) {
     if text.is_ascii() {
         // NFKC is the identity on ASCII, and lower-casing cannot move a chunk
         // boundary, so only chunks holding capitals need a lower-cased copy.
@@ -252,201 +250,6 @@ fn for_each_chunk(text: &str, mut f: impl FnMut(&str)) {
     }
     if let Some(s) = start {
         f(lowered.get(s..).unwrap_or_default());
-    }
-}
-
-/// Hash for the cache tables: a multiply-rotate over 8-byte words with a final
-/// avalanche, because the table index uses the low bits (plain FxHash leaves
-/// them poorly mixed) and wasm has no cheap 128-bit multiply.
-fn hash(bytes: &[u8]) -> u32 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let mut buf = [0u8; 8];
-        buf.copy_from_slice(word);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(buf)).wrapping_mul(K);
-    }
-    let tail = words
-        .remainder()
-        .iter()
-        .rev()
-        .fold(0u64, |t, &b| (t << 8) | u64::from(b));
-    h = (h.rotate_left(23) ^ tail).wrapping_mul(K);
-    h ^= h >> 29;
-    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    (h ^ (h >> 32)) as u32
-}
-
-/// A string -> dense id table: texts live in one arena and the index is open
-/// addressing over ids, so filling and clearing it allocates nothing per entry.
-#[derive(Default)]
-struct Interner {
-    arena: String,
-    spans: Vec<(usize, usize)>,
-    /// `(id + 1, hash)` per slot, id 0 = empty; the length is 0 or a power of
-    /// two. Keeping the hash in the slot settles most probes without touching
-    /// the arena.
-    slots: Vec<(u32, u32)>,
-}
-
-impl Interner {
-    fn len(&self) -> usize {
-        self.spans.len()
-    }
-
-    fn text(&self, id: usize) -> &str {
-        self.spans
-            .get(id)
-            .and_then(|&(start, end)| self.arena.get(start..end))
-            .unwrap_or_default()
-    }
-
-    /// The id of `key` (whose hash is `h`), inserting it if new.
-    fn intern(&mut self, key: &str, h: u32) -> Option<u32> {
-        if let Some(id) = self.find(key, h) {
-            return Some(id);
-        }
-        if (self.len() + 1) * 2 > self.slots.len() {
-            self.grow();
-        }
-        let id = u32::try_from(self.len()).ok().filter(|&id| id < u32::MAX)?;
-        let start = self.arena.len();
-        self.arena.push_str(key);
-        self.spans.push((start, self.arena.len()));
-        self.place(id + 1, h);
-        Some(id)
-    }
-
-    fn find(&self, key: &str, h: u32) -> Option<u32> {
-        let mask = self.slots.len().checked_sub(1)?;
-        let mut i = h as usize & mask;
-        loop {
-            let &(slot, slot_hash) = self.slots.get(i)?;
-            let id = slot.checked_sub(1)?;
-            if slot_hash == h && self.text(id as usize) == key {
-                return Some(id);
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn place(&mut self, slot_id: u32, h: u32) {
-        let mask = self.slots.len().wrapping_sub(1);
-        let mut i = h as usize & mask;
-        // The load factor stays at most 1/2, so a free slot exists.
-        while let Some(slot) = self.slots.get_mut(i) {
-            if slot.0 == 0 {
-                *slot = (slot_id, h);
-                return;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(256);
-        let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
-        for (slot_id, h) in old.into_iter().filter(|s| s.0 != 0) {
-            self.place(slot_id, h);
-        }
-    }
-
-    /// Forgets every entry but keeps the allocations for the refill.
-    fn clear(&mut self) {
-        self.arena.clear();
-        self.spans.clear();
-        self.slots.fill((0, 0));
-    }
-}
-
-/// Past this many distinct chunks, or this many bytes of cached text, the cache
-/// is emptied before a call: memory stays bounded on long runs while the
-/// vocabulary of an eval set stays warm.
-const CACHE_ENTRIES: usize = 50_000;
-const CACHE_BYTES: usize = 8 << 20;
-
-/// Memoised chunk -> token id, so each distinct word is stemmed once per thread
-/// and ROUGE counting compares integers. Ids are dense and equal exactly when the
-/// token texts are equal; they stay valid for one `with_cache` call.
-#[derive(Default)]
-pub(crate) struct TokenCache {
-    chunks: Interner,
-    /// Token id per chunk id (`None`: the chunk yields no token).
-    chunk_token: Vec<Option<u32>>,
-    tokens: Interner,
-    stem_buf: Vec<u8>,
-}
-
-thread_local! {
-    static CACHE: RefCell<TokenCache> = RefCell::new(TokenCache::default());
-}
-
-/// Runs `f` on this thread's token cache, or on a fresh one if the thread-local
-/// is unavailable (thread teardown, re-entry), so callers never panic. `FnMut`
-/// lets the fallback call `f` without an unreachable branch.
-pub(crate) fn with_cache<R>(mut f: impl FnMut(&mut TokenCache) -> R) -> R {
-    CACHE
-        .try_with(|cell| match cell.try_borrow_mut() {
-            Ok(mut cache) => {
-                let bytes = cache.chunks.arena.len() + cache.tokens.arena.len();
-                if cache.chunk_token.len() > CACHE_ENTRIES || bytes > CACHE_BYTES {
-                    cache.chunks.clear();
-                    cache.chunk_token.clear();
-                    cache.tokens.clear();
-                }
-                f(&mut cache)
-            }
-            Err(_) => f(&mut TokenCache::default()),
-        })
-        .unwrap_or_else(|_| f(&mut TokenCache::default()))
-}
-
-impl TokenCache {
-    /// Appends the token ids of `text` to `out`.
-    pub(crate) fn token_ids(&mut self, text: &str, out: &mut Vec<u32>) {
-        for_each_chunk(text, |chunk| {
-            if let Some(id) = self.chunk_token(chunk) {
-                out.push(id);
-            }
-        });
-    }
-
-    /// The token text of an id from this cache.
-    pub(crate) fn token(&self, id: u32) -> &str {
-        self.tokens.text(id as usize)
-    }
-
-    fn chunk_token(&mut self, chunk: &str) -> Option<u32> {
-        let h = hash(chunk.as_bytes());
-        if let Some(id) = self.chunks.find(chunk, h) {
-            return self.chunk_token.get(id as usize).copied().flatten();
-        }
-        let token = self.compute_token(chunk);
-        // Only a cache too large for u32 ids fails here; the token still counts.
-        if self.chunks.intern(chunk, h).is_some() {
-            self.chunk_token.push(token);
-        }
-        token
-    }
-
-    fn compute_token(&mut self, chunk: &str) -> Option<u32> {
-        let token: &str = if !chunk.is_ascii() {
-            // Non-ASCII chunks are kept whole and unstemmed.
-            chunk
-        } else if chunk.len() > 3 {
-            // An ASCII chunk is one [a-z0-9]+ word for rouge's classic
-            // tokenizer, which stems only words longer than three characters.
-            stem_ascii_into(chunk.as_bytes(), &mut self.stem_buf);
-            std::str::from_utf8(&self.stem_buf).unwrap_or_default()
-        } else {
-            chunk
-        };
-        // rouge's final `^[a-z0-9]+$` filter, which only an empty stem could fail.
-        if token.is_empty() {
-            return None;
-        }
-        self.tokens.intern(token, hash(token.as_bytes()))
     }
 }
 
