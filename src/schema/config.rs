@@ -146,7 +146,6 @@ impl EvalConfig {
                         }
                     }
                 }
-                Value::Null => {}
                 other => errors.push(EvalError::schema(
                     "$.criteria",
                     format!(
@@ -169,21 +168,29 @@ impl EvalConfig {
                 )),
             }
         }
-        cfg.user_simulator_config = non_null(
-            obj.get("userSimulatorConfig")
-                .or_else(|| obj.get("user_simulator_config")),
-        );
-        cfg.live_model_config = non_null(obj.get("liveModelConfig").or_else(|| obj.get("live_model_config")));
+        for (snake, camel, slot) in [
+            (
+                "user_simulator_config",
+                "userSimulatorConfig",
+                &mut cfg.user_simulator_config,
+            ),
+            ("live_model_config", "liveModelConfig", &mut cfg.live_model_config),
+        ] {
+            match obj.get(camel).or_else(|| obj.get(snake)) {
+                None | Some(Value::Null) => {}
+                Some(v @ Value::Object(_)) => *slot = Some(v.clone()),
+                Some(other) => errors.push(EvalError::schema(
+                    format!("$.{snake}"),
+                    format!("`{snake}` must be an object, found {}", kind(other)),
+                )),
+            }
+        }
         if errors.is_empty() {
             Ok(cfg)
         } else {
             Err(errors)
         }
     }
-}
-
-fn non_null(v: Option<&Value>) -> Option<Value> {
-    v.filter(|v| !v.is_null()).cloned()
 }
 
 /// `$.criteria.name` for identifier-like keys, `$.criteria["odd key"]` otherwise.
@@ -211,9 +218,27 @@ pub fn lax_float(v: &Value) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
         Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
-        Value::String(s) => s.trim().parse::<f64>().ok(),
+        Value::String(s) => parse_float_text(s),
         _ => None,
     }
+}
+
+/// A numeric string as pydantic reads it: surrounding whitespace ignored, `_` allowed between
+/// digits (`"1_000"`), `inf` / `nan` in any case.
+fn parse_float_text(s: &str) -> Option<f64> {
+    let t = s.trim();
+    if !t.contains('_') {
+        return t.parse().ok();
+    }
+    let b = t.as_bytes();
+    let ok = b.iter().enumerate().all(|(i, &c)| {
+        c != b'_'
+            || (i > 0 && b.get(i - 1).is_some_and(u8::is_ascii_digit) && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+    });
+    if !ok {
+        return None;
+    }
+    t.replace('_', "").parse().ok()
 }
 
 /// pydantic's lax bool: booleans, 0/1, and the usual words.
@@ -230,7 +255,8 @@ pub fn lax_bool(v: &Value) -> Option<bool> {
                 None
             }
         }
-        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+        // No trimming: pydantic rejects " true ".
+        Value::String(s) => match s.to_ascii_lowercase().as_str() {
             "0" | "off" | "f" | "false" | "n" | "no" => Some(false),
             "1" | "on" | "t" | "true" | "y" | "yes" => Some(true),
             _ => None,
@@ -322,5 +348,19 @@ mod tests {
             EvalConfig::from_value(&Value::Null).unwrap(),
             EvalConfig::default_criteria()
         );
+        let c = EvalConfig::from_value(&json!({"criteria": {"a": "1_000", "b": " 2.5e-1 "}})).unwrap();
+        assert_eq!((c.criteria["a"].threshold, c.criteria["b"].threshold), (1000.0, 0.25));
+        for bad in [
+            json!({"criteria": {"a": "1__0"}}),
+            json!({"criteria": {"a": "_1"}}),
+            json!({"criteria": null}),
+            json!({"criteria": {}, "userSimulatorConfig": 3}),
+            json!({"criteria": {}, "live_model_config": "x"}),
+            json!({"criteria": {"a": {"threshold": 1, "include_intermediate_responses_in_final": " true "}}}),
+        ] {
+            assert!(EvalConfig::from_value(&bad).is_err(), "{bad}");
+        }
+        assert_eq!(lax_bool(&json!("ON")), Some(true));
+        assert_eq!(lax_bool(&json!("off ")), None);
     }
 }
