@@ -286,6 +286,54 @@ mod tests {
     }
 
     #[test]
+    fn trajectory_extras_score_as_documented() {
+        let call = |n: &str, a: i64| format!(r#"{{"name":"{n}","args":{{"x":{a}}}}}"#);
+        let inv = |calls: &[String]| {
+            format!(
+                r#"{{"user_content":{{}},"intermediate_data":{{"tool_uses":[{}]}}}}"#,
+                calls.join(",")
+            )
+        };
+        let expected = [inv(&[call("a", 1), call("b", 2)]), inv(&[]), inv(&[call("a", 1)])];
+        let actual = [
+            inv(&[call("b", 2), call("c", 3), call("a", 9)]),
+            inv(&[call("a", 1)]),
+            inv(&[]),
+        ];
+        let args = format!(
+            r#"{{"evalCase":{{"eval_id":"c","conversation":[{}]}},"actual":[{}],"efficiencyMetrics":false,"config":{{"criteria":{{
+                "trajectory_precision":0.5,"trajectory_recall":{{"threshold":0.5,"ignore_args":true}},
+                "trajectory_single_tool_use":{{"threshold":1,"tool_name":"a"}},"tool_trajectory_avg_score":{{"threshold":1,"match_type":"ANY_ORDER"}}}}}}}}"#,
+            expected.join(","),
+            actual.join(",")
+        );
+        let out: Value = serde_json::from_str(&evaluate_invocations(&args).unwrap()).unwrap();
+        let per: Vec<Vec<Value>> = out["eval_metric_result_per_invocation"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                p["eval_metric_results"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m["score"].clone())
+                    .collect()
+            })
+            .collect();
+        // precision: 1 of 3 actual calls expected; no expected calls but one made; none made, one expected.
+        // recall (ignore_args): a and b both made; nothing expected; a not made.
+        assert_eq!(per[0], [json_f(1.0 / 3.0), json_f(1.0), json_f(1.0), json_f(0.0)]);
+        assert_eq!(per[1], [json_f(0.0), json_f(1.0), json_f(1.0), json_f(1.0)]);
+        assert_eq!(per[2], [json_f(0.0), json_f(0.0), json_f(0.0), json_f(0.0)]);
+        assert_eq!(out["overall_eval_metric_results"].as_array().unwrap().len(), 4);
+    }
+
+    fn json_f(x: f64) -> Value {
+        serde_json::json!(x)
+    }
+
+    #[test]
     fn rouge1_batch_splits_by_utf16_lengths() {
         let pairs = [("東京は晴れです", "東京は雨です"), ("", "a"), ("I ❤️ NY 😀", "i ny")];
         let joined: String = pairs.iter().flat_map(|(c, r)| [*c, *r]).collect();

@@ -168,26 +168,31 @@ pub fn per_pair(
     ctx: &Ctx,
     criterion: &Criterion,
     metric: &str,
-    mut score: impl FnMut(usize) -> f64,
+    score: impl FnMut(usize) -> f64,
 ) -> Result<Outcome, NotEvaluated> {
     let expected = require_expected(ctx, metric)?;
-    if ctx.actual.is_empty() {
-        return Ok(empty_outcome());
+    Ok(per_invocation(expected.len(), criterion.threshold, score))
+}
+
+/// Scores invocations `0..n` with `score`: pass rule per invocation, sequential mean for the
+/// case; no invocations is ADK's empty result.
+pub fn per_invocation(n: usize, threshold: f64, mut score: impl FnMut(usize) -> f64) -> Outcome {
+    if n == 0 {
+        return empty_outcome();
     }
-    let t = criterion.threshold;
     let mut sum = 0.0;
-    let per_invocation: Vec<Cell> = (0..expected.len())
+    let per_invocation: Vec<Cell> = (0..n)
         .map(|i| {
             let s = score(i);
             sum += s;
-            Cell::new(Some(s), pass(Some(s), t))
+            Cell::new(Some(s), pass(Some(s), threshold))
         })
         .collect();
-    let overall = sum / per_invocation.len() as f64;
-    Ok(Outcome {
-        overall: Cell::new(Some(overall), pass(Some(overall), t)),
+    let overall = sum / n as f64;
+    Outcome {
+        overall: Cell::new(Some(overall), pass(Some(overall), threshold)),
         per_invocation,
-    })
+    }
 }
 
 /// ADK's empty EvaluationResult: no score, NOT_EVALUATED, no per-invocation results.

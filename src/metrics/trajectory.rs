@@ -3,9 +3,8 @@
 
 use super::call_index::CallId;
 use super::pyeq::py_eq_obj;
-use super::{pass, per_pair, Ctx, NotEvaluated, Outcome};
+use super::{per_invocation, per_pair, Ctx, NotEvaluated, Outcome};
 use crate::schema::config::{kind, lax_bool};
-use crate::schema::result::Cell;
 use crate::schema::{Criterion, FunctionCall};
 use serde_json::Value;
 
@@ -186,29 +185,18 @@ pub fn single_tool_use(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotE
             ))
         }
     };
-    let scores: Vec<f64> = ctx
-        .actual
-        .iter()
-        .map(|a| {
-            if a.tool_calls().iter().any(|c| c.name.as_deref() == Some(name.as_str())) {
-                1.0
-            } else {
-                0.0
-            }
-        })
-        .collect();
-    if scores.is_empty() {
-        return Ok(super::empty_outcome());
-    }
-    let t = criterion.threshold;
-    let overall = super::seq_mean(scores.iter().copied()).unwrap_or(0.0);
-    Ok(Outcome {
-        overall: Cell::new(Some(overall), pass(Some(overall), t)),
-        per_invocation: scores
-            .into_iter()
-            .map(|s| Cell::new(Some(s), pass(Some(s), t)))
-            .collect(),
-    })
+    let calls_it = |i: usize| {
+        ctx.actual
+            .get(i)
+            .is_some_and(|a| a.tool_calls().iter().any(|c| c.name.as_deref() == Some(name.as_str())))
+    };
+    Ok(per_invocation(ctx.actual.len(), criterion.threshold, |i| {
+        if calls_it(i) {
+            1.0
+        } else {
+            0.0
+        }
+    }))
 }
 
 #[cfg(test)]
