@@ -3,6 +3,7 @@
 use super::bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 pub type JsonObject = Map<String, Value>;
 
@@ -112,19 +113,26 @@ pub struct FileData {
 
 impl Content {
     /// ADK's text extraction rule: the non-empty `text` of every part (thoughts included), joined by "\n".
-    pub fn text(&self) -> String {
-        let mut out = String::new();
-        let mut first = true;
-        for p in self.parts.iter().flatten() {
-            if let Some(t) = p.text.as_deref().filter(|t| !t.is_empty()) {
-                if !first {
-                    out.push('\n');
-                }
-                out.push_str(t);
-                first = false;
-            }
+    /// Borrowed when a single part carries text, which is the common case.
+    pub fn text(&self) -> Cow<'_, str> {
+        let mut texts = self
+            .parts
+            .iter()
+            .flatten()
+            .filter_map(|p| p.text.as_deref().filter(|t| !t.is_empty()));
+        let Some(first) = texts.next() else {
+            return Cow::Borrowed("");
+        };
+        let Some(second) = texts.next() else {
+            return Cow::Borrowed(first);
+        };
+        let mut out = String::with_capacity(first.len() + second.len() + 1);
+        out.push_str(first);
+        for t in std::iter::once(second).chain(texts) {
+            out.push('\n');
+            out.push_str(t);
         }
-        out
+        Cow::Owned(out)
     }
 
     /// Builds `{role, parts: [{text}]}`.
@@ -151,6 +159,6 @@ impl Content {
 }
 
 /// Text of an optional Content; missing content gives "" as in ADK's deterministic metrics.
-pub fn text_of(c: Option<&Content>) -> String {
-    c.map(Content::text).unwrap_or_default()
+pub fn text_of(c: Option<&Content>) -> Cow<'_, str> {
+    c.map(Content::text).unwrap_or(Cow::Borrowed(""))
 }
