@@ -33,6 +33,7 @@ const speed = [
   ['tool_trajectory_avg_score EXACT (metric alone, case-level result)', med(adk.times.traj_exact), med(ec.times.traj_exact), 20],
   ['tool_trajectory_avg_score IN_ORDER', med(adk.times.traj_in_order), med(ec.times.traj_in_order), 20],
   ['tool_trajectory_avg_score ANY_ORDER', med(adk.times.traj_any_order), med(ec.times.traj_any_order), 20],
+  ['  EXACT, first run of a prepared case (interns its tool calls)', med(adk.times.traj_exact), med(ec.times.traj_exact_first), null],
   ['  EXACT + the 4 always-on efficiency metrics', med(adk.times.traj_exact), med(ec.times.traj_exact_with_efficiency), null],
   ['  EXACT + efficiency + per-invocation results', med(adk.times.traj_exact), med(ec.times.traj_exact_per_invocation), null],
   ['parse + validate eval set (validateEvalSet)', med(adk.times.parse_evalset), med(ec.times.validate_evalset), 30],

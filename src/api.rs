@@ -102,8 +102,10 @@ pub struct PreparedCase {
     config: Value,
     detail: Detail,
     efficiency_metrics: bool,
-    /// Tool calls interned once, reused by every trajectory metric of every later run.
+    /// Tool calls interned on the first run that needs them, reused by every later run.
     call_index: OnceCell<CallIndex>,
+    /// Set for prepared cases (scored many times); a one-shot evaluation compares calls directly.
+    reusable: bool,
 }
 
 #[derive(Deserialize, Default)]
@@ -125,6 +127,14 @@ fn detail(base: Detail, include_invocations: Option<bool>, per_invocation: Optio
 }
 
 impl PreparedCase {
+    /// A case to be scored several times: tool calls are interned on first use and reused.
+    pub fn prepare(args: &str) -> Result<PreparedCase> {
+        let mut p = Self::parse(args)?;
+        p.reusable = true;
+        Ok(p)
+    }
+
+    /// A case for one evaluation.
     pub fn parse(args: &str) -> Result<PreparedCase> {
         let a: CaseArgs = load::from_str(args)?;
         Ok(PreparedCase {
@@ -135,7 +145,18 @@ impl PreparedCase {
             detail: detail(Detail::default(), a.include_invocations, a.per_invocation),
             efficiency_metrics: a.efficiency_metrics.unwrap_or(true),
             call_index: OnceCell::new(),
+            reusable: false,
         })
+    }
+
+    /// Whether to intern tool calls: only a case that can be scored again gains from it, and only
+    /// when a trajectory metric will use the index.
+    fn reuse_index(&self, config: &EvalConfig) -> bool {
+        self.reusable
+            && config
+                .criteria
+                .keys()
+                .any(|k| k.starts_with("tool_trajectory") || k.starts_with("trajectory_"))
     }
 
     /// The config that came with the case, its error paths rooted at `$.config`.
@@ -147,9 +168,13 @@ impl PreparedCase {
     }
 
     fn run(&self, config: &EvalConfig, detail: Detail, efficiency_metrics: bool) -> Result<String> {
+        let call_index = self.reuse_index(config).then(|| {
+            self.call_index
+                .get_or_init(|| CallIndex::build(&self.actual, self.case.conversation.as_deref()))
+        });
         let run = CaseRun {
             efficiency_metrics,
-            call_index: &self.call_index,
+            call_index,
         };
         let outcome = evaluate_case(&self.case, &self.actual, config, &run)?;
         Ok(case_result_json(

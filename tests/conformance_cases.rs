@@ -73,6 +73,16 @@ fn check_line(line: &Value) -> Result<(), String> {
         "evalSetId": "case_oracles",
     });
     let got = evalcore::api::evaluate_invocations(&args.to_string());
+    // A prepared case (tool calls interned, reused across runs) must give the same result text.
+    if let Ok(one_shot) = &got {
+        let prepared = evalcore::api::PreparedCase::prepare(&args.to_string()).map_err(|e| e.to_string())?;
+        for run in 0..2 {
+            let again = prepared.evaluate("", "").map_err(|e| e.to_string())?;
+            if &again != one_shot {
+                return Err(format!("prepared case, run {run}, differs from the one-shot evaluation"));
+            }
+        }
+    }
     match (line.get("error"), got) {
         (Some(err), Ok(_)) => Err(format!("ADK raised {err:?} but evalcore scored the case")),
         (Some(_), Err(_)) => Ok(()),

@@ -1,4 +1,5 @@
-//! Tool calls interned to small ids, so trajectory matching compares integers.
+//! Tool calls interned to small ids, so repeated trajectory matching (a prepared case scored
+//! under several configs) compares integers.
 //!
 //! Each call's args are written in a canonical byte form under which two JSON values encode
 //! equally exactly when Python's `==` holds for them: integral numbers and booleans become the
@@ -9,6 +10,7 @@
 use crate::schema::{FunctionCall, Invocation};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// One call as two ids: its name alone (for `ignore_args`) and its name with its args.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,15 +26,38 @@ pub struct CallIndex {
     pub expected: Vec<Vec<CallId>>,
 }
 
+/// FNV-1a over the encoded bytes: the keys are short and built by us, so a keyed (DoS-resistant)
+/// hash buys nothing here and SipHash was most of the interning time.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
 #[derive(Default)]
 struct Interner {
-    ids: HashMap<Vec<u8>, u32>,
+    ids: HashMap<Vec<u8>, u32, BuildHasherDefault<Fnv>>,
 }
 
 impl Interner {
-    fn id(&mut self, bytes: Vec<u8>) -> u32 {
+    /// The id of `bytes`, allocating only for a call not seen before.
+    fn id(&mut self, bytes: &[u8]) -> u32 {
+        if let Some(&id) = self.ids.get(bytes) {
+            return id;
+        }
         let next = self.ids.len() as u32;
-        *self.ids.entry(bytes).or_insert(next)
+        self.ids.insert(bytes.to_vec(), next);
+        next
     }
 }
 
@@ -63,11 +88,17 @@ fn encode_str(s: &str, out: &mut Vec<u8>) {
 fn encode_map(m: &Map<String, Value>, out: &mut Vec<u8>) {
     out.push(b'{');
     out.extend_from_slice(&(m.len() as u64).to_le_bytes());
-    let mut entries: Vec<(&String, &Value)> = m.iter().collect();
-    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    for (k, v) in entries {
+    // Keys in sorted order; tool args are small, so pick each next key by a scan.
+    let mut last: Option<&String> = None;
+    for _ in 0..m.len() {
+        let next = m
+            .iter()
+            .filter(|(k, _)| last.is_none_or(|l| *k > l))
+            .min_by(|a, b| a.0.cmp(b.0));
+        let Some((k, v)) = next else { break };
         encode_str(k, out);
         encode(v, out);
+        last = Some(k);
     }
 }
 
@@ -94,35 +125,35 @@ fn encode(v: &Value, out: &mut Vec<u8>) {
     }
 }
 
-fn call_id(c: &FunctionCall, names: &mut Interner, fulls: &mut Interner) -> CallId {
-    let mut name = Vec::new();
+fn call_id(c: &FunctionCall, names: &mut Interner, fulls: &mut Interner, buf: &mut Vec<u8>) -> CallId {
+    buf.clear();
     match &c.name {
-        None => name.push(b'-'),
+        None => buf.push(b'-'),
         Some(n) => {
-            name.push(b'+');
-            encode_str(n, &mut name);
+            buf.push(b'+');
+            encode_str(n, buf);
         }
     }
-    let mut full = name.clone();
+    let name = names.id(buf);
     match &c.args {
-        None => full.push(b'-'),
-        Some(m) => encode_map(m, &mut full),
+        None => buf.push(b'-'),
+        Some(m) => encode_map(m, buf),
     }
     CallId {
-        name: names.id(name),
-        full: fulls.id(full),
+        name,
+        full: fulls.id(buf),
     }
 }
 
 impl CallIndex {
     pub fn build(actual: &[Invocation], expected: Option<&[Invocation]>) -> CallIndex {
-        let (mut names, mut fulls) = (Interner::default(), Interner::default());
+        let (mut names, mut fulls, mut buf) = (Interner::default(), Interner::default(), Vec::with_capacity(256));
         let mut ids = |invs: &[Invocation]| -> Vec<Vec<CallId>> {
             invs.iter()
                 .map(|inv| {
                     inv.tool_calls()
                         .into_iter()
-                        .map(|c| call_id(c, &mut names, &mut fulls))
+                        .map(|c| call_id(c, &mut names, &mut fulls, &mut buf))
                         .collect()
                 })
                 .collect()
@@ -170,7 +201,8 @@ mod tests {
         ];
         let calls: Vec<FunctionCall> = args.iter().map(|a| call("f", a.clone())).collect();
         let (mut n, mut f) = (Interner::default(), Interner::default());
-        let ids: Vec<CallId> = calls.iter().map(|c| call_id(c, &mut n, &mut f)).collect();
+        let mut buf = Vec::new();
+        let ids: Vec<CallId> = calls.iter().map(|c| call_id(c, &mut n, &mut f, &mut buf)).collect();
         for (i, a) in calls.iter().enumerate() {
             for (j, b) in calls.iter().enumerate() {
                 assert_eq!(
@@ -186,7 +218,7 @@ mod tests {
             name: Some("f".into()),
             ..FunctionCall::default()
         };
-        let none_id = call_id(&none, &mut n, &mut f);
+        let none_id = call_id(&none, &mut n, &mut f, &mut buf);
         assert_ne!(none_id.full, ids[6].full, "missing args differ from {{}}");
         assert_eq!(none_id.name, ids[0].name);
     }

@@ -6,7 +6,6 @@ use super::{lookup, Ctx, Kind, NotEvaluated, Outcome, EFFICIENCY, KNOWN_METRICS}
 use crate::error::{ErrorCode, EvalError, Result};
 use crate::schema::result::{CaseOutcome, Cell, EvalStatus, MetricHeader, MetricRun};
 use crate::schema::{Criterion, EvalCase, EvalConfig, Invocation};
-use std::cell::OnceCell;
 use std::collections::HashSet;
 
 /// Hard errors ADK raises outside its per-metric guard: count mismatch, duplicate rubric ids.
@@ -123,12 +122,12 @@ pub fn final_status(metrics: &[MetricRun]) -> EvalStatus {
     status
 }
 
-/// What to compute beyond the configured metrics, and state reused between runs of one case.
+/// What to compute beyond the configured metrics, and state kept between runs of one case.
 pub struct CaseRun<'a> {
     /// Append ADK's four always-on efficiency metrics (ADK always does; off only on request).
     pub efficiency_metrics: bool,
-    /// Interned tool calls of this case, built on first use.
-    pub call_index: &'a OnceCell<CallIndex>,
+    /// Interned tool calls of this case, if the caller keeps them.
+    pub call_index: Option<&'a CallIndex>,
 }
 
 /// Evaluates `actual` against `case` under `config`.

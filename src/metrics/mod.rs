@@ -10,23 +10,14 @@ pub mod trajectory;
 use crate::schema::eval_set::ConversationScenario;
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::{Criterion, Invocation};
-use call_index::CallIndex;
-use std::cell::OnceCell;
 
 /// What an evaluator sees: actual invocations, expected ones (static cases) and the scenario.
 pub struct Ctx<'a> {
     pub actual: &'a [Invocation],
     pub expected: Option<&'a [Invocation]>,
     pub scenario: Option<&'a ConversationScenario>,
-    /// Tool calls as interned ids, built on first use (a prepared case keeps it between runs).
-    pub call_index: &'a OnceCell<CallIndex>,
-}
-
-impl Ctx<'_> {
-    pub fn calls(&self) -> &CallIndex {
-        self.call_index
-            .get_or_init(|| CallIndex::build(self.actual, self.expected))
-    }
+    /// Interned tool calls, when the caller keeps them between runs (prepared cases).
+    pub call_index: Option<&'a call_index::CallIndex>,
 }
 
 /// An evaluator's answer: the case-level cell and one cell per actual invocation.

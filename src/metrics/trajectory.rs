@@ -78,19 +78,10 @@ pub fn calls_equal(a: &FunctionCall, b: &FunctionCall, ignore_args: bool) -> boo
     a.name == b.name && (ignore_args || py_eq_obj(a.args.as_ref(), b.args.as_ref()))
 }
 
-/// The id that decides equality under `c`: the name alone with `ignore_args`, else name + args.
-fn key(id: &CallId, c: TrajectoryCriterion) -> u32 {
-    if c.ignore_args {
-        id.name
-    } else {
-        id.full
-    }
-}
-
-/// Does the actual trajectory match the expected one under `c`?
-pub fn matches(actual: &[CallId], expected: &[CallId], c: TrajectoryCriterion) -> bool {
-    let eq = |a: &CallId, b: &CallId| key(a, c) == key(b, c);
-    match c.match_type {
+/// Does the actual trajectory match the expected one under `match_type`, `eq` being call equality?
+/// Generic so one algorithm serves both direct comparison and interned call ids.
+pub fn matches<T>(actual: &[T], expected: &[T], match_type: MatchType, eq: impl Fn(&T, &T) -> bool) -> bool {
+    match match_type {
         MatchType::Exact => actual.len() == expected.len() && actual.iter().zip(expected).all(|(a, e)| eq(a, e)),
         MatchType::InOrder => {
             let mut want = expected.iter().peekable();
@@ -101,20 +92,20 @@ pub fn matches(actual: &[CallId], expected: &[CallId], c: TrajectoryCriterion) -
             }
             want.peek().is_none()
         }
-        MatchType::AnyOrder => matched_count(expected, actual, c) == expected.len(),
+        MatchType::AnyOrder => matched_count(expected, actual, &eq) == expected.len(),
     }
 }
 
 /// Number of calls of `from` that find a distinct equal partner in `pool` (multiset matching,
 /// first free partner wins, as ADK's ANY_ORDER removes the first equal call).
-fn matched_count(from: &[CallId], pool: &[CallId], c: TrajectoryCriterion) -> usize {
+fn matched_count<T>(from: &[T], pool: &[T], eq: impl Fn(&T, &T) -> bool) -> usize {
     let mut free: Vec<bool> = vec![true; pool.len()];
     from.iter()
         .filter(|f| {
             let hit = pool
                 .iter()
                 .zip(free.iter_mut())
-                .find(|(p, is_free)| **is_free && key(p, c) == key(f, c));
+                .find(|(p, is_free)| **is_free && eq(f, p));
             match hit {
                 Some((_, is_free)) => {
                     *is_free = false;
@@ -126,18 +117,47 @@ fn matched_count(from: &[CallId], pool: &[CallId], c: TrajectoryCriterion) -> us
         .count()
 }
 
-/// Actual and expected call ids of invocation `i`.
-fn ids<'a>(ctx: &'a Ctx, i: usize) -> (&'a [CallId], &'a [CallId]) {
-    let index = ctx.calls();
-    let get = |v: &'a Vec<Vec<CallId>>| v.get(i).map(Vec::as_slice).unwrap_or(&[]);
-    (get(&index.actual), get(&index.expected))
+/// Scores invocation `i` with `f` over its actual and expected calls: interned ids when the case
+/// carries an index (prepared cases), the calls themselves otherwise.
+fn with_calls<'a, R>(
+    ctx: &Ctx<'a>,
+    i: usize,
+    c: TrajectoryCriterion,
+    by_id: impl Fn(&[CallId], &[CallId], &dyn Fn(&CallId, &CallId) -> bool) -> R,
+    direct: impl Fn(&[&FunctionCall], &[&FunctionCall], &dyn Fn(&&FunctionCall, &&FunctionCall) -> bool) -> R,
+) -> R {
+    if let Some(index) = ctx.call_index {
+        let get = |v: &'a [Vec<CallId>]| -> &'a [CallId] { v.get(i).map(Vec::as_slice).unwrap_or(&[]) };
+        let eq = |a: &CallId, b: &CallId| {
+            if c.ignore_args {
+                a.name == b.name
+            } else {
+                a.full == b.full
+            }
+        };
+        return by_id(get(&index.actual), get(&index.expected), &eq);
+    }
+    let eq = |a: &&FunctionCall, b: &&FunctionCall| calls_equal(a, b, c.ignore_args);
+    direct(&calls_of(Some(ctx.actual), i), &calls_of(ctx.expected, i), &eq)
+}
+
+fn calls_of(invs: Option<&[crate::schema::Invocation]>, i: usize) -> Vec<&FunctionCall> {
+    invs.and_then(|v| v.get(i))
+        .map(|inv| inv.tool_calls())
+        .unwrap_or_default()
 }
 
 pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
     let c = parse_criterion(criterion)?;
     per_pair(ctx, criterion, "tool_trajectory_avg_score", |i| {
-        let (a, e) = ids(ctx, i);
-        if matches(a, e, c) {
+        let hit = with_calls(
+            ctx,
+            i,
+            c,
+            |a, e, eq| matches(a, e, c.match_type, eq),
+            |a, e, eq| matches(a, e, c.match_type, eq),
+        );
+        if hit {
             1.0
         } else {
             0.0
@@ -158,8 +178,14 @@ fn ratio(hit: usize, total: usize, empty: f64) -> f64 {
 pub fn precision(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
     let c = parse_criterion(criterion)?;
     per_pair(ctx, criterion, "trajectory_precision", |i| {
-        let (a, e) = ids(ctx, i);
-        ratio(matched_count(a, e, c), a.len(), if e.is_empty() { 1.0 } else { 0.0 })
+        let score = |hit: usize, a: usize, e: usize| ratio(hit, a, if e == 0 { 1.0 } else { 0.0 });
+        with_calls(
+            ctx,
+            i,
+            c,
+            |a, e, eq| score(matched_count(a, e, eq), a.len(), e.len()),
+            |a, e, eq| score(matched_count(a, e, eq), a.len(), e.len()),
+        )
     })
 }
 
@@ -167,8 +193,13 @@ pub fn precision(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluat
 pub fn recall(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
     let c = parse_criterion(criterion)?;
     per_pair(ctx, criterion, "trajectory_recall", |i| {
-        let (a, e) = ids(ctx, i);
-        ratio(matched_count(e, a, c), e.len(), 1.0)
+        with_calls(
+            ctx,
+            i,
+            c,
+            |a, e, eq| ratio(matched_count(e, a, eq), e.len(), 1.0),
+            |a, e, eq| ratio(matched_count(e, a, eq), e.len(), 1.0),
+        )
     })
 }
 
@@ -213,24 +244,11 @@ mod tests {
     }
 
     fn run(actual: &[&str], expected: &[&str], m: MatchType) -> bool {
-        let inv = |names: &[&str]| crate::schema::Invocation {
-            intermediate_data: Some(crate::schema::IntermediateData::Legacy {
-                tool_uses: names.iter().map(|n| call(n, json!({}))).collect(),
-                tool_responses: vec![],
-                intermediate_responses: vec![],
-            }),
-            ..Default::default()
-        };
-        let (a, e) = ([inv(actual)], [inv(expected)]);
-        let index = super::super::call_index::CallIndex::build(&a, Some(&e));
-        matches(
-            &index.actual[0],
-            &index.expected[0],
-            TrajectoryCriterion {
-                match_type: m,
-                ignore_args: false,
-            },
-        )
+        let a: Vec<FunctionCall> = actual.iter().map(|n| call(n, json!({}))).collect();
+        let e: Vec<FunctionCall> = expected.iter().map(|n| call(n, json!({}))).collect();
+        let ar: Vec<&FunctionCall> = a.iter().collect();
+        let er: Vec<&FunctionCall> = e.iter().collect();
+        matches(&ar, &er, m, |a, b| calls_equal(a, b, false))
     }
 
     #[test]

@@ -60,7 +60,7 @@ impl PreparedCase {
     /// Returns an envelope whose `ok` is null on success; the case is then held in `this`.
     #[wasm_bindgen(js_name = fromJson)]
     pub fn from_json(args: &str) -> Result<PreparedCase, JsValue> {
-        match api::PreparedCase::parse(args) {
+        match api::PreparedCase::prepare(args) {
             Ok(inner) => Ok(PreparedCase { inner }),
             Err(e) => Err(JsValue::from_str(&api::envelope(Err(e)))),
         }
