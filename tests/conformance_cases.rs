@@ -79,7 +79,9 @@ fn check_line(line: &Value) -> Result<(), String> {
         for run in 0..2 {
             let again = prepared.evaluate("", "").map_err(|e| e.to_string())?;
             if &again != one_shot {
-                return Err(format!("prepared case, run {run}, differs from the one-shot evaluation"));
+                return Err(format!(
+                    "prepared case, run {run}, differs from the one-shot evaluation"
+                ));
             }
         }
     }

@@ -156,3 +156,41 @@ fn rubrics_and_app_details_at_every_level() {
         "$.eval_cases[0].conversation[0].rubrics[0]"
     );
 }
+
+#[test]
+fn pydantic_strictness_where_serde_would_be_lax_and_laxness_where_it_would_be_strict() {
+    // An array is never an object (serde's derive would read a struct from a sequence).
+    for bad in [
+        json!({"user_content": []}),
+        json!({"user_content": {}, "final_response": []}),
+        json!({"user_content": {"parts": [[]]}}),
+        json!({"user_content": {"parts": [{"function_call": []}]}}),
+        json!({"user_content": {}, "intermediate_data": []}),
+        json!({"user_content": {}, "intermediate_data": {"invocation_events": [{"author": "a", "content": []}]}}),
+        // Lists may be absent but not null.
+        json!({"user_content": {}, "intermediate_data": {"tool_uses": null}}),
+        json!({"user_content": {}, "intermediate_data": {"invocation_events": null}}),
+        // genai's ModalityTokenCount forbids extras.
+        json!({"user_content": {}, "intermediate_data": {"invocation_events": [{"author": "a",
+            "usage_metadata": {"prompt_tokens_details": [{"modality": "TEXT", "token_count": 1, "x": 1}]}}]}}),
+    ] {
+        assert_eq!(
+            load(case_with_invocation(bad.clone())).map(|_| ()).unwrap_err().0,
+            "schema",
+            "{bad}"
+        );
+    }
+    // pydantic's lax numbers: booleans and numeric strings where a number is expected.
+    let lax = json!({"user_content": {}, "creation_timestamp": "12.5", "duration": true,
+        "intermediate_data": {"invocation_events": [{"author": "a", "usage_metadata": {"prompt_token_count": "7", "thoughts_token_count": 2.0}}]}});
+    let out = load(case_with_invocation(lax)).expect("lax numbers load");
+    let inv = &out["eval_cases"][0]["conversation"][0];
+    assert_eq!(
+        (inv["creation_timestamp"].as_f64(), inv["duration"].as_f64()),
+        (Some(12.5), Some(1.0))
+    );
+    assert_eq!(
+        inv["intermediate_data"]["invocation_events"][0]["usage_metadata"]["prompt_token_count"],
+        7
+    );
+}

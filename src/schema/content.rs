@@ -1,6 +1,7 @@
 //! google.genai's Content / Part / FunctionCall shapes as ADK files carry them (camelCase aliases, extras forbidden).
 
 use super::bytes::Bytes;
+use super::de;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -12,7 +13,11 @@ pub type JsonObject = Map<String, Value>;
 pub struct Content {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "de::opt_vec_obj",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub parts: Option<Vec<Part>>,
 }
 
@@ -27,13 +32,33 @@ pub struct Part {
     pub thought: Option<bool>,
     #[serde(default, alias = "thoughtSignature", skip_serializing_if = "Option::is_none")]
     pub thought_signature: Option<Bytes>,
-    #[serde(default, alias = "functionCall", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        alias = "functionCall",
+        deserialize_with = "de::opt_box_obj",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub function_call: Option<Box<FunctionCall>>,
-    #[serde(default, alias = "functionResponse", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        alias = "functionResponse",
+        deserialize_with = "de::opt_box_obj",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub function_response: Option<Box<FunctionResponse>>,
-    #[serde(default, alias = "inlineData", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        alias = "inlineData",
+        deserialize_with = "de::opt_box_obj",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub inline_data: Option<Box<Blob>>,
-    #[serde(default, alias = "fileData", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        alias = "fileData",
+        deserialize_with = "de::opt_box_obj",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub file_data: Option<Box<FileData>>,
     #[serde(default, alias = "executableCode", skip_serializing_if = "Option::is_none")]
     pub executable_code: Option<Box<JsonObject>>,

@@ -1,6 +1,7 @@
 //! EvalSet and EvalCase with ADK 2.13's per-type alias and unknown-key rules, plus their small companions.
 
 use super::content::JsonObject;
+use super::de::{LaxF64, Obj};
 use super::invocation::Invocation;
 use indexmap::IndexMap;
 use serde::de::{self, MapAccess, Visitor};
@@ -17,7 +18,7 @@ pub struct EvalSet {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     pub eval_cases: Vec<EvalCase>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::de::lax_f64")]
     pub creation_timestamp: f64,
 }
 
@@ -73,15 +74,30 @@ impl<'de> Visitor<'de> for EvalCaseVisitor {
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "eval_id" | "evalId" => set_once(&mut eval_id, map.next_value()?, "eval_id")?,
-                "conversation" => set_once(&mut conversation, map.next_value()?, "conversation")?,
+                "conversation" => {
+                    let v: Option<Vec<Obj<Invocation>>> = map.next_value()?;
+                    set_once(
+                        &mut conversation,
+                        v.map(|v| v.into_iter().map(|o| o.0).collect()),
+                        "conversation",
+                    )?
+                }
                 "conversation_scenario" | "conversationScenario" => {
-                    set_once(&mut scenario, map.next_value()?, "conversation_scenario")?
+                    let v: Option<Obj<ConversationScenario>> = map.next_value()?;
+                    set_once(&mut scenario, v.map(|o| o.0), "conversation_scenario")?
                 }
-                "session_input" | "sessionInput" => set_once(&mut session_input, map.next_value()?, "session_input")?,
+                "session_input" | "sessionInput" => {
+                    let v: Option<Obj<SessionInput>> = map.next_value()?;
+                    set_once(&mut session_input, v.map(|o| o.0), "session_input")?
+                }
                 "creation_timestamp" | "creationTimestamp" => {
-                    set_once(&mut ts, map.next_value()?, "creation_timestamp")?
+                    let v: LaxF64 = map.next_value()?;
+                    set_once(&mut ts, v.0, "creation_timestamp")?
                 }
-                "rubrics" => set_once(&mut rubrics, map.next_value()?, "rubrics")?,
+                "rubrics" => {
+                    let v: Option<Vec<Obj<Rubric>>> = map.next_value()?;
+                    set_once(&mut rubrics, v.map(|v| v.into_iter().map(|o| o.0).collect()), "rubrics")?
+                }
                 "final_session_state" | "finalSessionState" => {
                     set_once(&mut fss, map.next_value()?, "final_session_state")?
                 }
@@ -198,7 +214,7 @@ pub struct ConversationScenarios {
 pub struct Rubric {
     #[serde(alias = "rubricId")]
     pub rubric_id: String,
-    #[serde(alias = "rubricContent")]
+    #[serde(alias = "rubricContent", deserialize_with = "super::de::obj")]
     pub rubric_content: RubricContent,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,

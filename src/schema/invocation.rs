@@ -1,32 +1,60 @@
 //! One user turn and the agent's reaction: Invocation, both intermediate-data shapes, events, usage.
 
 use super::content::{Content, FunctionCall, FunctionResponse, JsonObject, Part};
+use super::de;
 use super::eval_set::{AppDetails, Rubric};
 use serde::{Deserialize, Serialize, Serializer};
-use serde_json::Value;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Invocation {
     #[serde(default, alias = "invocationId")]
     pub invocation_id: String,
-    #[serde(alias = "userContent")]
+    #[serde(deserialize_with = "de::obj", alias = "userContent")]
     pub user_content: Content,
-    #[serde(default, alias = "finalResponse", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_obj",
+        default,
+        alias = "finalResponse",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub final_response: Option<Content>,
     #[serde(default, alias = "intermediateData", skip_serializing_if = "Option::is_none")]
     pub intermediate_data: Option<IntermediateData>,
-    #[serde(default, alias = "creationTimestamp")]
+    #[serde(deserialize_with = "de::lax_f64", default, alias = "creationTimestamp")]
     pub creation_timestamp: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_vec_obj",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub rubrics: Option<Vec<Rubric>>,
-    #[serde(default, alias = "appDetails", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_obj",
+        default,
+        alias = "appDetails",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub app_details: Option<AppDetails>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_lax_f64",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub duration: Option<f64>,
-    #[serde(default, alias = "modelDuration", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_lax_f64",
+        default,
+        alias = "modelDuration",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub model_duration: Option<f64>,
-    #[serde(default, alias = "toolDuration", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_lax_f64",
+        default,
+        alias = "toolDuration",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub tool_duration: Option<f64>,
 }
 
@@ -46,19 +74,19 @@ pub enum IntermediateData {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawIntermediate {
-    #[serde(default, alias = "toolUses")]
+    #[serde(deserialize_with = "de::present_vec_obj", default, alias = "toolUses")]
     tool_uses: Option<Vec<FunctionCall>>,
-    #[serde(default, alias = "toolResponses")]
+    #[serde(deserialize_with = "de::present_vec_obj", default, alias = "toolResponses")]
     tool_responses: Option<Vec<FunctionResponse>>,
-    #[serde(default, alias = "intermediateResponses")]
+    #[serde(deserialize_with = "de::present", default, alias = "intermediateResponses")]
     intermediate_responses: Option<Vec<(String, Vec<Part>)>>,
-    #[serde(default, alias = "invocationEvents")]
+    #[serde(deserialize_with = "de::present_vec_obj", default, alias = "invocationEvents")]
     invocation_events: Option<Vec<InvocationEvent>>,
 }
 
 impl<'de> Deserialize<'de> for IntermediateData {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = RawIntermediate::deserialize(d)?;
+        let raw: RawIntermediate = de::obj(d)?;
         let legacy = raw.tool_uses.is_some() || raw.tool_responses.is_some() || raw.intermediate_responses.is_some();
         match raw.invocation_events {
             Some(_) if legacy => Err(serde::de::Error::custom(
@@ -103,11 +131,16 @@ impl Serialize for IntermediateData {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct InvocationEvent {
     pub author: String,
-    #[serde(default)]
+    #[serde(deserialize_with = "de::opt_obj", default)]
     pub content: Option<Content>,
     #[serde(default, alias = "groundingMetadata", skip_serializing_if = "Option::is_none")]
     pub grounding_metadata: Option<Box<JsonObject>>,
-    #[serde(default, alias = "usageMetadata", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_box_obj",
+        default,
+        alias = "usageMetadata",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub usage_metadata: Option<Box<UsageMetadata>>,
     #[serde(default, alias = "modelVersion", skip_serializing_if = "Option::is_none")]
     pub model_version: Option<String>,
@@ -117,32 +150,77 @@ pub struct InvocationEvent {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UsageMetadata {
-    #[serde(default, alias = "promptTokenCount", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_lax_i64",
+        default,
+        alias = "promptTokenCount",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub prompt_token_count: Option<i64>,
-    #[serde(default, alias = "candidatesTokenCount", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_lax_i64",
+        default,
+        alias = "candidatesTokenCount",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub candidates_token_count: Option<i64>,
-    #[serde(default, alias = "totalTokenCount", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_lax_i64",
+        default,
+        alias = "totalTokenCount",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub total_token_count: Option<i64>,
-    #[serde(default, alias = "cachedContentTokenCount", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_lax_i64",
+        default,
+        alias = "cachedContentTokenCount",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub cached_content_token_count: Option<i64>,
-    #[serde(default, alias = "toolUsePromptTokenCount", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_lax_i64",
+        default,
+        alias = "toolUsePromptTokenCount",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub tool_use_prompt_token_count: Option<i64>,
-    #[serde(default, alias = "thoughtsTokenCount", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        deserialize_with = "de::opt_lax_i64",
+        default,
+        alias = "thoughtsTokenCount",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub thoughts_token_count: Option<i64>,
     #[serde(default, alias = "promptTokensDetails", skip_serializing_if = "Option::is_none")]
-    pub prompt_tokens_details: Option<Vec<Value>>,
+    pub prompt_tokens_details: Option<Vec<ModalityTokenCount>>,
     #[serde(default, alias = "cacheTokensDetails", skip_serializing_if = "Option::is_none")]
-    pub cache_tokens_details: Option<Vec<Value>>,
+    pub cache_tokens_details: Option<Vec<ModalityTokenCount>>,
     #[serde(default, alias = "candidatesTokensDetails", skip_serializing_if = "Option::is_none")]
-    pub candidates_tokens_details: Option<Vec<Value>>,
+    pub candidates_tokens_details: Option<Vec<ModalityTokenCount>>,
     #[serde(
         default,
         alias = "toolUsePromptTokensDetails",
         skip_serializing_if = "Option::is_none"
     )]
-    pub tool_use_prompt_tokens_details: Option<Vec<Value>>,
+    pub tool_use_prompt_tokens_details: Option<Vec<ModalityTokenCount>>,
     #[serde(default, alias = "trafficType", skip_serializing_if = "Option::is_none")]
     pub traffic_type: Option<String>,
+}
+
+/// genai's ModalityTokenCount (extras forbidden).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModalityTokenCount {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modality: Option<String>,
+    #[serde(
+        default,
+        alias = "tokenCount",
+        deserialize_with = "de::opt_lax_i64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub token_count: Option<i64>,
 }
 
 impl Invocation {
