@@ -63,11 +63,31 @@ pub struct LaxF64(pub f64);
 
 impl<'de> Deserialize<'de> for LaxF64 {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = serde_json::Value::deserialize(d)?;
-        super::config::lax_float(&v)
-            .filter(|_| !v.is_null())
-            .map(LaxF64)
-            .ok_or_else(|| de::Error::custom(format!("expected a number, found {}", super::config::kind(&v))))
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = LaxF64;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<LaxF64, E> {
+                Ok(LaxF64(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<LaxF64, E> {
+                Ok(LaxF64(v as f64))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<LaxF64, E> {
+                Ok(LaxF64(v as f64))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<LaxF64, E> {
+                Ok(LaxF64(if v { 1.0 } else { 0.0 }))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<LaxF64, E> {
+                super::config::lax_float(&serde_json::Value::String(v.to_string()))
+                    .map(LaxF64)
+                    .ok_or_else(|| E::custom(format!("expected a number, found the string {v:?}")))
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 
@@ -80,21 +100,47 @@ pub fn opt_lax_f64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Er
 }
 
 /// An integer as pydantic's lax int reads it: integers, whole floats, booleans, integer strings.
+struct LaxI64(i64);
+
+impl<'de> Deserialize<'de> for LaxI64 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = LaxI64;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an integer")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<LaxI64, E> {
+                Ok(LaxI64(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<LaxI64, E> {
+                i64::try_from(v)
+                    .map(LaxI64)
+                    .map_err(|_| E::custom("integer out of range"))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<LaxI64, E> {
+                if v.fract() == 0.0 && v.abs() < 9.0e18 {
+                    Ok(LaxI64(v as i64))
+                } else {
+                    Err(E::custom(format!("expected an integer, found {v}")))
+                }
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<LaxI64, E> {
+                Ok(LaxI64(i64::from(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<LaxI64, E> {
+                v.trim()
+                    .parse()
+                    .map(LaxI64)
+                    .map_err(|_| E::custom(format!("expected an integer, found the string {v:?}")))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 pub fn opt_lax_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-    let v = Option::<serde_json::Value>::deserialize(d)?;
-    let Some(v) = v else { return Ok(None) };
-    let n = match &v {
-        serde_json::Value::Number(n) => n.as_i64().or_else(|| {
-            n.as_f64()
-                .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e18)
-                .map(|f| f as i64)
-        }),
-        serde_json::Value::Bool(b) => Some(i64::from(*b)),
-        serde_json::Value::String(s) => s.trim().parse::<i64>().ok(),
-        _ => None,
-    };
-    n.map(Some)
-        .ok_or_else(|| de::Error::custom(format!("expected an integer, found {}", super::config::kind(&v))))
+    Option::<LaxI64>::deserialize(d).map(|o| o.map(|x| x.0))
 }
 
 #[cfg(test)]
