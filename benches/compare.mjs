@@ -12,7 +12,9 @@ if (!adkFile || !ecFile) {
 }
 const adk = JSON.parse(readFileSync(adkFile, 'utf8'));
 const ec = JSON.parse(readFileSync(ecFile, 'utf8'));
-const med = (t) => (t ? t.median : null);
+// Best of N runs on both sides: this 2-core VM's speed drifts by tens of percent between runs
+// (seen natively too), and the fastest run is the one least disturbed by it.
+const med = (t) => (t ? t.min : null);
 const sum = (...ts) => (ts.every(Boolean) ? ts.reduce((a, t) => a + t.median, 0) : null);
 
 const fmtTime = (s) => {
@@ -60,15 +62,16 @@ rows.push(['js-rouge ROUGE-1 on the same pairs (vs rouge1())', `js-rouge ${fmtTi
 const gz = ec.size.wasm_gzip9_bytes;
 rows.push(['.wasm size, gzip -9', '', `${(gz / 1024).toFixed(1)} KiB (raw ${(ec.size.wasm_bytes / 1024).toFixed(0)} KiB)`,
   '', '<= 350 KiB', gz <= 350 * 1024 ? 'ok' : 'MISS']);
-const cold = med(ec.times.import_to_first_score);
+// Cold start is a latency a user meets once per process: the median of the launches, not the best.
+const cold = ec.times.import_to_first_score.median;
 rows.push(['cold start: import to first score (fresh node)', adk.times.cold_import ? `import ${fmtTime(med(adk.times.cold_import))}` : '',
   fmtTime(cold), adk.times.cold_import ? fmtRatio(med(adk.times.cold_import) / cold) : '', '<= 30 ms', cold <= 0.030 ? 'ok' : 'MISS']);
-rows.push(['  process start to first score (incl. node boot)', '', fmtTime(med(ec.times.process_start_to_first_score)), '', '(info)', '']);
+rows.push(['  process start to first score (incl. node boot)', '', fmtTime(ec.times.process_start_to_first_score.median), '', '(info)', '']);
 
 const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
 const line = (r) => `| ${r.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
 console.log(`N = ${ec.n} invocations; google-adk ${adk.version} on Python ${adk.python}; evalcore ${ec.version} on Node ${ec.node}`);
-console.log(`times are medians (ADK of ${adk.times.rouge?.runs ?? adk.times.traj_exact.runs} runs, evalcore of ${ec.times.rouge.runs}); ratio = ADK / evalcore\n`);
+console.log(`times are the best of N runs (ADK of ${adk.times.rouge?.runs ?? adk.times.traj_exact.runs} runs, evalcore of ${ec.times.rouge.runs}); ratio = ADK / evalcore\n`);
 console.log(line(rows[0]));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const r of rows.slice(1)) console.log(line(r));

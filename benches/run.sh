@@ -4,12 +4,13 @@
 # set of SPEC-adk.md §8. Prints a table of ratios against the targets and checks that the scores
 # agree. Builds nothing: run `bash scripts/build.sh` first.
 #
-#   bash benches/run.sh              N=10,000; ADK timings cached in benches/.data/ once measured
-#   bash benches/run.sh --fresh      measure ADK again
+#   bash benches/run.sh              N=10,000; google-adk and evalcore measured in this same run
+#   bash benches/run.sh --reuse-adk  reuse the google-adk timings of an earlier run (faster; the
+#                                    ratios then mix two runs, so use it only while iterating)
 #   bash benches/run.sh --quick      N=2,000, fewer runs (a smoke test of the harness)
 #   N=20000 SEED=7 bash benches/run.sh
 #
-# Takes ~2 minutes the first time (ADK's ROUGE alone is ~11 s a run), ~40 s afterwards.
+# Takes ~2 minutes (ADK's ROUGE alone is ~10 s a run; --reuse-adk: ~40 s).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -17,12 +18,13 @@ ROOT=$(cd "$HERE/.." && pwd)
 N=${N:-10000}
 SEED=${SEED:-1234}
 ADK_RUNS=3
-EC_RUNS=5
+EC_RUNS=11
 LAUNCHES=11
-FRESH=0
+FRESH=1
 for arg in "$@"; do
   case "$arg" in
     --fresh) FRESH=1 ;;
+    --reuse-adk) FRESH=0 ;;
     --quick) N=${N_QUICK:-2000}; ADK_RUNS=1; EC_RUNS=2; LAUNCHES=3 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
@@ -56,14 +58,14 @@ if [ ! -f "$DATA/actual.json" ] || [ ! -f "$DATA/evalset.json" ]; then
   "$VENV/bin/python" "$HERE/gen_data.py" --n "$N" --seed "$SEED" --out "$DATA" >/dev/null
 fi
 
-# 5. google-adk timings (slow; cached unless --fresh or the run count changed).
+# 5. google-adk timings (measured every run unless --reuse-adk).
 ADK_JSON="$DATA/adk-r$ADK_RUNS.json"
 if [ "$FRESH" = 1 ] || [ ! -s "$ADK_JSON" ]; then
   say "timing google-adk 2.13 ($ADK_RUNS runs each)"
   "$VENV/bin/python" "$HERE/adk_bench.py" --data "$DATA" --runs "$ADK_RUNS" --imports "$ADK_RUNS" > "$ADK_JSON.tmp"
   mv "$ADK_JSON.tmp" "$ADK_JSON"
 else
-  say "google-adk timings: cached in ${ADK_JSON#"$ROOT"/} (--fresh to measure again)"
+  say "google-adk timings: reused from ${ADK_JSON#"$ROOT"/} (--reuse-adk)"
 fi
 
 # 6. evalcore timings, then the table.
