@@ -140,6 +140,9 @@ async function main() {
   [out.times.validate_evalset, report] = await timed(() => ec.validateEvalSet(evalsetText));
   out.scores.validate_ok = report.ok;
   [out.times.load_evalset] = await timed(() => ec.loadEvalSet(evalsetText));
+  // The same from the file's bytes, as fs.readFileSync(path) gives them (no UTF-16 round trip).
+  const evalsetBytes = readFileSync(path.join(dataDir, 'evalset.json'));
+  [out.times.validate_evalset_bytes] = await timed(() => ec.validateEvalSet(evalsetBytes));
 
   // js-rouge ROUGE-1 F on the same pairs (its own tokenizer, no stemming: a speed reference only).
   [out.times.js_rouge_pairs] = await timed(() => {

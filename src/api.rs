@@ -19,8 +19,26 @@ pub fn envelope(r: Result<String>) -> String {
 }
 
 pub fn error_json(e: &EvalError) -> String {
-    let body = serde_json::to_string(e).unwrap_or_else(|_| "{}".to_string());
-    format!("{{\"error\":{body}}}")
+    format!("{{\"error\":{}}}", error_body(e))
+}
+
+/// An error as a JSON object `{code, path, message}`.
+pub fn error_body(e: &EvalError) -> String {
+    serde_json::to_string(e).unwrap_or_else(|_| "{}".to_string())
+}
+
+/// Input bytes as text; anything but UTF-8 is `invalid_json` (JSON text is UTF-8).
+pub fn utf8(bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        EvalError::new(
+            crate::error::ErrorCode::InvalidJson,
+            "",
+            format!(
+                "the input is not UTF-8 text (invalid byte sequence at byte {})",
+                e.valid_up_to()
+            ),
+        )
+    })
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> String {

@@ -11,8 +11,8 @@ pub type JsonObject = Map<String, Value>;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Content {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub role: Option<String>,
+    #[serde(deserialize_with = "de::opt_role", default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Cow<'static, str>>,
     #[serde(
         default,
         deserialize_with = "de::opt_vec_obj",
@@ -163,7 +163,7 @@ impl Content {
     /// Builds `{role, parts: [{text}]}`.
     pub fn from_text(role: &str, text: &str) -> Content {
         Content {
-            role: Some(role.to_string()),
+            role: Some(de::role_of(role)),
             parts: Some(vec![Part {
                 text: Some(text.to_string()),
                 ..Part::default()

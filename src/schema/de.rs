@@ -3,8 +3,9 @@
 //! absent but not null, and lax numbers (`true` is 1, `"2.5"` is 2.5).
 
 use serde::de::value::MapAccessDeserializer;
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -39,12 +40,44 @@ pub fn opt_box_obj<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Resu
     Option::<Obj<T>>::deserialize(d).map(|o| o.map(|o| Box::new(o.0)))
 }
 
+/// A list of objects, allocated to fit when it has one element: most part and tool-call lists
+/// do, and serde's default would reserve room for four.
+pub struct ObjList<T>(pub Vec<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for ObjList<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Vec<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of objects")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+                let Some(first) = seq.next_element::<Obj<T>>()? else {
+                    return Ok(Vec::new());
+                };
+                let Some(second) = seq.next_element::<Obj<T>>()? else {
+                    return Ok(vec![first.0]);
+                };
+                let mut v = Vec::with_capacity(4);
+                v.push(first.0);
+                v.push(second.0);
+                while let Some(next) = seq.next_element::<Obj<T>>()? {
+                    v.push(next.0);
+                }
+                Ok(v)
+            }
+        }
+        d.deserialize_seq(V(PhantomData)).map(ObjList)
+    }
+}
+
 pub fn vec_obj<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
-    Vec::<Obj<T>>::deserialize(d).map(|v| v.into_iter().map(|o| o.0).collect())
+    ObjList::deserialize(d).map(|l| l.0)
 }
 
 pub fn opt_vec_obj<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Vec<T>>, D::Error> {
-    Option::<Vec<Obj<T>>>::deserialize(d).map(|o| o.map(|v| v.into_iter().map(|o| o.0).collect()))
+    Option::<ObjList<T>>::deserialize(d).map(|o| o.map(|l| l.0))
 }
 
 /// A value that may be absent (`#[serde(default)]` gives None) but not null.
@@ -55,6 +88,38 @@ pub fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<O
 /// A list that may be absent (`#[serde(default)]` gives None) but not null.
 pub fn present_vec_obj<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Vec<T>>, D::Error> {
     vec_obj(d).map(Some)
+}
+
+/// A role without an allocation for the two every conversation repeats.
+pub fn role_of(s: &str) -> Cow<'static, str> {
+    match s {
+        "user" => Cow::Borrowed("user"),
+        "model" => Cow::Borrowed("model"),
+        other => Cow::Owned(other.to_string()),
+    }
+}
+
+pub fn opt_role<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'static, str>>, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Option<Cow<'static, str>>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_str(self)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(role_of(v)))
+        }
+    }
+    d.deserialize_option(V)
 }
 
 /// A number as pydantic's lax float reads it: numbers, booleans, numeric strings.

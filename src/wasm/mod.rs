@@ -16,6 +16,21 @@ pub fn load_eval_set_json(input: &str, options: &str) -> String {
     api::envelope(api::load_eval_set(input, options))
 }
 
+/// `loadEvalSet` for UTF-8 bytes (a file as Node reads it): skips the host's UTF-16 to UTF-8 copy.
+#[wasm_bindgen(js_name = loadEvalSetBytes)]
+pub fn load_eval_set_bytes(input: &[u8], options: &str) -> String {
+    api::envelope(api::utf8(input).and_then(|text| api::load_eval_set(text, options)))
+}
+
+/// `validateEvalSet` for UTF-8 bytes.
+#[wasm_bindgen(js_name = validateEvalSetBytes)]
+pub fn validate_eval_set_bytes(input: &[u8]) -> String {
+    match api::utf8(input) {
+        Ok(text) => api::validate_eval_set(text),
+        Err(e) => format!("{{\"ok\":false,\"errors\":[{}]}}", api::error_body(&e)),
+    }
+}
+
 /// `validateEvalSet(input)`: `{"ok": bool, "errors": [EvalError...]}` (never an envelope).
 #[wasm_bindgen(js_name = validateEvalSetJson)]
 pub fn validate_eval_set_json(input: &str) -> String {

@@ -89,6 +89,16 @@ export function apiSuite(api, label) {
     const text = JSON.stringify(MINIMAL_SET);
     assert.deepEqual(api.loadEvalSet(text), fromObject);
     assert.deepEqual(api.loadEvalSet(new TextEncoder().encode(text)), fromObject);
+    assert.deepEqual(api.loadEvalSet(new TextEncoder().encode('\uFEFF' + text).buffer), fromObject);
+    // Bytes go to the core as they are; validation and its paths are the same as for text.
+    const broken = JSON.stringify({ eval_set_id: 1, eval_cases: [{ eval_id: 'é', conversation: [{}] }] });
+    const fromText = api.validateEvalSet(broken);
+    const fromBytes = api.validateEvalSet(new TextEncoder().encode(broken));
+    assert.equal(fromBytes.ok, false);
+    assert.deepEqual(fromBytes.errors.map((e) => [e.code, e.path]), fromText.errors.map((e) => [e.code, e.path]));
+    assert.deepEqual(api.validateEvalSet(new TextEncoder().encode(text)), { ok: true, errors: [] });
+    const notUtf8 = api.validateEvalSet(new Uint8Array([0x7b, 0xff, 0x7d]));
+    assert.equal(notUtf8.errors[0].code, 'invalid_json');
   });
 
   test(`${label}: loadEvalSet accepts camelCase below the set and returns snake_case`, () => {
