@@ -170,13 +170,7 @@ mod tests {
     use crate::metrics::pyeq::py_eq_obj;
     use serde_json::json;
 
-    fn call(name: &str, args: Value) -> FunctionCall {
-        FunctionCall {
-            name: Some(name.into()),
-            args: args.as_object().cloned(),
-            ..FunctionCall::default()
-        }
-    }
+    use crate::metrics::test_call as call;
 
     #[test]
     fn ids_agree_with_python_equality() {

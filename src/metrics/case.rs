@@ -2,7 +2,7 @@
 //! the always-on efficiency metrics, and the case status (SPEC §4.3-4.5).
 
 use super::call_index::CallIndex;
-use super::{lookup, Ctx, Kind, NotEvaluated, Outcome, EFFICIENCY, KNOWN_METRICS};
+use super::{known_metrics, lookup, Ctx, Kind, NotEvaluated, Outcome, EFFICIENCY};
 use crate::error::{ErrorCode, EvalError, Result};
 use crate::schema::result::{CaseOutcome, Cell, EvalStatus, MetricHeader, MetricRun};
 use crate::schema::{Criterion, EvalCase, EvalConfig, Invocation};
@@ -87,7 +87,10 @@ fn run_configured(name: &str, criterion: &Criterion, ctx: &Ctx) -> MetricRun {
     let result = match lookup(name) {
         None => Err(NotEvaluated::new(
             "unknown_metric",
-            format!("unknown metric {name:?}; known metrics: {}", KNOWN_METRICS.join(", ")),
+            format!(
+                "unknown metric {name:?}; known metrics: {}",
+                known_metrics().collect::<Vec<_>>().join(", ")
+            ),
         )),
         Some(Kind::Informational(_)) => Err(NotEvaluated::new(
             "threshold_not_allowed",

@@ -46,6 +46,7 @@ pub type MetricFn = fn(&Ctx, &Criterion) -> Result<Outcome, NotEvaluated>;
 pub type InfoFn = fn(&Ctx) -> Outcome;
 
 /// How a registered metric is computed.
+#[derive(Clone, Copy)]
 pub enum Kind {
     /// Deterministic metric with a threshold.
     Scored(MetricFn),
@@ -65,57 +66,45 @@ pub const EFFICIENCY: [(&str, InfoFn); 4] = [
     ("invocation_duration_v1", efficiency::invocation_duration),
 ];
 
-/// Looks a metric up by name (ADK's registry plus evalcore's trajectory extras).
+/// Every metric evalcore knows (ADK 2.13's registry plus the trajectory extras) and how it is
+/// computed; the efficiency metrics are in EFFICIENCY.
+const REGISTRY: &[(&str, Kind)] = &[
+    ("tool_trajectory_avg_score", Kind::Scored(trajectory::avg_score)),
+    ("response_match_score", Kind::Scored(response_match::score)),
+    ("trajectory_precision", Kind::Scored(trajectory::precision)),
+    ("trajectory_recall", Kind::Scored(trajectory::recall)),
+    ("trajectory_single_tool_use", Kind::Scored(trajectory::single_tool_use)),
+    ("final_response_match_v2", Kind::Judged),
+    ("rubric_based_final_response_quality_v1", Kind::Judged),
+    ("rubric_based_tool_use_quality_v1", Kind::Judged),
+    ("rubric_based_multi_turn_trajectory_quality_v1", Kind::Judged),
+    ("hallucinations_v1", Kind::Judged),
+    ("safety_v1", Kind::Judged),
+    ("per_turn_user_simulator_quality_v1", Kind::Judged),
+    ("response_evaluation_score", Kind::Vertex),
+    ("multi_turn_task_success_v1", Kind::Vertex),
+    ("multi_turn_trajectory_quality_v1", Kind::Vertex),
+    ("multi_turn_tool_use_quality_v1", Kind::Vertex),
+];
+
+/// Looks a metric up by name.
 pub fn lookup(name: &str) -> Option<Kind> {
-    Some(match name {
-        "tool_trajectory_avg_score" => Kind::Scored(trajectory::avg_score),
-        "response_match_score" => Kind::Scored(response_match::score),
-        "trajectory_precision" => Kind::Scored(trajectory::precision),
-        "trajectory_recall" => Kind::Scored(trajectory::recall),
-        "trajectory_single_tool_use" => Kind::Scored(trajectory::single_tool_use),
-        "final_response_match_v2"
-        | "rubric_based_final_response_quality_v1"
-        | "rubric_based_tool_use_quality_v1"
-        | "rubric_based_multi_turn_trajectory_quality_v1"
-        | "hallucinations_v1"
-        | "safety_v1"
-        | "per_turn_user_simulator_quality_v1" => Kind::Judged,
-        "response_evaluation_score"
-        | "multi_turn_task_success_v1"
-        | "multi_turn_trajectory_quality_v1"
-        | "multi_turn_tool_use_quality_v1" => Kind::Vertex,
-        _ => {
-            return EFFICIENCY
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, f)| Kind::Informational(*f))
-        }
+    let scored = REGISTRY.iter().find(|(n, _)| *n == name).map(|(_, k)| *k);
+    scored.or_else(|| {
+        EFFICIENCY
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| Kind::Informational(*f))
     })
 }
 
 /// Every metric name evalcore knows, for error messages and listings.
-pub const KNOWN_METRICS: &[&str] = &[
-    "tool_trajectory_avg_score",
-    "response_match_score",
-    "trajectory_precision",
-    "trajectory_recall",
-    "trajectory_single_tool_use",
-    "final_response_match_v2",
-    "rubric_based_final_response_quality_v1",
-    "rubric_based_tool_use_quality_v1",
-    "rubric_based_multi_turn_trajectory_quality_v1",
-    "hallucinations_v1",
-    "safety_v1",
-    "per_turn_user_simulator_quality_v1",
-    "response_evaluation_score",
-    "multi_turn_task_success_v1",
-    "multi_turn_trajectory_quality_v1",
-    "multi_turn_tool_use_quality_v1",
-    "tool_call_count_v1",
-    "inference_call_count_v1",
-    "token_usage_v1",
-    "invocation_duration_v1",
-];
+pub fn known_metrics() -> impl Iterator<Item = &'static str> {
+    REGISTRY
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(EFFICIENCY.iter().map(|(n, _)| *n))
+}
 
 /// ADK's pass rule: `score >= threshold` (plain float comparison), NOT_EVALUATED without a score.
 pub fn pass(score: Option<f64>, threshold: f64) -> EvalStatus {
@@ -191,5 +180,15 @@ pub fn empty_outcome() -> Outcome {
     Outcome {
         overall: Cell::not_evaluated("no_invocations", "there are no invocations to score".to_string()),
         per_invocation: Vec::new(),
+    }
+}
+
+/// A named tool call with JSON args, for the metric tests.
+#[cfg(test)]
+pub(crate) fn test_call(name: &str, args: serde_json::Value) -> crate::schema::FunctionCall {
+    crate::schema::FunctionCall {
+        name: Some(name.into()),
+        args: args.as_object().cloned(),
+        ..Default::default()
     }
 }

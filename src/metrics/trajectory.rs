@@ -147,16 +147,18 @@ fn calls_of(invs: Option<&[crate::schema::Invocation]>, i: usize) -> Vec<&Functi
         .unwrap_or_default()
 }
 
+/// `with_calls` with one body for both representations: a closure cannot be generic over the
+/// element type, so the macro writes it twice.
+macro_rules! over_calls {
+    ($ctx:expr, $i:expr, $c:expr, |$a:ident, $e:ident, $eq:ident| $body:expr) => {
+        with_calls($ctx, $i, $c, |$a, $e, $eq| $body, |$a, $e, $eq| $body)
+    };
+}
+
 pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
     let c = parse_criterion(criterion)?;
     per_pair(ctx, criterion, "tool_trajectory_avg_score", |i| {
-        let hit = with_calls(
-            ctx,
-            i,
-            c,
-            |a, e, eq| matches(a, e, c.match_type, eq),
-            |a, e, eq| matches(a, e, c.match_type, eq),
-        );
+        let hit = over_calls!(ctx, i, c, |a, e, eq| matches(a, e, c.match_type, eq));
         if hit {
             1.0
         } else {
@@ -179,13 +181,7 @@ pub fn precision(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluat
     let c = parse_criterion(criterion)?;
     per_pair(ctx, criterion, "trajectory_precision", |i| {
         let score = |hit: usize, a: usize, e: usize| ratio(hit, a, if e == 0 { 1.0 } else { 0.0 });
-        with_calls(
-            ctx,
-            i,
-            c,
-            |a, e, eq| score(matched_count(a, e, eq), a.len(), e.len()),
-            |a, e, eq| score(matched_count(a, e, eq), a.len(), e.len()),
-        )
+        over_calls!(ctx, i, c, |a, e, eq| score(matched_count(a, e, eq), a.len(), e.len()))
     })
 }
 
@@ -193,13 +189,7 @@ pub fn precision(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluat
 pub fn recall(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
     let c = parse_criterion(criterion)?;
     per_pair(ctx, criterion, "trajectory_recall", |i| {
-        with_calls(
-            ctx,
-            i,
-            c,
-            |a, e, eq| ratio(matched_count(e, a, eq), e.len(), 1.0),
-            |a, e, eq| ratio(matched_count(e, a, eq), e.len(), 1.0),
-        )
+        over_calls!(ctx, i, c, |a, e, eq| ratio(matched_count(e, a, eq), e.len(), 1.0))
     })
 }
 
@@ -235,13 +225,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn call(name: &str, args: Value) -> FunctionCall {
-        FunctionCall {
-            name: Some(name.into()),
-            args: args.as_object().cloned(),
-            ..FunctionCall::default()
-        }
-    }
+    use crate::metrics::test_call as call;
 
     fn run(actual: &[&str], expected: &[&str], m: MatchType) -> bool {
         let a: Vec<FunctionCall> = actual.iter().map(|n| call(n, json!({}))).collect();

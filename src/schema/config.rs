@@ -14,8 +14,6 @@ pub struct Criterion {
     pub include_intermediate_responses_in_final: bool,
     /// Keys other than the two above, as the user wrote them (snake or camel).
     pub extra: JsonObject,
-    /// True when the config gave only a number.
-    pub from_number: bool,
 }
 
 impl Criterion {
@@ -24,7 +22,6 @@ impl Criterion {
             threshold,
             include_intermediate_responses_in_final: false,
             extra: Map::new(),
-            from_number: true,
         }
     }
 
@@ -155,18 +152,16 @@ impl EvalConfig {
                 )),
             }
         }
-        for (snake, camel) in [("custom_metrics", "customMetrics")] {
-            match obj.get(camel).or_else(|| obj.get(snake)) {
-                None | Some(Value::Null) => {}
-                Some(Value::Object(m)) => cfg.custom_metrics = Some(m.clone()),
-                Some(other) => errors.push(EvalError::schema(
-                    format!("$.{snake}"),
-                    format!(
-                        "`{snake}` must be an object of metric name -> {{code_config: {{name}}}}, found {}",
-                        kind(other)
-                    ),
-                )),
-            }
+        match obj.get("customMetrics").or_else(|| obj.get("custom_metrics")) {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(m)) => cfg.custom_metrics = Some(m.clone()),
+            Some(other) => errors.push(EvalError::schema(
+                "$.custom_metrics",
+                format!(
+                    "`custom_metrics` must be an object of metric name -> {{code_config: {{name}}}}, found {}",
+                    kind(other)
+                ),
+            )),
         }
         for (snake, camel, slot) in [
             (
@@ -309,7 +304,6 @@ fn parse_criterion(v: &Value, path: &str) -> Result<Criterion> {
                 threshold,
                 include_intermediate_responses_in_final: include,
                 extra,
-                from_number: false,
             })
         }
         other => lax_float(other).map(Criterion::from_threshold).ok_or_else(|| {

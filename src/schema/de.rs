@@ -232,8 +232,8 @@ mod tests {
         assert!(serde_json::from_str::<Holder>(r#"{"s": {"a": 1}, "x": true}"#).is_ok());
         assert!(serde_json::from_str::<Holder>(r#"{"s": [], "x": 1}"#).is_err());
         assert!(serde_json::from_str::<Holder>(r#"{"s": {"b": 1}}"#).is_err());
-        let h = serde_json::from_str::<Holder>(r#"{"s": {}, "x": "2.5"}"#).unwrap();
-        assert_eq!(h.x, Some(2.5));
+        let h = serde_json::from_str::<Holder>(r#"{"s": {"a": 3}, "x": "2.5"}"#).unwrap();
+        assert_eq!((h.s.a, h.x), (Some(3), Some(2.5)));
         assert!(serde_json::from_str::<Holder>(r#"{"s": {}, "x": "abc"}"#).is_err());
     }
 }

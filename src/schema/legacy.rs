@@ -105,11 +105,10 @@ pub fn from_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
         Value::Array(a) => a,
         _ => return Err(EvalError::schema("$", "a legacy eval file is a JSON array")),
     };
-    let derived = || opts.id.clone().unwrap_or_else(|| format!("legacy_{}", content_id(v)));
     let is_named = items
         .first()
         .is_some_and(|f| f.get("query").is_none() && (f.get("data").is_some() || f.get("name").is_some()));
-    let set_id = derived();
+    let set_id = opts.id.clone().unwrap_or_else(|| format!("legacy_{}", content_id(v)));
     if is_named {
         let named: Vec<NamedCase> = load::from_value(v, "")?;
         let default_session = option_session(opts)?;

@@ -96,7 +96,7 @@ pub fn load_eval_set(text: &str, opts: &LoadOptions) -> Result<EvalSet> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match first_char(text) {
         Some('{') => {
-            let set: EvalSet = from_str(text).map_err(|e| camel_hint(e, text))?;
+            let set: EvalSet = from_str(text).map_err(|e| camel_hint(e, text.contains("\"evalSetId\"")))?;
             check_unique_ids(&set)?;
             Ok(set)
         }
@@ -145,11 +145,8 @@ pub fn load_eval_set_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
 }
 
 /// ADK's EvalSet has no camelCase aliases at the top level; say so instead of "missing field".
-fn camel_hint(e: EvalError, text: &str) -> EvalError {
-    if e.code == ErrorCode::Schema
-        && e.message.contains("missing field `eval_set_id`")
-        && text.contains("\"evalSetId\"")
-    {
+fn camel_hint(e: EvalError, has_camel_id: bool) -> EvalError {
+    if has_camel_id && e.code == ErrorCode::Schema && e.message.contains("missing field `eval_set_id`") {
         return EvalError::schema(
             "$",
             "missing field `eval_set_id`: the eval set's top level must use snake_case (`eval_set_id`, `eval_cases`) \
@@ -159,18 +156,19 @@ fn camel_hint(e: EvalError, text: &str) -> EvalError {
     e
 }
 
+fn duplicate_id(id: &str, first: usize, i: usize) -> EvalError {
+    EvalError::new(
+        ErrorCode::DuplicateId,
+        format!("$.eval_cases[{i}].eval_id"),
+        format!("eval_id {id:?} is used by eval_cases[{first}] and eval_cases[{i}]; eval ids must be unique"),
+    )
+}
+
 fn check_unique_ids(set: &EvalSet) -> Result<()> {
     let mut seen: HashMap<&str, usize> = HashMap::with_capacity(set.eval_cases.len());
     for (i, c) in set.eval_cases.iter().enumerate() {
         if let Some(first) = seen.insert(c.eval_id.as_str(), i) {
-            return Err(EvalError::new(
-                ErrorCode::DuplicateId,
-                format!("$.eval_cases[{i}].eval_id"),
-                format!(
-                    "eval_id {:?} is used by eval_cases[{first}] and eval_cases[{i}]; eval ids must be unique",
-                    c.eval_id
-                ),
-            ));
+            return Err(duplicate_id(&c.eval_id, first, i));
         }
     }
     Ok(())
@@ -220,14 +218,7 @@ pub fn validate_eval_set(text: &str) -> Vec<EvalError> {
         creation_timestamp: f64,
     }
     if let Err(e) = from_value::<Header>(&v, "") {
-        errors.push(camel_hint(
-            e,
-            if obj.contains_key("evalSetId") {
-                "\"evalSetId\""
-            } else {
-                ""
-            },
-        ));
+        errors.push(camel_hint(e, obj.contains_key("evalSetId")));
     }
     let cases = match obj.get("eval_cases") {
         Some(Value::Array(cases)) => cases,
@@ -256,13 +247,7 @@ pub fn validate_eval_set(text: &str) -> Vec<EvalError> {
             .and_then(Value::as_str);
         if let Some(id) = id {
             if let Some(first) = seen.insert(id, i) {
-                errors.push(EvalError::new(
-                    ErrorCode::DuplicateId,
-                    format!("{prefix}.eval_id"),
-                    format!(
-                        "eval_id {id:?} is used by eval_cases[{first}] and eval_cases[{i}]; eval ids must be unique"
-                    ),
-                ));
+                errors.push(duplicate_id(id, first, i));
             }
         }
     }
