@@ -8,6 +8,8 @@
 #   bash benches/run.sh --reuse-adk  reuse the google-adk timings of an earlier run (faster; the
 #                                    ratios then mix two runs, so use it only while iterating)
 #   bash benches/run.sh --quick      N=2,000, fewer runs (a smoke test of the harness)
+#   bash benches/run.sh --judge      also judge-call throughput against a loopback judge with
+#                                    100 ms latency (benches/judge/run.mjs, ~1.5 min more)
 #   N=20000 SEED=7 bash benches/run.sh
 #
 # Takes ~2 minutes (ADK's ROUGE alone is ~10 s a run; --reuse-adk: ~40 s).
@@ -21,11 +23,13 @@ ADK_RUNS=3
 EC_RUNS=11
 LAUNCHES=11
 FRESH=1
+JUDGE=0
 for arg in "$@"; do
   case "$arg" in
     --fresh) FRESH=1 ;;
     --reuse-adk) FRESH=0 ;;
     --quick) N=${N_QUICK:-2000}; ADK_RUNS=1; EC_RUNS=2; LAUNCHES=3 ;;
+    --judge) JUDGE=1 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
@@ -72,3 +76,9 @@ fi
 say "timing evalcore ($EC_RUNS runs each, $LAUNCHES cold launches)"
 node "$HERE/evalcore_bench.mjs" --data "$DATA" --runs "$EC_RUNS" --launches "$LAUNCHES" > "$DATA/evalcore.json"
 node "$HERE/compare.mjs" "$ADK_JSON" "$DATA/evalcore.json"
+
+# 7. Optional: judge calls (final_response_match_v2) against the loopback judge server.
+if [ "$JUDGE" = 1 ]; then
+  say "judge-call throughput (benches/judge/run.mjs)"
+  node "$HERE/judge/run.mjs"
+fi
