@@ -183,6 +183,20 @@ test('a Runner is used as it is: its app name, its sessions, one capture plugin'
   assert.equal(session.events.filter((e) => e.author === 'user').length, 2);
 });
 
+test('an App runs under its own name and keeps its plugins', async () => {
+  const seen = [];
+  class Counting extends adk.BasePlugin {
+    async beforeModelCallback({ callbackContext }) { seen.push(callbackContext.agentName); return undefined; }
+  }
+  const sessionService = new adk.InMemorySessionService();
+  const app = new adk.App({ name: 'dice_app', rootAgent: helloWorld(), plugins: [new Counting('counting')] });
+  const { events } = await fromAdkAgent(app, { sessionService })(turn('Roll a 6-sided die.', { sessionId: 'a', state: { rng_seed: 3 } }));
+  assert.deepEqual(texts(events), [`I rolled a ${rollFrom(3, 6).roll} for you.`]);
+  assert.deepEqual(seen, ['hello_world_agent', 'hello_world_agent']);
+  assert.ok(await sessionService.getSession({ appName: 'dice_app', userId: 'user', sessionId: 'a' }));
+  assert.equal(await sessionService.getSession({ appName: 'hello_world', userId: 'user', sessionId: 'a' }), undefined);
+});
+
 test('sub-agents: each agent that called a model is in AppDetails, with its own tools', async () => {
   const router = new adk.LlmAgent({
     name: 'dice_router', model: new RouterModel(), instruction: 'Send dice questions to hello_world_agent.',
