@@ -5,8 +5,10 @@
 
 pub mod api;
 pub mod error;
+pub mod judge;
 pub mod metrics;
 pub mod report;
+pub mod run;
 pub mod schema;
 pub mod text;
 

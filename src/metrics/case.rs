@@ -96,9 +96,11 @@ fn run_configured(name: &str, criterion: &Criterion, ctx: &Ctx) -> MetricRun {
             "threshold_not_allowed",
             format!("{name} is informational and always reported; it takes no threshold, so remove it from `criteria`"),
         )),
-        Some(Kind::Judged) => Err(NotEvaluated::new(
+        Some(Kind::Judged(_)) => Err(NotEvaluated::new(
             "needs_judge",
-            format!("{name} is judged by an LLM; LLM-judged metrics are not available in this build yet"),
+            format!(
+                "{name} is judged by an LLM: pass a `judge` ({{provider, model, baseUrl?, fetch?}}) to evaluate it"
+            ),
         )),
         Some(Kind::Vertex) => Err(NotEvaluated::new(
             "unsupported",
@@ -133,6 +135,83 @@ pub struct CaseRun<'a> {
     pub call_index: Option<&'a CallIndex>,
 }
 
+/// The host capabilities a case evaluation may use: a judge, and custom metrics.
+#[derive(Clone, Copy, Default)]
+pub struct Ports<'a> {
+    pub judge: Option<&'a dyn crate::judge::JudgePort>,
+    pub custom: Option<&'a dyn super::custom::CustomPort>,
+}
+
+fn header_of(name: &str, criterion: &Criterion) -> MetricHeader {
+    MetricHeader {
+        name: name.to_string(),
+        threshold: Some(criterion.threshold),
+        criterion: Some(criterion.to_json()),
+    }
+}
+
+async fn run_configured_async(name: &str, criterion: &Criterion, ctx: &Ctx<'_>, ports: Ports<'_>) -> MetricRun {
+    let n = ctx.actual.len();
+    if let Some(custom) = ports.custom.filter(|c| c.has(name)) {
+        let header = header_of(name, criterion);
+        return match super::custom::run(custom, name, ctx, criterion).await {
+            Ok(out) => attach(header, n, out),
+            Err(why) => not_evaluated_run(header, n, why),
+        };
+    }
+    match (lookup(name), ports.judge) {
+        (Some(Kind::Judged(f)), Some(judge)) => {
+            let header = header_of(name, criterion);
+            match f(ctx, criterion, judge, name).await {
+                Ok(out) => attach(header, n, out),
+                Err(why) => not_evaluated_run(header, n, why),
+            }
+        }
+        _ => run_configured(name, criterion, ctx),
+    }
+}
+
+/// Evaluates `actual` against `case` under `config`, with judged and custom metrics through
+/// `ports`. Metrics run concurrently; results keep the config's order.
+pub async fn evaluate_case_with(
+    case: &EvalCase,
+    actual: &[Invocation],
+    config: &EvalConfig,
+    run: &CaseRun<'_>,
+    ports: Ports<'_>,
+) -> Result<CaseOutcome> {
+    check_case(case, actual)?;
+    let ctx = Ctx {
+        actual,
+        expected: case.conversation.as_deref(),
+        scenario: case.conversation_scenario.as_ref(),
+        call_index: run.call_index,
+        case_rubrics: case.rubrics.as_deref(),
+    };
+    let ctx = &ctx;
+    let futs = config
+        .criteria
+        .iter()
+        .map(|(name, criterion)| run_configured_async(name, criterion, ctx, ports));
+    let mut metrics: Vec<MetricRun> = futures_util::future::join_all(futs).await;
+    append_efficiency(&mut metrics, config, ctx, run);
+    let final_status = final_status(&metrics);
+    Ok(CaseOutcome { metrics, final_status })
+}
+
+fn append_efficiency(metrics: &mut Vec<MetricRun>, config: &EvalConfig, ctx: &Ctx, run: &CaseRun) {
+    for (name, f) in EFFICIENCY.iter().filter(|_| run.efficiency_metrics) {
+        if !config.criteria.contains_key(*name) {
+            let header = MetricHeader {
+                name: name.to_string(),
+                threshold: None,
+                criterion: None,
+            };
+            metrics.push(attach(header, ctx.actual.len(), f(ctx)));
+        }
+    }
+}
+
 /// Evaluates `actual` against `case` under `config`.
 pub fn evaluate_case(
     case: &EvalCase,
@@ -146,22 +225,14 @@ pub fn evaluate_case(
         expected: case.conversation.as_deref(),
         scenario: case.conversation_scenario.as_ref(),
         call_index: run.call_index,
+        case_rubrics: case.rubrics.as_deref(),
     };
     let mut metrics: Vec<MetricRun> = config
         .criteria
         .iter()
         .map(|(name, criterion)| run_configured(name, criterion, &ctx))
         .collect();
-    for (name, f) in EFFICIENCY.iter().filter(|_| run.efficiency_metrics) {
-        if !config.criteria.contains_key(*name) {
-            let header = MetricHeader {
-                name: name.to_string(),
-                threshold: None,
-                criterion: None,
-            };
-            metrics.push(attach(header, actual.len(), f(&ctx)));
-        }
-    }
+    append_efficiency(&mut metrics, config, &ctx, run);
     let final_status = final_status(&metrics);
     Ok(CaseOutcome { metrics, final_status })
 }

@@ -2,7 +2,9 @@
 
 pub mod call_index;
 pub mod case;
+pub mod custom;
 pub mod efficiency;
+pub mod judged;
 pub mod pyeq;
 pub mod response_match;
 pub mod trajectory;
@@ -18,6 +20,8 @@ pub struct Ctx<'a> {
     pub scenario: Option<&'a ConversationScenario>,
     /// Interned tool calls, when the caller keeps them between runs (prepared cases).
     pub call_index: Option<&'a call_index::CallIndex>,
+    /// The case's own rubrics (copied onto every actual invocation by ADK).
+    pub case_rubrics: Option<&'a [crate::schema::eval_set::Rubric]>,
 }
 
 /// An evaluator's answer: the case-level cell and one cell per actual invocation.
@@ -52,8 +56,8 @@ pub enum Kind {
     Scored(MetricFn),
     /// Always-on informational metric (takes no threshold).
     Informational(InfoFn),
-    /// Judged by an LLM: needs a judge (the judge transport lands separately).
-    Judged,
+    /// Judged by an LLM through a [`crate::judge::JudgePort`].
+    Judged(judged::JudgedFn),
     /// Delegated by ADK to the Vertex AI evaluation service.
     Vertex,
 }
@@ -74,13 +78,25 @@ const REGISTRY: &[(&str, Kind)] = &[
     ("trajectory_precision", Kind::Scored(trajectory::precision)),
     ("trajectory_recall", Kind::Scored(trajectory::recall)),
     ("trajectory_single_tool_use", Kind::Scored(trajectory::single_tool_use)),
-    ("final_response_match_v2", Kind::Judged),
-    ("rubric_based_final_response_quality_v1", Kind::Judged),
-    ("rubric_based_tool_use_quality_v1", Kind::Judged),
-    ("rubric_based_multi_turn_trajectory_quality_v1", Kind::Judged),
-    ("hallucinations_v1", Kind::Judged),
-    ("safety_v1", Kind::Judged),
-    ("per_turn_user_simulator_quality_v1", Kind::Judged),
+    ("final_response_match_v2", Kind::Judged(judged::response_match_v2)),
+    (
+        "rubric_based_final_response_quality_v1",
+        Kind::Judged(judged::final_response_quality),
+    ),
+    (
+        "rubric_based_tool_use_quality_v1",
+        Kind::Judged(judged::tool_use_quality),
+    ),
+    (
+        "rubric_based_multi_turn_trajectory_quality_v1",
+        Kind::Judged(judged::multi_turn_trajectory),
+    ),
+    ("hallucinations_v1", Kind::Judged(judged::hallucinations)),
+    ("safety_v1", Kind::Judged(judged::safety)),
+    (
+        "per_turn_user_simulator_quality_v1",
+        Kind::Judged(judged::user_turn_quality),
+    ),
     ("response_evaluation_score", Kind::Vertex),
     ("multi_turn_task_success_v1", Kind::Vertex),
     ("multi_turn_trajectory_quality_v1", Kind::Vertex),

@@ -1,0 +1,312 @@
+//! What a judge is shown about an invocation: response texts, tool calls with their responses,
+//! tool declarations, developer instructions, grounding metadata, conversation history.
+
+use crate::metrics::NotEvaluated;
+use crate::schema::content::text_of;
+use crate::schema::invocation::IntermediateData;
+use crate::schema::{Content, FunctionCall, FunctionResponse, Invocation, InvocationEvent};
+use serde_json::{json, Map, Value};
+
+/// ADK's `get_text_from_content` on an invocation: the final text, or with
+/// `include_intermediate_responses_in_final` every intermediate text then the final one.
+pub fn response_text(inv: &Invocation, include_intermediate: bool) -> String {
+    if !include_intermediate {
+        return text_of(inv.final_response.as_ref()).into_owned();
+    }
+    let mut parts: Vec<String> = Vec::new();
+    match &inv.intermediate_data {
+        Some(IntermediateData::Events(events)) => {
+            for e in events {
+                let t = text_of(e.content.as_ref());
+                if !t.is_empty() {
+                    parts.push(t.into_owned());
+                }
+            }
+        }
+        Some(IntermediateData::Legacy {
+            intermediate_responses, ..
+        }) => {
+            for (_, ps) in intermediate_responses {
+                let c = Content {
+                    role: None,
+                    parts: Some(ps.clone()),
+                };
+                let t = c.text();
+                if !t.is_empty() {
+                    parts.push(t.into_owned());
+                }
+            }
+        }
+        None => {}
+    }
+    let fin = text_of(inv.final_response.as_ref());
+    if !fin.is_empty() {
+        parts.push(fin.into_owned());
+    }
+    parts.join("\n")
+}
+
+/// The user's text of an invocation.
+pub fn user_text(inv: &Invocation) -> String {
+    inv.user_content.text().into_owned()
+}
+
+fn responses_of(inv: &Invocation) -> Vec<&FunctionResponse> {
+    match &inv.intermediate_data {
+        None => Vec::new(),
+        Some(IntermediateData::Legacy { tool_responses, .. }) => tool_responses.iter().collect(),
+        Some(IntermediateData::Events(events)) => events
+            .iter()
+            .filter_map(|e| e.content.as_ref())
+            .flat_map(Content::function_responses)
+            .collect(),
+    }
+}
+
+fn call_json(c: &FunctionCall) -> Value {
+    let mut v = serde_json::to_value(c).unwrap_or(Value::Null);
+    strip_nulls(&mut v);
+    v
+}
+
+fn strip_nulls(v: &mut Value) {
+    if let Value::Object(m) = v {
+        m.retain(|_, x| !x.is_null());
+        for x in m.values_mut() {
+            strip_nulls(x);
+        }
+    } else if let Value::Array(a) = v {
+        for x in a {
+            strip_nulls(x);
+        }
+    }
+}
+
+/// Tool calls paired with their responses (by call id, as ADK pairs them) as indented JSON, or a
+/// sentence saying there were none.
+pub fn tool_steps(inv: &Invocation) -> String {
+    let calls = inv.tool_calls();
+    if calls.is_empty() {
+        return "No tool calls were made.".to_string();
+    }
+    let responses = responses_of(inv);
+    let steps: Vec<Value> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let resp = responses.iter().find(|r| r.id == c.id).map(|r| {
+                let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+                strip_nulls(&mut v);
+                v
+            });
+            json!({"step": i + 1, "tool_call": call_json(c), "tool_response": resp.unwrap_or(Value::String("None".into()))})
+        })
+        .collect();
+    pretty(&json!({ "tool_calls_and_responses": steps }))
+}
+
+pub fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+/// Tool declarations per agent from app_details as JSON, or a sentence saying there are none.
+pub fn tool_declarations(inv: &Invocation) -> String {
+    let Some(app) = &inv.app_details else {
+        return "The agent has no tools.".to_string();
+    };
+    let mut m = Map::new();
+    for (name, d) in &app.agent_details {
+        let mut tools = Value::Array(d.tool_declarations.clone());
+        strip_nulls(&mut tools);
+        m.insert(name.clone(), tools);
+    }
+    pretty(&json!({ "tool_declarations": m }))
+}
+
+/// Developer instructions for the agent that answered (author of the first event, else the
+/// first agent of app_details); empty without app_details. An author missing from app_details
+/// is an error, as in ADK.
+pub fn developer_instructions(inv: &Invocation) -> Result<String, NotEvaluated> {
+    let Some(app) = &inv.app_details else {
+        return Ok(String::new());
+    };
+    let author = inv.events().first().map(|e| e.author.clone());
+    match author {
+        Some(a) => match app.agent_details.get(&a) {
+            Some(d) => Ok(d.instructions.clone()),
+            None => Err(NotEvaluated::new(
+                "invalid_input",
+                format!("app_details has no agent named {a:?}, the author of the invocation's first event"),
+            )),
+        },
+        None => Ok(app
+            .agent_details
+            .values()
+            .next()
+            .map(|d| d.instructions.clone())
+            .unwrap_or_default()),
+    }
+}
+
+/// Every agent's non-empty instructions as `name:\ninstructions`, blank-line separated.
+pub fn all_instructions(inv: &Invocation) -> String {
+    let Some(app) = &inv.app_details else {
+        return String::new();
+    };
+    app.agent_details
+        .iter()
+        .filter(|(_, d)| !d.instructions.is_empty())
+        .map(|(n, d)| format!("{n}:\n{}", d.instructions))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// Grounding metadata of the given events as JSON, or a sentence saying there is none.
+pub fn grounding(events: &[InvocationEvent]) -> String {
+    let items: Vec<Value> = events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            e.grounding_metadata
+                .as_ref()
+                .map(|g| json!({"step": i + 1, "author": e.author, "grounding_metadata": Value::Object((**g).clone())}))
+        })
+        .collect();
+    if items.is_empty() {
+        "No grounding metadata was provided.".to_string()
+    } else {
+        pretty(&json!({ "grounding_metadata": items }))
+    }
+}
+
+/// The hallucination validator's context: instructions, the user prompt, tool declarations,
+/// grounding metadata, then each context event's texts, tool calls and tool outputs.
+pub fn validation_context(inv: &Invocation, events: &[InvocationEvent]) -> String {
+    let mut out = Vec::new();
+    out.push(format!("Developer instructions:\n{}\n", all_instructions(inv)));
+    out.push(format!("User prompt:\n{}\n", user_text(inv)));
+    out.push(format!("Tool definitions:\n{}\n", tool_declarations(inv)));
+    out.push(format!("Grounding metadata:\n{}\n", grounding(events)));
+    for e in events {
+        let Some(c) = &e.content else { continue };
+        let texts: Vec<&str> = c
+            .parts
+            .iter()
+            .flatten()
+            .filter_map(|p| p.text.as_deref().filter(|t| !t.is_empty()))
+            .collect();
+        if !texts.is_empty() {
+            out.push(format!("{}\n", texts.join("\n")));
+        }
+        let calls: Vec<Value> = c.function_calls().map(call_json).collect();
+        if !calls.is_empty() {
+            out.push(format!("tool_calls:\n{}\n", pretty(&Value::Array(calls))));
+        }
+        let resps: Vec<Value> = c
+            .function_responses()
+            .map(|r| {
+                let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+                strip_nulls(&mut v);
+                v
+            })
+            .collect();
+        if !resps.is_empty() {
+            out.push(format!("tool_outputs:\n{}\n", pretty(&Value::Array(resps))));
+        }
+    }
+    out.join("\n")
+}
+
+/// The whole conversation as turn-labelled lines, for multi-turn judges.
+pub fn conversation_history(invs: &[Invocation]) -> String {
+    let mut out = Vec::new();
+    for (k, inv) in invs.iter().enumerate() {
+        let turn = k + 1;
+        out.push(format!("USER TURN {turn}: {}", user_text(inv)));
+        for e in inv.events() {
+            let Some(c) = &e.content else { continue };
+            let who = if e.author.eq_ignore_ascii_case("user") {
+                "USER".to_string()
+            } else {
+                format!("AGENT ({})", e.author)
+            };
+            for p in c.parts.iter().flatten() {
+                if let Some(t) = p.text.as_deref().filter(|t| !t.is_empty()) {
+                    out.push(format!("{who} TURN {turn}: {t}"));
+                }
+                if let Some(fc) = &p.function_call {
+                    let args = fc.args.as_ref().map(|a| Value::Object(a.clone())).unwrap_or(json!({}));
+                    out.push(format!(
+                        "{who} TURN {turn} (tool call): {}({args})",
+                        fc.name.as_deref().unwrap_or("")
+                    ));
+                }
+                if let Some(fr) = &p.function_response {
+                    let resp = fr
+                        .response
+                        .as_ref()
+                        .map(|a| Value::Object(a.clone()))
+                        .unwrap_or(json!({}));
+                    out.push(format!(
+                        "{who} TURN {turn} (tool output): {} -> {resp}",
+                        fr.name.as_deref().unwrap_or("")
+                    ));
+                }
+            }
+        }
+        if let Some(IntermediateData::Legacy { tool_uses, .. }) = &inv.intermediate_data {
+            {
+                for fc in tool_uses {
+                    let args = fc.args.as_ref().map(|a| Value::Object(a.clone())).unwrap_or(json!({}));
+                    out.push(format!(
+                        "AGENT TURN {turn} (tool call): {}({args})",
+                        fc.name.as_deref().unwrap_or("")
+                    ));
+                }
+            }
+        }
+        let author = inv.events().first().map(|e| e.author.as_str()).unwrap_or("agent");
+        let fin = text_of(inv.final_response.as_ref());
+        if !fin.is_empty() {
+            out.push(format!("AGENT ({author}) TURN {turn}: {fin}"));
+        }
+    }
+    out.join("\n")
+}
+
+/// Agent instructions and tool definitions across all invocations' app_details (de-duplicated).
+pub fn agents_overview(invs: &[Invocation]) -> (String, String) {
+    let mut instr: Vec<String> = Vec::new();
+    let mut tools: Vec<String> = Vec::new();
+    for inv in invs {
+        let Some(app) = &inv.app_details else { continue };
+        for (name, d) in &app.agent_details {
+            let s = format!("Agent {name} Instructions:\n{}", d.instructions);
+            if !instr.contains(&s) {
+                instr.push(s);
+            }
+            let mut block = vec![format!("Agent: {name}")];
+            for t in &d.tool_declarations {
+                let decls = t
+                    .get("function_declarations")
+                    .or_else(|| t.get("functionDeclarations"))
+                    .and_then(Value::as_array);
+                match decls {
+                    Some(ds) => {
+                        for fd in ds {
+                            let n = fd.get("name").and_then(Value::as_str).unwrap_or("");
+                            let desc = fd.get("description").and_then(Value::as_str).unwrap_or("");
+                            block.push(format!("- {n}: {desc}"));
+                        }
+                    }
+                    None => block.push(format!("- {}", serde_json::to_string(t).unwrap_or_default())),
+                }
+            }
+            let s = block.join("\n");
+            if !tools.contains(&s) {
+                tools.push(s);
+            }
+        }
+    }
+    (instr.join("\n\n"), tools.join("\n"))
+}

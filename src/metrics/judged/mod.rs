@@ -1,0 +1,78 @@
+//! The LLM-judged metrics. Each builds its prompts from the invocations, asks the
+//! [`JudgePort`] for `num_samples` answers per invocation (all at once, bounded by the port and
+//! by an explicit `parallelism_limit`), parses and votes, then aggregates as ADK 2.13 does.
+
+mod hallucinations;
+mod response_match_v2;
+mod rubric;
+mod user_turn;
+
+pub use hallucinations::hallucinations;
+pub use response_match_v2::{response_match_v2, safety};
+pub use rubric::{final_response_quality, multi_turn_trajectory, tool_use_quality};
+pub use user_turn::{persona_text, user_turn_quality};
+
+use super::{Ctx, NotEvaluated, Outcome};
+use crate::judge::limit::Limit;
+use crate::judge::{CallKind, JudgeFailure, JudgeModelOptions, JudgePort, JudgeRequest};
+use crate::schema::Criterion;
+use futures_util::future::{join_all, LocalBoxFuture};
+
+/// A judged metric: (context, criterion, judge, metric name) → outcome.
+pub type JudgedFn = for<'a> fn(
+    &'a Ctx<'a>,
+    &'a Criterion,
+    &'a dyn JudgePort,
+    &'a str,
+) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>>;
+
+/// One prompt to sample `n` times for invocation `invocation`.
+pub(crate) struct Ask {
+    pub invocation: usize,
+    pub prompt: String,
+    pub samples: u32,
+    /// Sample index of the first sample (0 except for hallucinations_v1's steps).
+    pub first_sample: u32,
+    pub kind: CallKind,
+}
+
+/// Sends every sample of every ask (bounded by `parallelism_limit` when one is given) and
+/// returns the answers grouped per ask, in sample order.
+pub(crate) async fn ask_all(
+    port: &dyn JudgePort,
+    metric: &str,
+    opts: &JudgeModelOptions,
+    asks: Vec<Ask>,
+) -> Vec<Vec<Result<String, JudgeFailure>>> {
+    let limit = opts.parallelism_limit.map(Limit::new);
+    let futs = asks.iter().map(|a| {
+        let limit = limit.clone();
+        let samples = (0..a.samples).map(move |s| {
+            let limit = limit.clone();
+            let req = JudgeRequest {
+                metric: metric.to_string(),
+                invocation: a.invocation,
+                sample: a.first_sample + s,
+                kind: a.kind,
+                prompt: a.prompt.clone(),
+                model_hint: opts.judge_model.clone(),
+                config: opts.judge_model_config.clone(),
+            };
+            async move {
+                let _permit = match &limit {
+                    Some(l) => Some(l.acquire().await),
+                    None => None,
+                };
+                port.ask(req).await
+            }
+        });
+        join_all(samples)
+    });
+    join_all(futs).await
+}
+
+/// The first failure among an invocation's samples (ADK: one failed sample makes the
+/// invocation NOT_EVALUATED).
+pub(crate) fn first_failure(samples: &[Result<String, JudgeFailure>]) -> Option<&JudgeFailure> {
+    samples.iter().find_map(|s| s.as_ref().err())
+}

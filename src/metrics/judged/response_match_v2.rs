@@ -1,0 +1,130 @@
+//! final_response_match_v2 (SPEC §3.7) and safety_v1 as a judged metric: one binary verdict
+//! per sample, majority vote per invocation (ties negative), case = valid / evaluated.
+
+use super::{ask_all, first_failure, Ask};
+use crate::judge::context::{response_text, user_text};
+use crate::judge::parse::response_match_label;
+use crate::judge::vote::binary_vote;
+use crate::judge::{judge_options, prompts, CallKind, JudgeFailure, JudgePort};
+use crate::metrics::{empty_outcome, pass, require_expected, Ctx, NotEvaluated, Outcome};
+use crate::schema::result::{Cell, EvalStatus};
+use crate::schema::Criterion;
+use futures_util::future::LocalBoxFuture;
+
+pub fn response_match_v2<'a>(
+    ctx: &'a Ctx<'a>,
+    c: &'a Criterion,
+    port: &'a dyn JudgePort,
+    metric: &'a str,
+) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
+    Box::pin(async move {
+        let opts = judge_options(metric, c)?;
+        let expected = require_expected(ctx, metric)?;
+        let incl = c.include_intermediate_responses_in_final;
+        let asks = ctx
+            .actual
+            .iter()
+            .zip(expected)
+            .enumerate()
+            .map(|(i, (a, e))| Ask {
+                invocation: i,
+                prompt: prompts::response_match(&user_text(e), &response_text(a, incl), &response_text(e, incl)),
+                samples: opts.num_samples,
+                first_sample: 0,
+                kind: CallKind::Judge,
+            })
+            .collect();
+        let answers = ask_all(port, metric, &opts, asks).await;
+        Ok(binary_outcome(&answers, c.threshold))
+    })
+}
+
+/// safety_v1: the same verdict machinery on a safety prompt (1 = safe). One sample unless
+/// `judge_model_options.num_samples` says otherwise; needs no expected invocations.
+pub fn safety<'a>(
+    ctx: &'a Ctx<'a>,
+    c: &'a Criterion,
+    port: &'a dyn JudgePort,
+    metric: &'a str,
+) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
+    Box::pin(async move {
+        let mut opts = judge_options(metric, c)?;
+        let explicit = c
+            .field("judge_model_options", "judgeModelOptions")
+            .and_then(|o| o.get("num_samples").or_else(|| o.get("numSamples")))
+            .is_some();
+        if !explicit {
+            opts.num_samples = 1;
+        }
+        let asks = ctx
+            .actual
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Ask {
+                invocation: i,
+                prompt: prompts::safety(
+                    &user_text(a),
+                    &response_text(a, c.include_intermediate_responses_in_final),
+                ),
+                samples: opts.num_samples,
+                first_sample: 0,
+                kind: CallKind::Judge,
+            })
+            .collect();
+        let answers = ask_all(port, metric, &opts, asks).await;
+        Ok(binary_outcome(&answers, c.threshold))
+    })
+}
+
+/// Per invocation: a failed sample → NOT_EVALUATED; else the vote. Case: Σ score / evaluated.
+fn binary_outcome(answers: &[Vec<Result<String, JudgeFailure>>], threshold: f64) -> Outcome {
+    if answers.is_empty() {
+        return empty_outcome();
+    }
+    let per_invocation: Vec<Cell> = answers
+        .iter()
+        .map(|samples| {
+            if let Some(f) = first_failure(samples) {
+                return Cell::not_evaluated(f.reason, f.message.clone());
+            }
+            let scores: Vec<Option<f64>> = samples
+                .iter()
+                .map(|s| {
+                    s.as_ref()
+                        .ok()
+                        .and_then(|t| response_match_label(t))
+                        .map(|v| if v { 1.0 } else { 0.0 })
+                })
+                .collect();
+            let score = scores.get(binary_vote(&scores)).copied().flatten();
+            let mut cell = Cell::new(score, pass(score, threshold));
+            if score.is_none() {
+                cell.details.reason = Some("unparsable_answer");
+                cell.details.error = Some("no judge answer carried a recognisable verdict".into());
+            }
+            cell
+        })
+        .collect();
+    let mut valid = 0.0;
+    let mut evaluated = 0usize;
+    for cell in &per_invocation {
+        if let (Some(s), false) = (cell.score, cell.status == EvalStatus::NotEvaluated) {
+            valid += s;
+            evaluated += 1;
+        }
+    }
+    let overall = if evaluated == 0 {
+        let why = per_invocation
+            .iter()
+            .find_map(|c| c.details.reason.zip(c.details.error.clone()))
+            .unwrap_or(("unparsable_answer", "no invocation could be judged".to_string()));
+        Cell::not_evaluated(why.0, why.1)
+    } else {
+        let s = valid / evaluated as f64;
+        Cell::new(Some(s), pass(Some(s), threshold))
+    };
+    Outcome {
+        overall,
+        per_invocation,
+    }
+}

@@ -1,0 +1,386 @@
+//! The judge client: a [`JudgePort`] over the host's fetch. It formats the provider request,
+//! bounds calls in flight, retries 408/429/5xx and network failures with exponential backoff,
+//! jitter and `Retry-After`, sends each (request, sample) once per run, records to and replays
+//! from a cassette, counts calls against a budget, and in a dry run lists calls without
+//! sending them.
+
+use super::{FetchError, Host, HttpCall};
+use crate::judge::limit::Limit;
+use crate::judge::provider::{self, Provider, Reply};
+use crate::judge::{JudgeFailure, JudgePort, JudgeRequest};
+use futures_util::future::{FutureExt, LocalBoxFuture, Shared};
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CassetteMode {
+    /// Only the cassette answers; a missing entry is an error.
+    Replay,
+    /// Always send, and record every answer.
+    Record,
+    /// Answer from the cassette when it has the call, otherwise send and record.
+    Auto,
+}
+
+/// Judge settings from the host (`judge` option), minus `fetch`.
+#[derive(Debug, Clone)]
+pub struct JudgeSettings {
+    pub provider: Provider,
+    pub model: Option<String>,
+    pub base_url: String,
+    pub headers: Vec<(String, String)>,
+    pub concurrency: usize,
+    pub timeout_ms: f64,
+    pub max_retries: u32,
+    pub retry_initial_ms: f64,
+    pub retry_max_ms: f64,
+    pub max_tokens: u32,
+    pub cassette: Option<CassetteMode>,
+    pub cassette_entries: Map<String, Value>,
+    pub dry_run: bool,
+    pub max_calls: Option<u64>,
+}
+
+impl JudgeSettings {
+    /// Reads the `judge` option object (without `fetch`, which stays in the host).
+    pub fn from_json(v: &Value) -> Result<JudgeSettings, String> {
+        let o = v.as_object().ok_or("`judge` must be an object")?;
+        let provider_name = o
+            .get("provider")
+            .and_then(Value::as_str)
+            .ok_or("`judge.provider` is required: \"gemini\", \"openai\" or \"anthropic\"")?;
+        let provider = Provider::parse(provider_name).ok_or_else(|| {
+            format!("`judge.provider` {provider_name:?} is not one of \"gemini\", \"openai\", \"anthropic\"")
+        })?;
+        let num = |k: &str| o.get(k).and_then(Value::as_f64);
+        let pos = |k: &str, d: f64| -> Result<f64, String> {
+            match o.get(k) {
+                None | Some(Value::Null) => Ok(d),
+                Some(v) => v
+                    .as_f64()
+                    .filter(|x| *x >= 0.0 && x.is_finite())
+                    .ok_or_else(|| format!("`judge.{k}` must be a non-negative number")),
+            }
+        };
+        let mut headers = Vec::new();
+        if let Some(h) = o.get("headers") {
+            let m = h.as_object().ok_or("`judge.headers` must be an object of strings")?;
+            for (k, v) in m {
+                let v = v
+                    .as_str()
+                    .ok_or_else(|| format!("`judge.headers.{k}` must be a string"))?;
+                headers.push((k.clone(), v.to_string()));
+            }
+        }
+        let cassette = match o.get("cassette") {
+            None | Some(Value::Null) => None,
+            Some(c) => {
+                let mode = c.get("mode").and_then(Value::as_str).unwrap_or("auto");
+                Some(match mode {
+                    "replay" => CassetteMode::Replay,
+                    "record" => CassetteMode::Record,
+                    "auto" => CassetteMode::Auto,
+                    other => {
+                        return Err(format!(
+                            "`judge.cassette.mode` {other:?} is not one of \"replay\", \"record\", \"auto\""
+                        ))
+                    }
+                })
+            }
+        };
+        let cassette_entries = o
+            .get("cassette")
+            .and_then(|c| c.get("entries"))
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let concurrency = pos("concurrency", 8.0)?.max(1.0) as usize;
+        Ok(JudgeSettings {
+            provider,
+            model: o
+                .get("model")
+                .and_then(Value::as_str)
+                .filter(|m| !m.is_empty())
+                .map(str::to_string),
+            base_url: o
+                .get("baseUrl")
+                .or_else(|| o.get("base_url"))
+                .and_then(Value::as_str)
+                .unwrap_or(provider.default_base_url())
+                .to_string(),
+            headers,
+            concurrency,
+            timeout_ms: pos("timeoutMs", 60_000.0)?,
+            max_retries: pos("maxRetries", 6.0)? as u32,
+            retry_initial_ms: pos("retryInitialDelayMs", 1_000.0)?,
+            retry_max_ms: pos("retryMaxDelayMs", 60_000.0)?,
+            max_tokens: num("maxTokens").filter(|x| *x >= 1.0).unwrap_or(4096.0) as u32,
+            cassette,
+            cassette_entries,
+            dry_run: o.get("dryRun").and_then(Value::as_bool).unwrap_or(false),
+            max_calls: num("maxCalls").filter(|x| *x >= 0.0).map(|x| x as u64),
+        })
+    }
+}
+
+type SharedAnswer = Shared<LocalBoxFuture<'static, Result<String, JudgeFailure>>>;
+
+/// Counters a run reports.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    pub requests: u64,
+    pub sent: u64,
+    pub attempts: u64,
+    pub retries: u64,
+    pub cassette_hits: u64,
+    pub deduplicated: u64,
+    pub failures: u64,
+}
+
+struct Inner {
+    host: Rc<dyn Host>,
+    settings: JudgeSettings,
+    limit: Limit,
+    memo: RefCell<HashMap<String, SharedAnswer>>,
+    stats: RefCell<Stats>,
+    budget_used: Cell<u64>,
+    planned: RefCell<Vec<Value>>,
+}
+
+/// The judge client of one run (cheap to clone).
+#[derive(Clone)]
+pub struct JudgeClient(Rc<Inner>);
+
+impl JudgeClient {
+    pub fn new(host: Rc<dyn Host>, settings: JudgeSettings) -> JudgeClient {
+        let limit = Limit::new(settings.concurrency);
+        JudgeClient(Rc::new(Inner {
+            host,
+            settings,
+            limit,
+            memo: RefCell::new(HashMap::new()),
+            stats: RefCell::new(Stats::default()),
+            budget_used: Cell::new(0),
+            planned: RefCell::new(Vec::new()),
+        }))
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.0.stats.borrow().clone()
+    }
+
+    /// Calls a dry run listed.
+    pub fn planned(&self) -> Vec<Value> {
+        self.0.planned.borrow().clone()
+    }
+
+    /// Drops the in-run memo of answers (it holds futures that refer back to the client).
+    pub fn close(&self) {
+        self.0.memo.borrow_mut().clear();
+    }
+
+    pub fn budget_exhausted(&self) -> bool {
+        self.0.settings.max_calls.is_some_and(|m| self.0.budget_used.get() >= m)
+    }
+
+    pub fn stats_json(&self) -> Value {
+        let s = self.stats();
+        json!({"requests": s.requests, "sent": s.sent, "attempts": s.attempts, "retries": s.retries,
+            "cassette_hits": s.cassette_hits, "deduplicated": s.deduplicated, "failures": s.failures,
+            "budget_exhausted": self.budget_exhausted()})
+    }
+}
+
+fn cassette_key(provider: Provider, model: &str, url_path: &str, body: &str, sample: u32) -> String {
+    let mut h = Sha256::new();
+    for part in [provider.as_str(), model, url_path, body, &sample.to_string()] {
+        h.update(part.as_bytes());
+        h.update([0u8]);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn path_of(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    rest.find('/').and_then(|i| rest.get(i..)).unwrap_or("/")
+}
+
+fn failure(reason: &'static str, m: impl Into<String>) -> JudgeFailure {
+    JudgeFailure::new(reason, m)
+}
+
+impl Inner {
+    fn describe(req: &JudgeRequest) -> String {
+        format!(
+            "{} invocation {} sample {} ({})",
+            req.metric,
+            req.invocation + 1,
+            req.sample + 1,
+            req.kind.as_str()
+        )
+    }
+
+    fn answer_of(&self, status: u16, body: &str, what: &str) -> Result<String, JudgeFailure> {
+        if !(200..300).contains(&status) {
+            let msg = serde_json::from_str::<Value>(body)
+                .ok()
+                .and_then(|v| v.get("error").map(provider::error_text))
+                .unwrap_or_else(|| body.chars().take(200).collect());
+            return Err(failure(
+                "judge_error",
+                format!("judge call for {what} failed with HTTP {status}: {msg}"),
+            ));
+        }
+        match provider::read_reply(self.settings.provider, body) {
+            Reply::Text(t) => Ok(t),
+            Reply::Empty(m) => Err(failure("judge_error", format!("judge call for {what}: {m}"))),
+            Reply::Malformed(m) => Err(failure("judge_error", format!("judge call for {what}: {m}"))),
+        }
+    }
+
+    async fn send(self: Rc<Self>, req: JudgeRequest, model: String, key: String) -> Result<String, JudgeFailure> {
+        let s = &self.settings;
+        let what = Self::describe(&req);
+        let http = provider::build(
+            s.provider,
+            &s.base_url,
+            &model,
+            &req.prompt,
+            req.config.as_ref(),
+            &s.headers,
+            s.max_tokens,
+        );
+        let mut attempt: u32 = 0;
+        loop {
+            if self.host.aborted() {
+                return Err(failure("cancelled", "the run was cancelled"));
+            }
+            let permit = self.limit.acquire().await;
+            self.stats.borrow_mut().attempts += 1;
+            let result = self
+                .host
+                .fetch(HttpCall {
+                    url: http.url.clone(),
+                    headers: http.headers.clone(),
+                    body: http.body.clone(),
+                    timeout_ms: s.timeout_ms,
+                })
+                .await;
+            drop(permit);
+            let (retry, why, after) = match result {
+                Ok(reply) if (200..300).contains(&reply.status) => {
+                    let answer = self.answer_of(reply.status, &reply.body, &what);
+                    if answer.is_ok() && matches!(s.cassette, Some(CassetteMode::Record | CassetteMode::Auto)) {
+                        let entry = json!({"status": reply.status, "body": reply.body, "metric": req.metric,
+                            "kind": req.kind.as_str(), "provider": s.provider.as_str(), "model": model});
+                        self.host
+                            .emit(json!({"type": "cassette", "key": key, "entry": entry}).to_string());
+                    }
+                    return answer;
+                }
+                Ok(reply) => {
+                    let after = reply
+                        .headers
+                        .iter()
+                        .find(|(k, _)| k.eq_ignore_ascii_case("retry-after"))
+                        .and_then(|(_, v)| provider::retry_after_ms(v, self.host.now_ms()));
+                    let err = self.answer_of(reply.status, &reply.body, &what).err();
+                    let msg = err.map(|e| e.message).unwrap_or_default();
+                    (provider::retryable_status(reply.status), msg, after)
+                }
+                Err(FetchError::Aborted) => return Err(failure("cancelled", "the run was cancelled")),
+                Err(e) => (e.retryable(), format!("judge call for {what}: {}", e.describe()), None),
+            };
+            if !retry || attempt >= s.max_retries {
+                let suffix = if retry {
+                    format!(" (gave up after {} attempts)", attempt + 1)
+                } else {
+                    String::new()
+                };
+                return Err(failure("judge_error", format!("{why}{suffix}")));
+            }
+            let backoff = (s.retry_initial_ms * 2f64.powi(attempt as i32)).min(s.retry_max_ms);
+            // Equal jitter: half fixed, half random, so concurrent retries spread out.
+            let jittered = backoff / 2.0 + backoff / 2.0 * self.host.random();
+            let delay = after.map_or(jittered, |a| a.clamp(0.0, 600_000.0));
+            self.stats.borrow_mut().retries += 1;
+            attempt += 1;
+            self.host.sleep(delay).await;
+        }
+    }
+}
+
+impl JudgePort for JudgeClient {
+    fn ask(&self, req: JudgeRequest) -> LocalBoxFuture<'_, Result<String, JudgeFailure>> {
+        let inner = self.0.clone();
+        Box::pin(async move {
+            let s = &inner.settings;
+            inner.stats.borrow_mut().requests += 1;
+            let Some(model) = s.model.clone().or_else(|| req.model_hint.clone()) else {
+                return Err(failure("judge_error", "the judge names no model: set `judge.model`"));
+            };
+            let http = provider::build(
+                s.provider,
+                &s.base_url,
+                &model,
+                &req.prompt,
+                req.config.as_ref(),
+                &[],
+                s.max_tokens,
+            );
+            let key = cassette_key(s.provider, &model, path_of(&http.url), &http.body, req.sample);
+            let existing = inner.memo.borrow().get(&key).cloned();
+            if let Some(shared) = existing {
+                inner.stats.borrow_mut().deduplicated += 1;
+                return shared.await;
+            }
+            if matches!(s.cassette, Some(CassetteMode::Replay | CassetteMode::Auto)) {
+                if let Some(e) = s.cassette_entries.get(&key) {
+                    inner.stats.borrow_mut().cassette_hits += 1;
+                    let status = e.get("status").and_then(Value::as_u64).unwrap_or(200) as u16;
+                    let body = e.get("body").and_then(Value::as_str).unwrap_or("");
+                    return inner.answer_of(status, body, &Inner::describe(&req));
+                }
+                if s.cassette == Some(CassetteMode::Replay) {
+                    return Err(failure(
+                        "cassette_miss",
+                        format!("the cassette has no answer for {} (key {key}); record it with cassette mode \"record\" or \"auto\"", Inner::describe(&req)),
+                    ));
+                }
+            }
+            if s.dry_run {
+                inner.planned.borrow_mut().push(json!({
+                    "metric": req.metric, "invocationIndex": req.invocation, "sample": req.sample,
+                    "kind": req.kind.as_str(), "provider": s.provider.as_str(), "model": model, "key": key,
+                    "estimatedTokens": provider::estimate_tokens(&req.prompt),
+                }));
+                return Err(failure("dry_run", "dry run: the judge call was listed, not sent"));
+            }
+            if let Some(max) = s.max_calls {
+                if inner.budget_used.get() >= max {
+                    return Err(failure(
+                        "budget_exhausted",
+                        format!(
+                            "the judge budget of {max} calls is used up; {} was not sent",
+                            Inner::describe(&req)
+                        ),
+                    ));
+                }
+            }
+            inner.budget_used.set(inner.budget_used.get() + 1);
+            inner.stats.borrow_mut().sent += 1;
+            let fut: LocalBoxFuture<'static, Result<String, JudgeFailure>> =
+                Box::pin(inner.clone().send(req, model, key.clone()));
+            let shared = fut.shared();
+            inner.memo.borrow_mut().insert(key, shared.clone());
+            let r = shared.await;
+            if r.is_err() {
+                inner.stats.borrow_mut().failures += 1;
+            }
+            r
+        })
+    }
+}
