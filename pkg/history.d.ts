@@ -1,0 +1,71 @@
+// Types of `evalcore/history` (Node only): ADK's eval history files,
+// `<app folder>/.adk/eval_history/<eval_set_result_name>.evalset_result.json`.
+
+import type { EvalCaseResult, EvalSetResult, EvalStatus, JsonInput } from './index.js';
+
+/** ADK's integers for statuses in result files. */
+export declare const STATUS_CODES: Readonly<{ PASSED: 1; FAILED: 2; NOT_EVALUATED: 3; INFORMATIONAL: 4 }>;
+
+/** A status as ADK's integer (1-4); accepts the name or the integer. Throws EvalError for anything else. */
+export declare function statusCode(status: EvalStatus | number | string): 1 | 2 | 3 | 4;
+
+/** A status as its name; accepts the name or ADK's integer. */
+export declare function statusName(status: EvalStatus | number | string): EvalStatus;
+
+/** `.adk/eval_history` (relative). */
+export declare const EVAL_HISTORY_DIR: string;
+/** `.evalset_result.json`. */
+export declare const RESULT_FILE_SUFFIX: string;
+
+/**
+ * ADK's check that an app name or eval set id is one path segment (not empty, no NUL, no `/` or
+ * `\`, not drive-qualified, not `.`/`..`). Throws EvalError `invalid_path`; returns the value.
+ */
+export declare function validatePathSegment(value: string, fieldName: string): string;
+
+/** `<appDir>/.adk/eval_history`. */
+export declare function evalHistoryDir(appDir: string): string;
+
+/**
+ * A new EvalSetResult as ADK makes it: id `<app>_<eval_set_id>_<time float>`, name = id with `/`
+ * replaced by `_`, `creation_timestamp` = the time (default now).
+ */
+export declare function createEvalSetResult(
+  appName: string,
+  evalSetId: string,
+  evalCaseResults: EvalCaseResult[],
+  options?: { timestamp?: number },
+): EvalSetResult;
+
+/** The text ADK 2.13 writes for an EvalSetResult: pretty JSON, every field (nulls too), integer statuses. */
+export declare function formatEvalSetResult(result: EvalSetResult): string;
+
+/** Writes `<dir>/<eval_set_result_name>.evalset_result.json` (creating `dir`); returns the path. */
+export declare function writeEvalSetResult(result: EvalSetResult, dir: string): string;
+
+export interface SaveEvalSetResultArgs {
+  appName: string;
+  evalSetId: string;
+  evalCaseResults: EvalCaseResult[];
+  /** The app folder: results go to `<appDir>/.adk/eval_history`. */
+  appDir?: string;
+  /** Or the folder the file goes to directly. */
+  historyDir?: string;
+  /** Seconds since the epoch (default now). */
+  timestamp?: number;
+}
+
+/** ADK's `save_eval_set_result`: checks the names, makes the result and writes it. */
+export declare function saveEvalSetResult(args: SaveEvalSetResultArgs): { path: string; result: EvalSetResult };
+
+/**
+ * Parses an EvalSetResult file's text (ADK 2.x plain JSON or 1.x double-encoded; snake or camel
+ * keys; integer or string statuses) into evalcore's shape with string statuses.
+ */
+export declare function readEvalSetResult(input: JsonInput): EvalSetResult;
+
+/** `readEvalSetResult` of a file. */
+export declare function readEvalSetResultFile(path: string): EvalSetResult;
+
+/** Result ids (file names without the suffix) in a history folder, sorted; [] when it is absent. */
+export declare function listEvalSetResults(dir: string): string[];

@@ -1,0 +1,242 @@
+//! `evalcore eval AGENT_MODULE EVAL_SET[:id,id]...`: `adk eval` for JS agents — ADK's
+//! selection syntax, config discovery, console output, result files and exit codes.
+import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import * as evalcore from '../../index.js';
+import { EvalError } from '../../index.js';
+import { evalHistoryDir, saveEvalSetResult, validatePathSegment } from '../history.js';
+import { toJson, toJUnit, toMarkdown } from '../reports.js';
+import { loadAgent, resolveAgentPath, appLocation } from './agent.js';
+import { parseArgs, UsageError } from './args.js';
+import { criteriaLine, readConfig, resolveConfigPath } from './config.js';
+import { evalSetPath, readEvalSetFile } from './evalsets.js';
+import { createProgress } from './progress.js';
+import { parseSelectors } from './selectors.js';
+
+export const FLAGS = {
+  config_file_path: 'string',
+  print_detailed_results: 'bool',
+  num_runs: 'int',
+  judge: 'string',
+  judge_base_url: 'string',
+  judge_cassette: 'string',
+  judge_mode: ['record', 'replay', 'auto'],
+  results_dir: 'string',
+  format: ['text', 'json', 'junit', 'markdown'],
+  output: 'string',
+  concurrency: 'int',
+};
+
+export const HELP = `Usage: evalcore eval AGENT_MODULE EVAL_SET[:id,id,...]... [options]
+
+Runs an agent on eval sets and scores it as \`adk eval\` does (google-adk 2.13).
+
+AGENT_MODULE   a .js/.mjs file (or a folder with agent.mjs / agent.js / index.js) exporting
+               \`agent\` (an evalcore Agent callback), \`default\`, \`rootAgent\` / \`root_agent\`
+               (an @google/adk agent) or \`getAgent()\`. Its folder is the app: eval set ids are
+               looked up as <folder>/<id>.evalset.json and results go to <folder>/.adk/eval_history/.
+EVAL_SET       an eval set file (current schema, legacy *.test.json list, legacy named list) or,
+               when the first one is not a file, eval set ids. \`file.json:a,b\` runs only cases
+               a and b (ids are trimmed); naming a set twice merges the lists.
+
+Options:
+  --config_file_path PATH     eval config; default: test_config.json beside the one eval set
+                              file given, else ADK's default criteria
+  --print_detailed_results    print every case's metrics and invocations
+  --num_runs N                run every case N times (default 1)
+  --concurrency N             eval cases in flight (default 4)
+  --judge PROVIDER:MODEL      LLM judge for judged metrics (gemini, openai, anthropic); the API
+                              key comes from GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY or
+                              ANTHROPIC_API_KEY
+  --judge_base_url URL        the judge provider's API base URL
+  --judge_cassette FILE       record / replay judge calls in FILE
+  --judge_mode MODE           record | replay | auto (default auto) for --judge_cassette
+  --results_dir DIR           where result files go (default <agent folder>/.adk/eval_history)
+  --format FORMAT             text (default) | json | junit | markdown
+  --output FILE               write the --format report to FILE (stdout keeps the text output)
+  -h, --help                  this help
+
+Exit status: 0 when every case PASSED, 1 when any case did not (NOT_EVALUATED counts as
+failed) or nothing ran, 2 for usage errors.
+`;
+
+const COMMAND = 'eval';
+
+/** The Judge for the --judge flags, with the provider's API key from the environment. */
+export function judgeFromFlags(opts, env = process.env) {
+  if (opts.judge === undefined) {
+    for (const f of ['judge_base_url', 'judge_cassette', 'judge_mode']) {
+      if (opts[f] !== undefined) throw new UsageError(`--${f} needs --judge PROVIDER:MODEL`, COMMAND);
+    }
+    return undefined;
+  }
+  const m = /^(gemini|openai|anthropic):(.+)$/.exec(opts.judge);
+  if (!m) throw new UsageError(`--judge must be PROVIDER:MODEL with PROVIDER gemini, openai or anthropic, found "${opts.judge}"`, COMMAND);
+  const judge = { provider: m[1], model: m[2].trim() };
+  if (opts.judge_base_url !== undefined) judge.baseUrl = opts.judge_base_url;
+  if (opts.judge_cassette !== undefined) judge.cassette = { path: resolve(opts.judge_cassette), mode: opts.judge_mode ?? 'auto' };
+  else if (opts.judge_mode !== undefined) throw new UsageError('--judge_mode needs --judge_cassette FILE', COMMAND);
+  const headers = {};
+  if (judge.provider === 'gemini') {
+    const key = env.GEMINI_API_KEY || env.GOOGLE_API_KEY;
+    if (key) headers['x-goog-api-key'] = key;
+  } else if (judge.provider === 'openai') {
+    if (env.OPENAI_API_KEY) headers.authorization = `Bearer ${env.OPENAI_API_KEY}`;
+  } else if (env.ANTHROPIC_API_KEY) headers['x-api-key'] = env.ANTHROPIC_API_KEY;
+  if (Object.keys(headers).length > 0) judge.headers = headers;
+  return judge;
+}
+
+/**
+ * The eval sets to run: `[{ evalSet, evalIds, source }]`. File mode when the first argument is
+ * an existing path (every argument must then be a file); otherwise every argument is an id
+ * under the app folder.
+ */
+function collectEvalSets(selectors, appDir, warn) {
+  const keys = [...selectors.keys()];
+  const fileMode = existsSync(keys[0]);
+  const byPath = new Map();
+  for (const [key, ids] of selectors) {
+    let path;
+    if (fileMode) {
+      if (!existsSync(key) || !statSync(key).isFile()) throw new UsageError(`eval set file not found: ${key}`, COMMAND);
+      path = realpathSync(key);
+    } else {
+      try {
+        validatePathSegment(key, 'eval set id');
+      } catch (e) {
+        throw new UsageError(`eval set not found: ${key} is neither a file nor a valid eval set id (${e.message})`, COMMAND);
+      }
+      path = evalSetPath(appDir, key);
+      if (!existsSync(path)) throw new UsageError(`eval set not found: no file ${key} and no eval set "${key}" at ${path}`, COMMAND);
+    }
+    const entry = byPath.get(path);
+    if (entry) {
+      if (entry.ids.length > 0 || ids.length > 0) entry.ids = [...new Set([...entry.ids, ...ids])];
+    } else byPath.set(path, { source: key, ids: [...ids] });
+  }
+  const sets = [];
+  const seenIds = new Map();
+  for (const [path, { source, ids }] of byPath) {
+    const { evalSet } = readEvalSetFile(path);
+    try {
+      validatePathSegment(evalSet.eval_set_id, 'eval_set_id');
+    } catch (e) {
+      throw new UsageError(`${source}: its eval_set_id cannot name a result file: ${e.message}`, COMMAND);
+    }
+    if (seenIds.has(evalSet.eval_set_id)) {
+      throw new UsageError(`${source} and ${seenIds.get(evalSet.eval_set_id)} have the same eval_set_id "${evalSet.eval_set_id}"`, COMMAND);
+    }
+    seenIds.set(evalSet.eval_set_id, source);
+    let evalIds;
+    if (ids.length > 0) {
+      const known = new Set(evalSet.eval_cases.map((c) => c.eval_id));
+      for (const id of ids) if (!known.has(id)) warn(`warning: eval set "${evalSet.eval_set_id}" has no eval case "${id}"`);
+      evalIds = ids.filter((id) => known.has(id));
+    }
+    sets.push({ evalSet, evalIds, source });
+  }
+  return { sets, fileMode };
+}
+
+function splitByRun(result) {
+  const runs = new Map();
+  for (const r of result.eval_case_results) {
+    const run = Number.isInteger(r.run) ? r.run : 0;
+    if (!runs.has(run)) runs.set(run, []);
+    runs.get(run).push(r);
+  }
+  return [...runs.entries()].sort((a, b) => a[0] - b[0]);
+}
+
+/** Runs `evalcore eval`; returns the exit code. */
+export async function runEval(argv, io) {
+  const { positionals, options: opts, help } = parseArgs(argv, FLAGS, COMMAND);
+  if (help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  if (positionals.length < 1) throw new UsageError('missing AGENT_MODULE', COMMAND);
+  if (positionals.length < 2) throw new UsageError('missing EVAL_SET: give at least one eval set file or id', COMMAND);
+  const [agentArg, ...setArgs] = positionals;
+  const format = opts.format ?? 'text';
+  const judge = judgeFromFlags(opts, io.env);
+
+  const modulePath = resolveAgentPath(agentArg, COMMAND);
+  const { appDir, appName } = appLocation(modulePath);
+  const selectors = parseSelectors(setArgs);
+  const { sets } = collectEvalSets(selectors, appDir, (line) => io.stderr.write(`${line}\n`));
+  const configPath = resolveConfigPath(opts.config_file_path, [...selectors.keys()], COMMAND);
+  const { config, raw } = readConfig(configPath);
+  const historyDir = opts.results_dir !== undefined ? resolve(opts.results_dir) : evalHistoryDir(appDir);
+  validatePathSegment(appName, 'app_name');
+
+  const { agent } = await loadAgent(modulePath, COMMAND);
+
+  // stdout carries the text output, or only the report when one is asked for without --output.
+  const reportToStdout = format !== 'text' && opts.output === undefined;
+  const info = reportToStdout ? io.stderr : io.stdout;
+  info.write(`${criteriaLine(config, raw)}\n`);
+  if (judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay') {
+    io.stderr.write(`warning: no API key for the ${judge.provider} judge in the environment; judged metrics will be NOT_EVALUATED\n`);
+  }
+
+  if (typeof evalcore.evaluate !== 'function') {
+    throw new EvalError('unsupported', '', 'this build of the evalcore package has no evaluate(); rebuild it (scripts/build.sh)');
+  }
+  const numRuns = opts.num_runs ?? 1;
+  const progress = createProgress(io.stderr, { runs: numRuns, force: io.forceProgress === true });
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted'));
+  io.onInterrupt?.(onSignal);
+
+  const setResults = [];
+  try {
+    for (const [i, { evalSet, evalIds }] of sets.entries()) {
+      if (evalIds !== undefined && evalIds.length === 0) continue; // only unknown ids were named
+      progress.setLabel(sets.length > 1 ? `${evalSet.eval_set_id} (${i + 1}/${sets.length})` : evalSet.eval_set_id);
+      const args = { evalSet, agent, config, numRuns, signal: controller.signal, onProgress: (p) => progress.update(p) };
+      if (judge) args.judge = judge;
+      if (opts.concurrency !== undefined) args.concurrency = opts.concurrency;
+      if (evalIds !== undefined) args.evalIds = evalIds;
+      setResults.push(await evalcore.evaluate(args));
+      if (controller.signal.aborted) break;
+    }
+  } finally {
+    progress.done();
+    io.offInterrupt?.(onSignal);
+  }
+  if (controller.signal.aborted) {
+    io.stderr.write('interrupted\n');
+    return 130;
+  }
+
+  let writeFailed = false;
+  for (const result of setResults) {
+    for (const [, cases] of splitByRun(result)) {
+      try {
+        saveEvalSetResult({ appName, evalSetId: result.eval_set_id, evalCaseResults: cases, historyDir });
+      } catch (e) {
+        writeFailed = true;
+        io.stderr.write(`error: cannot write the results of ${result.eval_set_id} to ${historyDir}: ${e.message}\n`);
+      }
+    }
+  }
+
+  const caseResults = setResults.flatMap((r) => r.eval_case_results);
+  const text = evalcore.formatReport(caseResults, { detailed: opts.print_detailed_results === true });
+  const report = format === 'text' ? text
+    : format === 'json' ? toJson(setResults)
+      : format === 'junit' ? toJUnit(setResults) : toMarkdown(setResults);
+  if (opts.output !== undefined) {
+    const out = resolve(opts.output);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, report);
+  }
+  if (reportToStdout) io.stdout.write(report);
+  else io.stdout.write(text);
+
+  const failed = caseResults.filter((r) => r.final_eval_status !== 'PASSED').length;
+  if (failed > 0 || caseResults.length === 0) return 1;
+  return writeFailed ? 2 : 0;
+}

@@ -1,0 +1,164 @@
+//! `evalcore eval_set create|add_eval_case`: ADK's eval set commands. Sets live at
+//! `<agent folder>/<id>.evalset.json`, written as ADK's LocalEvalSetsManager writes them
+//! (null and default fields left out).
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { EvalError, loadEvalSet } from '../../index.js';
+import { appLocation, resolveAgentPath } from './agent.js';
+import { dumpAdkJson, pythonJsonDumps } from './adk_json.js';
+import { parseArgs, UsageError } from './args.js';
+import { evalSetPath } from './evalsets.js';
+import { PERSONAS } from './personas.js';
+
+export const HELP = `Usage: evalcore eval_set create AGENT_MODULE EVAL_SET_ID
+       evalcore eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S
+
+create          makes an empty eval set <agent folder>/EVAL_SET_ID.evalset.json
+                (EVAL_SET_ID matches ^[a-zA-Z0-9_]+$; an existing set is an error)
+add_eval_case   adds one eval case per conversation scenario in F (\`{"scenarios": [...]}\`),
+                each starting from the session in S (\`{"app_name", "user_id", "state"}\`); the
+                eval id is ADK's: the first 8 hex digits of the scenario's SHA-256. Cases whose
+                id is already in the set are skipped.
+
+AGENT_MODULE is the agent's module file or folder; its folder is the app.
+`;
+
+const ID_PATTERN = /^[a-zA-Z0-9_]+$/;
+const now = () => (performance.timeOrigin + performance.now()) / 1000;
+
+function appDirOf(agentArg, command) {
+  return appLocation(resolveAgentPath(agentArg, command));
+}
+
+function createSet(argv, io) {
+  const command = 'eval_set create';
+  const { positionals, help } = parseArgs(argv, {}, command);
+  if (help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  if (positionals.length !== 2) throw new UsageError('expected AGENT_MODULE EVAL_SET_ID', command);
+  const [agentArg, id] = positionals;
+  const { appDir, appName } = appDirOf(agentArg, command);
+  if (!ID_PATTERN.test(id)) {
+    throw new UsageError(`invalid eval set id "${id}": it must match ^[a-zA-Z0-9_]+$`, command);
+  }
+  const path = evalSetPath(appDir, id);
+  if (existsSync(path)) throw new UsageError(`eval set ${id} already exists for app ${appName} (${path})`, command);
+  writeFileSync(path, dumpAdkJson({ eval_set_id: id, name: id, eval_cases: [], creation_timestamp: now() }, 'EvalSet', { compact: true }));
+  io.stdout.write(`Eval set '${id}' created for app '${appName}'.\n`);
+  return 0;
+}
+
+function readJson(path, what, command) {
+  if (!existsSync(path)) throw new UsageError(`${what} not found: ${path}`, command);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new EvalError('invalid_json', '', `${path}: ${e.message}`);
+  }
+}
+
+/**
+ * ADK's eval id for a scenario: SHA-256 of `json.dumps(scenario.model_dump(), sort_keys=True)`
+ * (2.x dumps `user_persona`, null when absent, and a persona id as the persona object), first 8
+ * hex digits.
+ */
+export function scenarioEvalId(scenario) {
+  const persona = scenario.user_persona ?? null;
+  const dump = {
+    starting_prompt: scenario.starting_prompt,
+    conversation_plan: scenario.conversation_plan,
+    user_persona: typeof persona === 'string' ? PERSONAS[persona] ?? persona : persona,
+  };
+  return createHash('sha256').update(pythonJsonDumps(dump), 'utf8').digest('hex').slice(0, 8);
+}
+
+/** Scenarios and session checked by the eval set loader; errors point into the given files. */
+function checkedScenarios(scenariosFile, sessionFile, command) {
+  const doc = readJson(scenariosFile, 'scenarios file', command);
+  const session = readJson(sessionFile, 'session input file', command);
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || !Array.isArray(doc.scenarios ?? [])) {
+    throw new EvalError('schema', '$.scenarios', `${scenariosFile}: expected {"scenarios": [ConversationScenario, ...]}`);
+  }
+  const extra = Object.keys(doc).filter((k) => k !== 'scenarios');
+  if (extra.length > 0) throw new EvalError('schema', `$.${extra[0]}`, `${scenariosFile}: unknown field "${extra[0]}" (expected only "scenarios")`);
+  const scenarios = doc.scenarios ?? [];
+  let set;
+  try {
+    set = loadEvalSet({
+      eval_set_id: 'scenarios',
+      eval_cases: scenarios.map((s, i) => ({ eval_id: `s${i}`, conversation_scenario: s, session_input: session })),
+    });
+  } catch (e) {
+    if (!(e instanceof EvalError)) throw e;
+    const m = /^\$\.eval_cases\[(\d+)\]\.(conversation_scenario|session_input)(.*)$/.exec(e.path);
+    if (m) {
+      const [file, path] = m[2] === 'session_input' ? [sessionFile, `$${m[3]}`] : [scenariosFile, `$.scenarios[${m[1]}]${m[3]}`];
+      throw new EvalError(e.code, path, `${file}: ${e.message}`);
+    }
+    throw e;
+  }
+  return { scenarios: set.eval_cases.map((c) => c.conversation_scenario), session: set.eval_cases[0]?.session_input ?? null };
+}
+
+function addEvalCase(argv, io) {
+  const command = 'eval_set add_eval_case';
+  const { positionals, options, help } = parseArgs(argv, { scenarios_file: 'string', session_input_file: 'string' }, command);
+  if (help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  if (positionals.length !== 2) throw new UsageError('expected AGENT_MODULE EVAL_SET_ID', command);
+  for (const f of ['scenarios_file', 'session_input_file']) {
+    if (options[f] === undefined) throw new UsageError(`missing --${f}`, command);
+  }
+  const [agentArg, id] = positionals;
+  const { appDir } = appDirOf(agentArg, command);
+  if (!ID_PATTERN.test(id)) throw new UsageError(`invalid eval set id "${id}": it must match ^[a-zA-Z0-9_]+$`, command);
+  const path = evalSetPath(appDir, id);
+  if (!existsSync(path)) throw new UsageError(`eval set ${id} not found (${path}); create it with \`evalcore eval_set create\``, command);
+  const { scenarios, session } = checkedScenarios(options.scenarios_file, options.session_input_file, command);
+
+  let evalSet;
+  try {
+    evalSet = loadEvalSet(readFileSync(path));
+  } catch (e) {
+    if (e instanceof EvalError) throw new EvalError(e.code, e.path, `${path}: ${e.message}`);
+    throw e;
+  }
+  const known = new Set(evalSet.eval_cases.map((c) => c.eval_id));
+  let added = 0;
+  for (const scenario of scenarios) {
+    const evalId = scenarioEvalId(scenario);
+    if (known.has(evalId)) {
+      io.stdout.write(`Eval case '${evalId}' already exists in eval set '${id}', skipped adding.\n`);
+      continue;
+    }
+    const persona = scenario.user_persona;
+    evalSet.eval_cases.push({
+      eval_id: evalId,
+      conversation_scenario: { ...scenario, user_persona: typeof persona === 'string' ? PERSONAS[persona] ?? persona : persona },
+      session_input: session,
+      creation_timestamp: now(),
+    });
+    known.add(evalId);
+    added++;
+    // ADK saves the set after every case; one write at the end leaves the same file.
+    io.stdout.write(`Eval case '${evalId}' added to eval set '${id}'.\n`);
+  }
+  if (added > 0) writeFileSync(path, dumpAdkJson(evalSet, 'EvalSet', { compact: true }));
+  return 0;
+}
+
+/** Runs `evalcore eval_set <subcommand>`; returns the exit code. */
+export function runEvalSet(argv, io) {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    io.stdout.write(HELP);
+    return sub === undefined ? 2 : 0;
+  }
+  if (sub === 'create') return createSet(rest, io);
+  if (sub === 'add_eval_case' || sub === 'add-eval-case') return addEvalCase(rest, io);
+  throw new UsageError(`unknown eval_set command "${sub}" (expected create or add_eval_case)`, 'eval_set');
+}

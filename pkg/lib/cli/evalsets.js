@@ -1,0 +1,86 @@
+//! Eval set files as the CLI and AgentEvaluator meet them: any shape `loadEvalSet` accepts
+//! (current schema, legacy `*.test.json` turn list, legacy named list), with legacy ids taken
+//! from the file name; and the eval sets ADK keeps at `<agents_dir>/<app>/<id>.evalset.json`.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { EvalError, loadEvalSet } from '../../index.js';
+
+const SUFFIXES = ['.evalset.json', '.test.json', '.json'];
+
+/** A set id for a legacy file: its name without the suffix, reduced to `[A-Za-z0-9_-]`. */
+export function idFromFileName(path) {
+  let name = basename(path);
+  for (const s of SUFFIXES) {
+    if (name.toLowerCase().endsWith(s)) {
+      name = name.slice(0, -s.length);
+      break;
+    }
+  }
+  const id = name.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+  return id === '' ? undefined : id;
+}
+
+/** Parsed JSON of a file, or null when it is not JSON (loadEvalSet then reports why). */
+function parsedOrNull(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Loads an eval set file in any shape. Returns `{ evalSet, legacy }`; `legacy` is true for the
+ * list shapes, which take `sessionInput` as their cases' initial session. EvalError messages
+ * name the file.
+ */
+export function readEvalSetFile(path, { sessionInput } = {}) {
+  const bytes = readFileSync(path);
+  const legacy = Array.isArray(parsedOrNull(bytes.toString('utf8')));
+  const options = legacy ? { id: idFromFileName(path) } : {};
+  if (legacy && sessionInput !== undefined && sessionInput !== null) options.sessionInput = sessionInput;
+  try {
+    return { evalSet: loadEvalSet(bytes, Object.keys(options).length ? options : undefined), legacy };
+  } catch (e) {
+    if (e && typeof e.code === 'string' && typeof e.message === 'string') e.message = `${path}: ${e.message}`;
+    throw e;
+  }
+}
+
+/** `<appDir>/<id>.evalset.json`, where ADK's LocalEvalSetsManager keeps eval set `id`. */
+export function evalSetPath(appDir, id) {
+  return join(appDir, `${id}.evalset.json`);
+}
+
+/** Every `*.test.json` and `*.evalset.json` under `dir` (recursively, sorted, node_modules and dot folders skipped). */
+export function findEvalFiles(dir) {
+  const found = [];
+  const walk = (d) => {
+    for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(d, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(p);
+      } else if (/\.(test|evalset)\.json$/i.test(entry.name) && statSync(p).isFile()) found.push(p);
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+/**
+ * The initial session of legacy data from a JSON file `{app_name, user_id, state}`, as ADK's
+ * AgentEvaluator builds it: missing keys become `""` / `{}`; an empty object means none.
+ */
+export function readSessionFile(path) {
+  let value;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new EvalError(e instanceof SyntaxError ? 'invalid_json' : 'not_found', '', `initial session file ${path}: ${e.code ?? e.message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new EvalError('schema', '$', `initial session file ${path}: expected an object {app_name, user_id, state}`);
+  }
+  if (Object.keys(value).length === 0) return undefined;
+  return { app_name: value.app_name ?? value.appName ?? '', user_id: value.user_id ?? value.userId ?? '', state: value.state ?? {} };
+}

@@ -1,0 +1,70 @@
+//! The `evalcore` command: dispatch, help, and turning every user error into one line on
+//! stderr with exit code 2 (a stack trace only for evalcore's own bugs, or with EVALCORE_DEBUG).
+import { UsageError } from './args.js';
+
+export const HELP = `Usage: evalcore <command> [options]
+
+Commands:
+  eval AGENT_MODULE EVAL_SET[:id,id]...      run an agent on eval sets and score it (adk eval)
+  eval_set create AGENT_MODULE EVAL_SET_ID   create an empty eval set
+  eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S
+                                             add conversation-scenario cases to an eval set
+  migrate OLD.test.json NEW.evalset.json     convert legacy eval data to the current schema
+
+Run \`evalcore <command> --help\` for a command's options.
+`;
+
+/** A user's mistake as one line: EvalError as `code at path: message`. */
+export function describeError(e) {
+  if (e instanceof UsageError) return e.message;
+  if (e && e.name === 'EvalError') return `${e.code}${e.path ? ` at ${e.path}` : ''}: ${e.message}`;
+  if (e && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && typeof e.message === 'string') return e.message;
+  return null;
+}
+
+/**
+ * Runs the command line `argv` (without node and the script) with `io` = `{ stdout, stderr,
+ * env, onInterrupt?, offInterrupt? }`; resolves to the exit code.
+ */
+export async function main(argv, io) {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+        io.stderr.write(HELP);
+        return 2;
+      case '--help': case '-h': case 'help':
+        io.stdout.write(HELP);
+        return 0;
+      case '--version': case '-v': {
+        const { readFileSync } = await import('node:fs');
+        const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+        io.stdout.write(`evalcore ${pkg.version}\n`);
+        return 0;
+      }
+      case 'eval': {
+        const { runEval } = await import('./eval.js');
+        return await runEval(rest, io);
+      }
+      case 'eval_set': case 'eval-set': {
+        const { runEvalSet } = await import('./eval_set.js');
+        return await runEvalSet(rest, io);
+      }
+      case 'migrate': {
+        const { runMigrate } = await import('./migrate.js');
+        return await runMigrate(rest, io);
+      }
+      default:
+        throw new UsageError(`unknown command "${command}" (expected eval, eval_set or migrate; see evalcore --help)`);
+    }
+  } catch (e) {
+    const line = describeError(e);
+    if (line === null || io.env?.EVALCORE_DEBUG) {
+      io.stderr.write(`evalcore: internal error: ${e && e.stack ? e.stack : String(e)}\n`);
+      return line === null ? 70 : 2;
+    }
+    const where = e instanceof UsageError && e.command ? `evalcore ${e.command}: ` : 'evalcore: ';
+    io.stderr.write(`${where}${line.replace(/\s*\n\s*/g, ' ')}\n`);
+    return 2;
+  }
+}

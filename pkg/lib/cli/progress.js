@@ -1,0 +1,72 @@
+//! The progress line `evalcore eval` draws on stderr while cases run, only when stderr is a
+//! terminal: cases done/total, passed/failed, elapsed time; redrawn in place, cleared at the end.
+
+const BAR = 20;
+
+function clock(ms) {
+  const s = Math.floor(ms / 1000);
+  const m = Math.floor(s / 60);
+  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
+    : `${m}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** One line of progress text (without control characters) for a Progress event. */
+export function progressLine(p, { label = '', runs = 1, elapsedMs = 0, color = false } = {}) {
+  const total = Math.max(0, p.casesTotal ?? 0);
+  const done = Math.min(total, Math.max(0, p.casesDone ?? 0));
+  const filled = total === 0 ? 0 : Math.round((done / total) * BAR);
+  const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR - filled)}]`;
+  const green = (s) => (color ? `\x1b[32m${s}\x1b[39m` : s);
+  const red = (s) => (color ? `\x1b[31m${s}\x1b[39m` : s);
+  const parts = [];
+  if (label) parts.push(label);
+  if (runs > 1) parts.push(`run ${(p.run ?? 0) + 1}/${runs}`);
+  parts.push(`${bar} ${done}/${total} cases`);
+  parts.push(green(`${p.passed ?? 0} passed`));
+  const failed = (p.failed ?? 0) + (p.notEvaluated ?? 0);
+  parts.push(failed > 0 ? red(`${failed} failed`) : `${failed} failed`);
+  parts.push(clock(elapsedMs));
+  return parts.join('  ');
+}
+
+/**
+ * A progress display on `stream`: `update(progressEvent)`, `setLabel(text)`, `done()`. Draws
+ * nothing unless the stream is a TTY (or `force`).
+ */
+export function createProgress(stream, { runs = 1, force = false, now = Date.now } = {}) {
+  const active = force || Boolean(stream.isTTY);
+  const start = now();
+  let last = null;
+  let label = '';
+  let timer = null;
+  const color = active && Boolean(stream.isTTY) && !process.env.NO_COLOR;
+
+  const draw = () => {
+    if (!active || last === null) return;
+    let line = progressLine(last, { label, runs, elapsedMs: now() - start, color });
+    const width = stream.columns;
+    if (!color && width && line.length >= width) line = line.slice(0, width - 1);
+    stream.write(`\r\x1b[2K${line}`);
+  };
+
+  return {
+    active,
+    setLabel(text) {
+      label = text;
+    },
+    update(p) {
+      last = p;
+      if (active && timer === null) {
+        timer = setInterval(draw, 1000);
+        timer.unref?.();
+      }
+      draw();
+    },
+    done() {
+      if (timer !== null) clearInterval(timer);
+      timer = null;
+      if (active && last !== null) stream.write('\r\x1b[2K');
+      last = null;
+    },
+  };
+}

@@ -1,0 +1,241 @@
+//! `evalcore/testing`: ADK's AgentEvaluator for JS test runners (node:test, vitest, jest).
+//! Runs eval sets `numRuns` times, judges each metric on its score averaged over every
+//! invocation of every run (SPEC §4.6, from the run summary), and fails with node:assert's
+//! AssertionError whose message says which metric missed its threshold and on what.
+import { AssertionError } from 'node:assert';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import * as evalcore from '../index.js';
+import { EvalError, formatReport, loadEvalConfig, loadEvalSet } from '../index.js';
+import { loadAgent } from './cli/agent.js';
+import { findEvalFiles, readEvalSetFile, readSessionFile } from './cli/evalsets.js';
+import { migrateFile } from './cli/migrate.js';
+import { formatScore, invocationView } from './reports.js';
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** An Agent callback from what a test passes: a callback, an @google/adk agent, or a module path. */
+async function toAgent(agent) {
+  if (typeof agent === 'function') return agent;
+  if (typeof agent === 'string') return (await loadAgent(agent, 'AgentEvaluator')).agent;
+  if (agent !== null && typeof agent === 'object') {
+    const { fromAdkAgent } = await import('./adapters/adk.js');
+    return fromAdkAgent(agent);
+  }
+  throw new EvalError('schema', '', `AgentEvaluator: expected an Agent callback, an @google/adk agent or an agent module path, found ${agent === null ? 'null' : typeof agent}`);
+}
+
+function readConfigFile(path) {
+  if (!existsSync(path)) throw new EvalError('not_found', '', `AgentEvaluator: config file not found: ${path}`);
+  try {
+    return loadEvalConfig(readFileSync(path, 'utf8'));
+  } catch (e) {
+    if (e instanceof EvalError) throw new EvalError(e.code, e.path, `${path}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** `config`, else `configPath`, else `test_config.json` beside the eval file, else ADK's defaults. */
+function configFor(file, opts) {
+  if (opts.config !== undefined && opts.config !== null) return loadEvalConfig(opts.config);
+  if (opts.configPath !== undefined) return readConfigFile(opts.configPath);
+  if (file === undefined) return loadEvalConfig();
+  const beside = join(dirname(file), 'test_config.json');
+  return existsSync(beside) ? readConfigFile(beside) : loadEvalConfig();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verdicts
+
+const pad = (s, n) => (s.length >= n ? `${s} ` : s + ' '.repeat(n - s.length));
+
+function metricTable(metrics) {
+  const rows = [['metric', 'threshold', 'score', 'status']];
+  for (const m of metrics) {
+    const verdict = m.passed === true ? 'PASSED' : m.passed === false ? 'FAILED' : 'NOT_EVALUATED';
+    const score = m.invocation_mean ?? null;
+    const spread = m.case_scores && m.case_scores.length > 1 && m.stddev ? ` (runs ${m.case_scores.map(formatScore).join(', ')})` : '';
+    rows.push([m.metric_name, formatScore(m.threshold), `${formatScore(score)}${spread}`, verdict]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)) + 2);
+  return rows.map((r) => `    ${r.map((c, i) => (i === r.length - 1 ? c : pad(c, widths[i]))).join('')}`);
+}
+
+/** The failing invocations of a case across its runs; identical ones are listed once with their runs. */
+function invocationBlocks(caseResults, failingMetrics) {
+  const blocks = new Map();
+  for (const r of caseResults) {
+    const per = r.eval_metric_result_per_invocation ?? [];
+    per.forEach((entry, i) => {
+      const view = invocationView(entry);
+      const bad = view.metrics.filter((m) => failingMetrics.has(m.metric_name) && m.eval_status !== 'PASSED');
+      if (bad.length === 0) return;
+      const key = JSON.stringify([i, view, bad]);
+      if (!blocks.has(key)) blocks.set(key, { index: i, of: per.length, view, bad, runs: [] });
+      blocks.get(key).runs.push((r.run ?? 0) + 1);
+    });
+  }
+  const lines = [];
+  for (const b of blocks.values()) {
+    const v = b.view;
+    lines.push(`    ${b.runs.length > 1 ? `runs ${b.runs.join(', ')}` : `run ${b.runs[0]}`}, invocation ${b.index + 1} of ${b.of}`);
+    lines.push(`      prompt:              ${v.prompt}`);
+    if (v.expectedResponse !== null) lines.push(`      expected_response:   ${v.expectedResponse}`);
+    lines.push(`      actual_response:     ${v.actualResponse}`);
+    if (v.expectedToolCalls !== null) lines.push(`      expected_tool_calls: ${v.expectedToolCalls.join(', ') || '(none)'}`);
+    lines.push(`      actual_tool_calls:   ${v.actualToolCalls.join(', ') || '(none)'}`);
+    for (const m of b.bad) {
+      lines.push(`      ${m.metric_name}: ${m.eval_status} (score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)})`);
+    }
+  }
+  return lines;
+}
+
+/**
+ * Verdicts when a result has no run summary (one read back from files): a metric passes when it
+ * passed in every run; its score is shown only for a single run (averaging is the core's job).
+ */
+function metricsWithoutSummary(runs) {
+  const seen = new Map();
+  for (const r of runs) {
+    for (const m of r.overall_eval_metric_results ?? []) {
+      if (m.eval_status === 'INFORMATIONAL' || ((m.threshold ?? null) === null && !m.criterion)) continue;
+      if (!seen.has(m.metric_name)) seen.set(m.metric_name, { metric_name: m.metric_name, threshold: m.threshold, scores: [], statuses: [] });
+      seen.get(m.metric_name).scores.push(m.score ?? null);
+      seen.get(m.metric_name).statuses.push(m.eval_status);
+    }
+  }
+  return [...seen.values()].map((e) => ({
+    metric_name: e.metric_name,
+    threshold: e.threshold,
+    invocation_mean: e.scores.length === 1 ? e.scores[0] : null,
+    case_scores: e.scores,
+    passed: e.statuses.every((x) => x === 'PASSED') ? true : e.statuses.includes('FAILED') ? false : null,
+  }));
+}
+
+/**
+ * The failures of one EvalSetResult as AgentEvaluator judges them: per case, every metric that
+ * is not informational and did not pass on its averaged score, and every run the agent could not
+ * complete. Returns `{ failures: string[], failedCases, totalCases, report }`.
+ */
+export function judgeEvalSetResult(result, { source } = {}) {
+  const byCase = new Map();
+  for (const r of result.eval_case_results ?? []) {
+    if (!byCase.has(r.eval_id)) byCase.set(r.eval_id, []);
+    byCase.get(r.eval_id).push(r);
+  }
+  const summaries = new Map((result.run_summary?.cases ?? []).map((c) => [c.eval_id, c]));
+  const failures = [];
+  const sections = [];
+  for (const [evalId, runs] of byCase) {
+    const caseFailures = [];
+    const summary = summaries.get(evalId);
+    let metrics;
+    if (summary) {
+      metrics = (summary.metrics ?? []).filter((m) => !m.informational);
+    } else {
+      metrics = metricsWithoutSummary(runs);
+    }
+    for (const m of metrics) {
+      if (m.passed === false) {
+        caseFailures.push(`${m.metric_name} for ${evalId} Failed. Expected ${formatScore(m.threshold)}, but got ${formatScore(m.invocation_mean)}.`);
+      } else if (m.passed !== true) {
+        caseFailures.push(`${m.metric_name} for ${evalId} was not evaluated: no score was produced, so the threshold of ${formatScore(m.threshold)} was never checked.`);
+      }
+    }
+    for (const r of runs) {
+      if (r.final_eval_status === 'FAILED' && (r.overall_eval_metric_results ?? []).length === 0) {
+        const why = isObject(r.error) ? `${r.error.code ?? 'error'}: ${r.error.message ?? ''}` : 'no metric results';
+        caseFailures.push(`${evalId} run ${(r.run ?? 0) + 1}: the agent did not complete the conversation (${why})`);
+      }
+    }
+    if (caseFailures.length === 0) continue;
+    failures.push(...caseFailures);
+    const failing = new Set(metrics.filter((m) => m.passed !== true).map((m) => m.metric_name));
+    const lines = [`  ✗ ${evalId}`];
+    if (metrics.length > 0) lines.push(...metricTable(metrics));
+    for (const f of caseFailures) if (/the agent did not complete/.test(f)) lines.push(`    ${f}`);
+    const blocks = invocationBlocks(runs, failing);
+    if (blocks.length > 0) lines.push('  what failed:', ...blocks);
+    sections.push(lines.join('\n'));
+  }
+  const numRuns = result.run_summary?.num_runs ?? new Set((result.eval_case_results ?? []).map((r) => r.run ?? 0)).size;
+  const where = source ? ` (${source}${numRuns > 1 ? `, ${numRuns} runs` : ''})` : numRuns > 1 ? ` (${numRuns} runs)` : '';
+  const head = `${sections.length} of ${byCase.size} eval case${byCase.size === 1 ? '' : 's'} failed in ${result.eval_set_id}${where}`;
+  return { failures, failedCases: sections.length, totalCases: byCase.size, report: [head, '', ...sections].join('\n') };
+}
+
+function fail(results, judged) {
+  const failing = judged.filter((j) => j.failures.length > 0);
+  const message = `AgentEvaluator: ${failing.map((j) => j.report).join('\n\n')}`;
+  const err = new AssertionError({ message });
+  err.failures = failing.flatMap((j) => j.failures);
+  err.results = results;
+  return err;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function runSet(agentFn, evalSet, config, opts, source) {
+  if (typeof evalcore.evaluate !== 'function') {
+    throw new EvalError('unsupported', '', 'this build of the evalcore package has no evaluate(); rebuild it (scripts/build.sh)');
+  }
+  const args = { evalSet, agent: agentFn, config, numRuns: opts.numRuns ?? 2 };
+  for (const k of ['judge', 'concurrency', 'evalIds', 'signal', 'onProgress', 'onCaseResult']) {
+    if (opts[k] !== undefined) args[k] = opts[k];
+  }
+  const result = await evalcore.evaluate(args);
+  if (opts.printDetailedResults) (opts.log ?? ((s) => process.stdout.write(s)))(formatReport(result, { detailed: true }));
+  return { result, judged: judgeEvalSetResult(result, { source }) };
+}
+
+export class AgentEvaluator {
+  /**
+   * Evaluates `agent` on one eval file or every `*.test.json` / `*.evalset.json` under a folder
+   * (recursively), each with the `test_config.json` beside it (or `configPath` / `config`).
+   * Resolves to the EvalSetResults; rejects with an AssertionError listing the failures.
+   */
+  static async evaluate(agent, pathOrDir, opts = {}) {
+    if (typeof pathOrDir !== 'string' || !existsSync(pathOrDir)) {
+      throw new EvalError('not_found', '', `AgentEvaluator.evaluate: no such file or folder: ${String(pathOrDir)}`);
+    }
+    const files = statSync(pathOrDir).isDirectory() ? findEvalFiles(pathOrDir) : [pathOrDir];
+    if (files.length === 0) {
+      throw new EvalError('not_found', '', `AgentEvaluator.evaluate: no *.test.json or *.evalset.json files under ${pathOrDir}, so there is nothing to evaluate`);
+    }
+    checkRuns(opts.numRuns);
+    const agentFn = await toAgent(agent);
+    const sessionInput = opts.initialSessionFile ? readSessionFile(opts.initialSessionFile) : undefined;
+    const results = [];
+    const judged = [];
+    for (const file of files) {
+      const { evalSet } = readEvalSetFile(file, { sessionInput });
+      const { result, judged: j } = await runSet(agentFn, evalSet, configFor(file, opts), opts, file);
+      results.push(result);
+      judged.push(j);
+    }
+    if (judged.some((j) => j.failures.length > 0)) throw fail(results, judged);
+    return results;
+  }
+
+  /** Evaluates `agent` on an eval set (object, JSON text or bytes, any shape loadEvalSet takes). */
+  static async evaluateEvalSet(agent, evalSet, opts = {}) {
+    checkRuns(opts.numRuns);
+    const set = loadEvalSet(evalSet);
+    const { result, judged } = await runSet(await toAgent(agent), set, configFor(undefined, opts), opts);
+    if (judged.failures.length > 0) throw fail([result], [judged]);
+    return result;
+  }
+
+  /** ADK's `migrate_eval_data_to_new_schema`: legacy eval data to a full eval set file. */
+  static async migrateEvalDataToNewSchema(oldEvalDataFile, newEvalDataFile, initialSessionFile) {
+    return migrateFile(oldEvalDataFile, newEvalDataFile, initialSessionFile);
+  }
+}
+
+function checkRuns(n) {
+  if (n !== undefined && (!Number.isInteger(n) || n < 1)) {
+    throw new EvalError('schema', '', `AgentEvaluator: numRuns must be an integer of at least 1, found ${String(n)}`);
+  }
+}
