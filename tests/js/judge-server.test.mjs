@@ -565,3 +565,31 @@ test('CLI: serves one line by hand, logs the routing, prints the accounting on S
     if (child.exitCode === null) child.kill('SIGKILL');
   }
 });
+
+// ---------------------------------------------------------------------------------------------
+// google-adk itself through the server (needs benches/.venv with google-adk 2.13.0, which
+// `bash benches/run.sh` creates): ADK's real prompts over the Gemini wire format must be routed
+// to every scripted answer and reach every line's verdict with a clean accounting.
+
+const VENV_PYTHON = join(ROOT, 'benches', '.venv', 'bin', 'python');
+function adkAvailable() {
+  return new Promise((resolve) => {
+    const c = spawn(VENV_PYTHON, ['-c', 'import importlib.metadata as m; assert m.version("google-adk") == "2.13.0"'], { stdio: 'ignore' });
+    c.on('error', () => resolve(false));
+    c.on('close', (code) => resolve(code === 0));
+  });
+}
+
+test('google-adk 2.13 through the server: every line equal, every answer asked once', { timeout: 600_000 }, async (t) => {
+  if (!(await adkAvailable())) {
+    t.skip('benches/.venv has no google-adk 2.13.0 (bash benches/run.sh creates it)');
+    return;
+  }
+  const child = spawn(process.execPath, [join(ROOT, 'benches', 'judge', 'adk-oracles.mjs'), ORACLES], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  assert.match(out, /google-adk through the loopback judge: 120\/120 equal to judge_oracles \(770 judge requests\)/, out.slice(-4000));
+  assert.equal(code, 0);
+});
