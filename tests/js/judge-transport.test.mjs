@@ -47,6 +47,8 @@ const frm = (numSamples, extra = {}) => ({
   criteria: { [METRIC]: { threshold: 0.5, judge_model_options: { num_samples: numSamples }, ...extra } },
 });
 
+/** judge.concurrency when not given (the Judge type's documented default). */
+const DEFAULT_CONCURRENCY = 8;
 const PREFIX = { openai: '/v1', gemini: '/v1beta', anthropic: '/v1' };
 let server;
 let work;
@@ -181,12 +183,18 @@ describe('concurrency', () => {
     }
   });
 
-  test('the default sends calls concurrently, and boundedly', async () => {
+  test('the default: 8 calls in flight', async () => {
     server.script(byTurn([1, 2, 3, 4, 5, 6], { delayMs: 250 }));
     await run({ n: 6, config: frm(5) });
     assert.equal(server.requests.length, 30);
-    assert.ok(server.maxInFlight > 1, `the default is sequential (max in flight ${server.maxInFlight})`);
-    assert.ok(server.maxInFlight < 30, 'the default is unbounded (all 30 calls in flight at once)');
+    assert.equal(server.maxInFlight, DEFAULT_CONCURRENCY, `the server saw ${server.maxInFlight} calls in flight`);
+  });
+
+  test("a criterion's parallelism_limit bounds that metric's calls (ADK's JudgeModelOptions)", async () => {
+    server.script(byTurn([1, 2, 3], { delayMs: 250 }));
+    await run({ n: 3, config: { criteria: { [METRIC]: { threshold: 0.5, judge_model_options: { num_samples: 4, parallelism_limit: 2 } } } }, judge: judgeFor('openai', { concurrency: 8 }) });
+    assert.equal(server.requests.length, 12);
+    assert.equal(server.maxInFlight, 2);
   });
 });
 
@@ -239,25 +247,28 @@ describe('timeouts and retries', () => {
     });
   }
 
+  // The delay before retry i (from 0) is b = min(retryMaxDelayMs, retryInitialDelayMs * 2^i), with
+  // jitter at most halving it (equal jitter: b/2 + random * b/2), so b/2 is a lower bound.
   test('backoff: exponential from retryInitialDelayMs', async () => {
     server.script({ '*': [{ status: 503 }, { status: 503 }, { status: 503 }] }, { fallback: VALID });
-    const res = await run({ n: 1, config: frm(1), judge: judgeFor('openai', { maxRetries: 3, retryInitialDelayMs: 150, retryMaxDelayMs: 10_000 }) });
+    const res = await run({ n: 1, config: frm(1), judge: judgeFor('openai', { maxRetries: 3, retryInitialDelayMs: 200, retryMaxDelayMs: 10_000 }) });
     assert.equal(overall(res).eval_status, 'PASSED');
     const r = server.requests;
     assert.equal(r.length, 4);
     const gaps = r.slice(1).map((x, i) => x.arrivedAt - r[i].finishedAt);
-    gaps.forEach((g, i) => assert.ok(g >= 150 * 2 ** i * 0.9, `retry ${i + 1} came ${g.toFixed(0)} ms after the failure; expected >= ${150 * 2 ** i}`));
+    // A constant 200 ms delay would make the third wait <= ~200 ms; doubling makes it >= 400.
+    gaps.forEach((g, i) => assert.ok(g >= 100 * 2 ** i * 0.95, `retry ${i + 1} came ${g.toFixed(0)} ms after the failure; expected >= ${100 * 2 ** i} (half of ${200 * 2 ** i})`));
   });
 
   test('backoff: capped at retryMaxDelayMs', async () => {
-    server.script({ '*': Array.from({ length: 4 }, () => ({ status: 500 })) }, { fallback: VALID });
-    await run({ n: 1, config: frm(1), judge: judgeFor('openai', { maxRetries: 4, retryInitialDelayMs: 400, retryMaxDelayMs: 400 }) });
+    server.script({ '*': Array.from({ length: 5 }, () => ({ status: 500 })) }, { fallback: VALID });
+    await run({ n: 1, config: frm(1), judge: judgeFor('openai', { maxRetries: 5, retryInitialDelayMs: 400, retryMaxDelayMs: 400 }) });
     const r = server.requests;
-    assert.equal(r.length, 5);
-    // Uncapped, the fourth wait would be 3200 ms.
+    assert.equal(r.length, 6);
     const gaps = r.slice(1).map((x, i) => x.arrivedAt - r[i].finishedAt);
-    gaps.forEach((g, i) => assert.ok(g >= 360, `retry ${i + 1}: ${g.toFixed(0)} ms < the 400 ms delay`));
-    assert.ok(gaps[3] < 2_500, `retry 4 waited ${gaps[3].toFixed(0)} ms; retryMaxDelayMs is 400`);
+    gaps.forEach((g, i) => assert.ok(g >= 190, `retry ${i + 1}: ${g.toFixed(0)} ms < half the 400 ms delay`));
+    // Uncapped, the fifth wait would be at least 3200 ms (half of 400 * 2^4).
+    assert.ok(gaps[4] < 2_500, `retry 5 waited ${gaps[4].toFixed(0)} ms; retryMaxDelayMs is 400`);
   });
 
   test('Retry-After (seconds) is honoured', async () => {
