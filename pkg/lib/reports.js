@@ -32,9 +32,16 @@ export function toolCalls(invocation) {
   return calls;
 }
 
+/** JSON on one line with a space after `,` and `:` (`[4, 7, 9]`, `{"a": 1}`). */
+function displayJson(v) {
+  if (Array.isArray(v)) return `[${v.map(displayJson).join(', ')}]`;
+  if (isObject(v)) return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${displayJson(x)}`).join(', ')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
 /** `name(key=value, ...)` with the values as JSON. */
 export function formatToolCall(call) {
-  const args = isObject(call.args) ? Object.entries(call.args).map(([k, v]) => `${k}=${JSON.stringify(v)}`) : [];
+  const args = isObject(call.args) ? Object.entries(call.args).map(([k, v]) => `${k}=${displayJson(v)}`) : [];
   return `${call.name ?? '?'}(${args.join(', ')})`;
 }
 
@@ -248,7 +255,7 @@ export function toJson(results, { indent = 2 } = {}) {
 
 const mdCell = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
   .replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-const mdHtml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const mdHtml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s*\r?\n\s*/g, ' ');
 const ICON = { PASSED: '✅', FAILED: '❌', NOT_EVALUATED: '⚠️' };
 const icon = (s) => ICON[s] ?? '❌';
 
@@ -300,7 +307,11 @@ export function toMarkdown(results, { title = 'evalcore', maxDetails = 20 } = {}
     out.push(`| ${head.map(mdCell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
 
     const rows = summary ? summaryRows(g, summary, cols) : g.cases.map((x) => caseRow(x, g.runs, cols));
-    rows.sort((a, b) => rank[a.status] - rank[b.status]);
+    // Failing first; then a case's runs together, in the order the cases first appeared.
+    const firstSeen = new Map();
+    for (const x of g.cases) if (!firstSeen.has(x.evalId)) firstSeen.set(x.evalId, firstSeen.size);
+    rows.sort((a, b) => (rank[a.status] ?? 0) - (rank[b.status] ?? 0)
+      || firstSeen.get(a.evalId) - firstSeen.get(b.evalId) || a.run - b.run);
     for (const r of rows) out.push(`| ${r.cells.join(' | ')} |`);
 
     for (const x of g.cases) {
@@ -327,7 +338,7 @@ function caseRow({ evalId, run, result }, runs, cols) {
   const s = status(result.final_eval_status);
   const byName = new Map((result.overall_eval_metric_results ?? []).map((m) => [m.metric_name, m]));
   const label = runs > 1 ? `${evalId} (run ${run + 1})` : evalId;
-  return { status: s, cells: [icon(s), mdCell(label), ...[...cols.keys()].map((n) => scoreCell(byName.get(n)))] };
+  return { status: s, evalId, run, cells: [icon(s), mdCell(label), ...[...cols.keys()].map((n) => scoreCell(byName.get(n)))] };
 }
 
 function summaryRows(g, summary, cols) {
@@ -344,6 +355,6 @@ function summaryRows(g, summary, cols) {
       return m.passed === false ? `**${text}** ❌` : m.passed === null && !m.informational ? `${text} ⚠️` : text;
     });
     const runsCell = `${statuses.map(icon).join('')}${sc.flipped ? ' flaky' : ''}`;
-    return { status: s, cells: [icon(s), mdCell(sc.eval_id), runsCell, ...cells] };
+    return { status: s, evalId: sc.eval_id, run: 0, cells: [icon(s), mdCell(sc.eval_id), runsCell, ...cells] };
   });
 }

@@ -1,0 +1,276 @@
+// Reports over eval results: JUnit XML (checked well-formed by a strict XML 1.0 parser below, and
+// read back), JSON with a summary, and the Markdown PR comment.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { readEvalSetResult } from '../../pkg/lib/history.js';
+import { escapeXmlAttr, escapeXmlText, explainCase, groupResults, toJson, toJUnit, toMarkdown } from '../../pkg/lib/reports.js';
+import { ROOT } from './helpers.mjs';
+
+// ---------------------------------------------------------------------------------------------
+// A strict XML 1.0 parser: throws on anything not well-formed, returns the element tree.
+
+const XML_CHAR = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+const NAME = /^[A-Za-z_:][\w.:-]*/;
+
+function decodeEntities(s, where) {
+  if (/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9A-Fa-f]+);)/.test(s)) throw new Error(`${where}: bare & in ${JSON.stringify(s)}`);
+  return s.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9A-Fa-f]+);/g, (_, e) => {
+    const named = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[e];
+    if (named) return named;
+    const cp = e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    const ch = String.fromCodePoint(cp);
+    if (!XML_CHAR.test(ch)) throw new Error(`${where}: character reference &${e}; is not an XML character`);
+    return ch;
+  });
+}
+
+export function parseXml(text) {
+  if (!XML_CHAR.test(text)) throw new Error('document contains characters XML 1.0 does not allow');
+  let i = 0;
+  const decl = /^<\?xml\s+version="1\.0"(\s+encoding="UTF-8")?\s*\?>\s*/.exec(text);
+  if (decl) i = decl[0].length;
+  const root = { name: '#document', attrs: {}, children: [], text: '' };
+  const stack = [root];
+  while (i < text.length) {
+    if (text[i] === '<') {
+      if (text.startsWith('</', i)) {
+        const m = /^<\/([A-Za-z_:][\w.:-]*)\s*>/.exec(text.slice(i));
+        if (!m) throw new Error(`bad end tag at ${i}`);
+        const open = stack.pop();
+        if (open.name !== m[1]) throw new Error(`</${m[1]}> closes <${open.name}> at ${i}`);
+        i += m[0].length;
+        continue;
+      }
+      const nm = NAME.exec(text.slice(i + 1));
+      if (!nm) throw new Error(`bad tag at ${i}`);
+      const el = { name: nm[0], attrs: {}, children: [], text: '' };
+      i += 1 + nm[0].length;
+      for (;;) {
+        const ws = /^\s*/.exec(text.slice(i))[0];
+        i += ws.length;
+        if (text.startsWith('/>', i)) { i += 2; stack.at(-1).children.push(el); break; }
+        if (text[i] === '>') { i += 1; stack.at(-1).children.push(el); stack.push(el); break; }
+        if (ws.length === 0) throw new Error(`attributes of <${el.name}> need white space at ${i}`);
+        const am = /^([A-Za-z_:][\w.:-]*)\s*=\s*("([^"<]*)"|'([^'<]*)')/.exec(text.slice(i));
+        if (!am) throw new Error(`bad attribute in <${el.name}> at ${i}: ${text.slice(i, i + 30)}`);
+        if (am[1] in el.attrs) throw new Error(`duplicate attribute ${am[1]} in <${el.name}>`);
+        el.attrs[am[1]] = decodeEntities(am[3] ?? am[4], `<${el.name} ${am[1]}>`).replace(/[\t\n\r]/g, ' ');
+        // Literal white space in an attribute is normalised; our writer must use references.
+        if (/[\t\n\r]/.test(am[3] ?? am[4])) throw new Error(`raw white space control in attribute ${am[1]}`);
+        el.attrs[am[1]] = decodeEntities(am[3] ?? am[4], `<${el.name} ${am[1]}>`);
+        i += am[0].length;
+      }
+      continue;
+    }
+    const next = text.indexOf('<', i);
+    const chunk = text.slice(i, next === -1 ? text.length : next);
+    if (chunk.includes(']]>')) throw new Error(']]> in text');
+    if (stack.length === 1 && chunk.trim() !== '') throw new Error('text outside the root element');
+    stack.at(-1).text += decodeEntities(chunk, `<${stack.at(-1).name}> text`);
+    i += chunk.length;
+  }
+  if (stack.length !== 1) throw new Error(`<${stack.at(-1).name}> is never closed`);
+  if (root.children.length !== 1) throw new Error(`expected one root element, found ${root.children.length}`);
+  return root.children[0];
+}
+
+const kids = (el, name) => el.children.filter((c) => c.name === name);
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+
+const ADK = readEvalSetResult(readFileSync(join(ROOT, 'tools', 'adk-results', 'hello_world.adk-2.13.evalset_result.json'), 'utf8'));
+
+function metric(name, status, score, threshold = 0.5, extra = {}) {
+  return { metric_name: name, threshold, criterion: threshold === null ? null : { threshold }, score, eval_status: status, details: {}, ...extra };
+}
+
+function caseResult(evalId, status, metrics, extra = {}) {
+  return {
+    eval_set_id: 'set', eval_id: evalId, final_eval_status: status, overall_eval_metric_results: metrics,
+    eval_metric_result_per_invocation: [], session_id: 's', ...extra,
+  };
+}
+
+const NASTY = 'a<b>&"c\'\u0001\uD800 ]]> \n\tz';
+
+describe('JUnit XML', () => {
+  test("one suite per eval set, one testcase per case; ADK's own file converts", () => {
+    const doc = parseXml(toJUnit(ADK));
+    assert.equal(doc.name, 'testsuites');
+    assert.deepEqual([doc.attrs.tests, doc.attrs.failures, doc.attrs.errors], ['4', '1', '0']);
+    const [suite] = kids(doc, 'testsuite');
+    assert.equal(suite.attrs.name, 'hello_world');
+    const cases = kids(suite, 'testcase');
+    assert.deepEqual(cases.map((c) => c.attrs.name), ['greeting', 'roll_and_check', 'roll_twice_then_check', 'check_listed_numbers']);
+    assert.deepEqual(cases.map((c) => kids(c, 'failure').length), [0, 0, 0, 1]);
+    const [failure] = kids(cases[3], 'failure');
+    assert.equal(failure.attrs.type, 'FAILED');
+    assert.match(failure.attrs.message, /^tool_trajectory_avg_score: FAILED, score 0, threshold 1$/);
+    assert.match(failure.text, /expected_tool_calls: check_prime\(nums=\[4, 7, 9\]\)/);
+    assert.match(failure.text, /actual_tool_calls: {3}check_prime\(nums=\[4, 7\]\)/);
+    assert.match(kids(cases[0], 'system-out')[0].text, /response_match_score: PASSED, score 0\.7556, threshold 0\.5/);
+  });
+
+  test('NOT_EVALUATED fails the testcase (as it fails adk eval); an agent error is an <error>', () => {
+    const doc = parseXml(toJUnit({
+      eval_set_id: 'set',
+      eval_case_results: [
+        caseResult('ne', 'NOT_EVALUATED', [metric('final_response_match_v2', 'NOT_EVALUATED', null, 0.5, { details: { error: 'needs a judge' } })]),
+        caseResult('crash', 'FAILED', [], { error: { code: 'agent_error', message: 'the agent threw' } }),
+        caseResult('ok', 'PASSED', [metric('m', 'PASSED', 1)]),
+      ],
+    }));
+    const [ne, crash, ok] = kids(kids(doc, 'testsuite')[0], 'testcase');
+    assert.equal(kids(ne, 'failure')[0].attrs.type, 'NOT_EVALUATED');
+    assert.match(kids(ne, 'failure')[0].attrs.message, /not evaluated: .*needs a judge/);
+    assert.equal(kids(crash, 'error')[0].attrs.type, 'agent_error');
+    assert.match(kids(crash, 'error')[0].attrs.message, /the agent threw/);
+    assert.equal(kids(ok, 'failure').length + kids(ok, 'error').length, 0);
+    const suite = kids(doc, 'testsuite')[0];
+    assert.deepEqual([suite.attrs.tests, suite.attrs.failures, suite.attrs.errors], ['3', '1', '1']);
+  });
+
+  test('several runs: one testcase per case and run; several sets: one suite each', () => {
+    const run = (r, status) => ({ eval_set_id: 'a', eval_case_results: [caseResult('c', status, [metric('m', status, 1)], { eval_set_id: 'a', run: r })] });
+    const doc = parseXml(toJUnit([run(0, 'PASSED'), run(1, 'FAILED'), { eval_set_id: 'b', eval_case_results: [caseResult('d', 'PASSED', [], { eval_set_id: 'b' })] }]));
+    const suites = kids(doc, 'testsuite');
+    assert.deepEqual(suites.map((s) => s.attrs.name), ['a', 'b']);
+    assert.deepEqual(kids(suites[0], 'testcase').map((c) => c.attrs.name), ['c (run 1)', 'c (run 2)']);
+    assert.deepEqual(kids(suites[1], 'testcase').map((c) => c.attrs.name), ['d']);
+    // Runs told apart by position when results carry no run field (files read back, one per run).
+    const plain = (status) => ({ eval_set_id: 'a', eval_case_results: [caseResult('c', status, [], { eval_set_id: 'a' })] });
+    assert.deepEqual(kids(kids(parseXml(toJUnit([plain('PASSED'), plain('PASSED')])), 'testsuite')[0], 'testcase').map((c) => c.attrs.name),
+      ['c (run 1)', 'c (run 2)']);
+  });
+
+  test('escaping: markup characters, quotes, newlines, and characters XML cannot hold', () => {
+    const xml = toJUnit({
+      eval_set_id: NASTY,
+      eval_case_results: [caseResult(NASTY, 'FAILED', [metric(NASTY, 'FAILED', 0.25)], { eval_set_id: NASTY })],
+    });
+    const doc = parseXml(xml);
+    const suite = kids(doc, 'testsuite')[0];
+    const tc = kids(suite, 'testcase')[0];
+    const visible = 'a<b>&"c\'\\u0001\\ud800 ]]> \n\tz';
+    assert.equal(suite.attrs.name, visible);
+    assert.equal(tc.attrs.name, visible);
+    assert.ok(kids(tc, 'failure')[0].text.startsWith(`${visible}: FAILED, score 0.25`));
+    assert.equal(escapeXmlText('x\uD83D\uDE00y'), 'x\uD83D\uDE00y', 'a valid surrogate pair is kept');
+    assert.equal(escapeXmlAttr('\r'), '&#13;');
+  });
+
+  test('an empty list gives an empty, well-formed report', () => {
+    const doc = parseXml(toJUnit([]));
+    assert.equal(doc.attrs.tests, '0');
+    assert.equal(doc.children.length, 0);
+  });
+});
+
+describe('JSON', () => {
+  test('summary counts, ok flag, results kept', () => {
+    const out = JSON.parse(toJson(ADK));
+    assert.equal(out.ok, false);
+    assert.deepEqual(out.summary, {
+      total: 4, passed: 3, failed: 1, not_evaluated: 0,
+      eval_sets: [{ eval_set_id: 'hello_world', runs: 1, total: 4, passed: 3, failed: 1, not_evaluated: 0 }],
+    });
+    assert.equal(out.eval_set_results[0].eval_case_results.length, 4);
+    const passing = { eval_set_id: 's', eval_case_results: [caseResult('a', 'PASSED', [])] };
+    assert.equal(JSON.parse(toJson(passing)).ok, true);
+    assert.equal(JSON.parse(toJson({ eval_set_id: 's', eval_case_results: [caseResult('a', 'NOT_EVALUATED', [])] })).ok, false);
+    assert.equal(JSON.parse(toJson([])).ok, false, 'nothing ran is not ok');
+  });
+
+  test('case results and integer statuses are accepted', () => {
+    const out = JSON.parse(toJson([caseResult('a', 1, []), caseResult('b', 3, [])]));
+    assert.deepEqual([out.summary.passed, out.summary.not_evaluated], [1, 1]);
+    assert.deepEqual(groupResults([caseResult('a', 'PASSED', [])])[0].evalSetId, 'set');
+  });
+});
+
+describe('Markdown', () => {
+  test('verdict, set table, failing cases first with scores against thresholds, collapsible details', () => {
+    const md = toMarkdown(ADK);
+    const lines = md.split('\n');
+    assert.equal(lines[0], '### ❌ evalcore: 3 of 4 eval cases passed');
+    assert.ok(lines.includes('| hello_world | 3 | 1 | 0 | 1 |'), md);
+    assert.ok(lines.includes('|  | eval case | tool_trajectory_avg_score (≥ 1) | response_match_score (≥ 0.5) |'), md);
+    const rows = lines.filter((l) => /^\| (✅|❌)/.test(l));
+    assert.deepEqual(rows, [
+      '| ❌ | check_listed_numbers | **0** ❌ | 0.8333 |',
+      '| ✅ | greeting | 1 | 0.7556 |',
+      '| ✅ | roll_and_check | 1 | 0.8571 |',
+      '| ✅ | roll_twice_then_check | 1 | 0.9412 |',
+    ]);
+    assert.equal(md.match(/<details>/g).length, 1);
+    assert.match(md, /<summary>❌ check_listed_numbers: tool_trajectory_avg_score: FAILED, score 0, threshold 1<\/summary>/);
+    assert.match(md, /```text\n[^`]*actual_tool_calls: {3}check_prime\(nums=\[4, 7\]\)/);
+  });
+
+  test('all passing: a green verdict and no details', () => {
+    const md = toMarkdown({ eval_set_id: 's', eval_case_results: [caseResult('a', 'PASSED', [metric('m', 'PASSED', 0.9)])] });
+    assert.ok(md.startsWith('### ✅ evalcore: 1 of 1 eval case passed'));
+    assert.ok(!md.includes('<details>'));
+  });
+
+  test('cells cannot break the table or inject HTML; fences outlast backticks in the text', () => {
+    const md = toMarkdown({
+      eval_set_id: 's|<x>',
+      eval_case_results: [caseResult('a|b\n<script>', 'FAILED', [metric('m', 'FAILED', 0.1, 0.5, {})], {
+        eval_set_id: 's|<x>',
+        eval_metric_result_per_invocation: [{
+          actual_invocation: { user_content: { parts: [{ text: 'has ``` and ```` inside' }] }, final_response: { parts: [{ text: 'no' }] } },
+          expected_invocation: null,
+          eval_metric_results: [metric('m', 'FAILED', 0.1)],
+        }],
+      })],
+    });
+    assert.ok(md.includes('| s\\|&lt;x&gt; |'), md);
+    assert.ok(md.includes('a\\|b &lt;script&gt;'), md);
+    assert.ok(!md.includes('<script>'));
+    assert.ok(md.includes('<summary>❌ a|b &lt;script&gt;: m: FAILED'), 'the summary stays on one line');
+    assert.ok(md.includes('`````text\n'), 'the fence is longer than any run of backticks inside');
+  });
+
+  test('with a run summary: averaged scores, per-run statuses, flaky marker', () => {
+    const r = (run, status, score) => caseResult('c', status, [metric('m', status, score, 0.5)], { run });
+    const md = toMarkdown({
+      eval_set_id: 'set',
+      eval_case_results: [r(0, 'PASSED', 0.9), r(1, 'FAILED', 0.3)],
+      run_summary: {
+        num_runs: 2,
+        cases: [{
+          eval_id: 'c', statuses: ['PASSED', 'FAILED'], flipped: true,
+          metrics: [{ metric_name: 'm', threshold: 0.5, informational: false, case_scores: [0.9, 0.3], min: 0.3, mean: 0.6, max: 0.9, stddev: 0.3, invocation_mean: 0.6, lower_is_better: false, passed: true }],
+        }],
+      },
+    });
+    assert.ok(md.includes('|  | eval case | runs | m (≥ 0.5) |'), md);
+    assert.ok(md.includes('| ❌ | c | ✅❌ flaky | 0.6 ±0.3 |'), md);
+    assert.equal(md.match(/<details>/g).length, 1, 'the failing run has its details');
+  });
+
+  test('maxDetails bounds the collapsible blocks', () => {
+    const cases = Array.from({ length: 5 }, (_, i) => caseResult(`c${i}`, 'FAILED', [metric('m', 'FAILED', 0)]));
+    const md = toMarkdown({ eval_set_id: 'set', eval_case_results: cases }, { maxDetails: 2 });
+    assert.equal(md.match(/<details>/g).length, 2);
+    assert.match(md, /_3 more failing case\(s\) not shown\._/);
+  });
+});
+
+test('explainCase names the failing metrics and invocations', () => {
+  const text = explainCase(ADK.eval_case_results[3]);
+  assert.match(text, /^tool_trajectory_avg_score: FAILED, score 0, threshold 1\nresponse_match_score: PASSED/);
+  assert.match(text, /invocation 1 of 1\n {2}prompt: {14}Which of 4, 7 and 9 are prime\?/);
+  assert.ok(!/token_usage_v1/.test(text), 'informational metrics are not reasons');
+});
+
+test('Markdown rows: failing first, then each case with its runs together', () => {
+  const r = (id, run, status) => caseResult(id, status, [metric('m', status, status === 'PASSED' ? 1 : 0)], { run });
+  const md = toMarkdown({ eval_set_id: 'set', eval_case_results: [r('a', 0, 'PASSED'), r('b', 0, 'FAILED'), r('a', 1, 'PASSED'), r('b', 1, 'PASSED')] });
+  const rows = md.split('\n').filter((l) => /^\| (✅|❌)/.test(l)).map((l) => l.split(' | ')[1]);
+  assert.deepEqual(rows, ['b (run 1)', 'a (run 1)', 'a (run 2)', 'b (run 2)']);
+});
