@@ -9,7 +9,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PATH="$HOME/.cargo/bin:$ROOT/.tools/node_modules/.bin:$PATH"
 cd "$ROOT"
 
-BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-358400}   # 350 KiB
+BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-512000}   # 500 KiB: the core now holds the judges, prompts and the async run loop
 OUT="$ROOT/pkg/wasm"
 NAME=evalcore_core
 TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null \

@@ -5,6 +5,7 @@ use crate::metrics::NotEvaluated;
 use crate::schema::content::text_of;
 use crate::schema::invocation::IntermediateData;
 use crate::schema::{Content, FunctionCall, FunctionResponse, Invocation, InvocationEvent};
+use crate::schema::load::value_of;
 use serde_json::{json, Map, Value};
 
 /// ADK's `get_text_from_content` on an invocation: the final text, or with
@@ -64,7 +65,7 @@ fn responses_of(inv: &Invocation) -> Vec<&FunctionResponse> {
 }
 
 fn call_json(c: &FunctionCall) -> Value {
-    let mut v = serde_json::to_value(c).unwrap_or(Value::Null);
+    let mut v = value_of(c);
     strip_nulls(&mut v);
     v
 }
@@ -95,7 +96,7 @@ pub fn tool_steps(inv: &Invocation) -> String {
         .enumerate()
         .map(|(i, c)| {
             let resp = responses.iter().find(|r| r.id == c.id).map(|r| {
-                let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+                let mut v = value_of(r);
                 strip_nulls(&mut v);
                 v
             });
@@ -205,7 +206,7 @@ pub fn validation_context(inv: &Invocation, events: &[InvocationEvent]) -> Strin
         let resps: Vec<Value> = c
             .function_responses()
             .map(|r| {
-                let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+                let mut v = value_of(r);
                 strip_nulls(&mut v);
                 v
             })

@@ -185,7 +185,7 @@ pub fn judge_options(metric: &str, c: &Criterion) -> Result<JudgeModelOptions, N
 pub fn criterion_rubrics(metric: &str, c: &Criterion) -> Result<Vec<Rubric>, NotEvaluated> {
     match c.field("rubrics", "rubrics") {
         None => Ok(Vec::new()),
-        Some(v @ Value::Array(_)) => serde_json::from_value::<Vec<Rubric>>(v.clone())
+        Some(v @ Value::Array(_)) => crate::schema::load::parse_as::<Vec<Rubric>>(v)
             .map_err(|e| NotEvaluated::new("invalid_criterion", format!("`{metric}` criterion: rubrics: {e}"))),
         Some(v) => Err(bad(metric, "rubrics", v, "a list of rubrics")),
     }

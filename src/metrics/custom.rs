@@ -6,6 +6,7 @@ use super::{pass, Ctx, NotEvaluated, Outcome};
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::Criterion;
 use futures_util::future::LocalBoxFuture;
+use crate::schema::load::value_of;
 use serde_json::{json, Value};
 
 /// The host side of custom metrics.
@@ -63,9 +64,9 @@ pub async fn run(port: &dyn CustomPort, name: &str, ctx: &Ctx<'_>, c: &Criterion
         "metric_name": name,
         "threshold": c.threshold,
         "criterion": c.to_json(),
-        "actual_invocations": ctx.actual,
-        "expected_invocations": ctx.expected,
-        "conversation_scenario": ctx.scenario,
+        "actual_invocations": value_of(ctx.actual),
+        "expected_invocations": value_of(&ctx.expected),
+        "conversation_scenario": value_of(&ctx.scenario),
     });
     let answer = port
         .call(name, payload.to_string())

@@ -5,6 +5,7 @@
 use crate::schema::eval_set::AppDetails;
 use crate::schema::invocation::IntermediateData;
 use crate::schema::{Content, Invocation, InvocationEvent};
+use crate::schema::load::parse_as;
 use serde_json::{json, Value};
 
 /// An agent event as the core reads it: what ADK's `is_final_response` looks at, plus what the
@@ -32,7 +33,7 @@ fn parse_event(v: &Value, i: usize, default_author: &str) -> Result<Event, Strin
         .to_string();
     let content: Option<Content> = match o.get("content") {
         None | Some(Value::Null) => None,
-        Some(c) => Some(serde_json::from_value(c.clone()).map_err(|e| format!("events[{i}].content: {e}"))?),
+        Some(c) => Some(parse_as(c).map_err(|e| format!("events[{i}].content: {e}"))?),
     };
     let actions = get(o, "actions", "actions").and_then(Value::as_object);
     let skip_summarization = actions
@@ -51,7 +52,7 @@ fn parse_event(v: &Value, i: usize, default_author: &str) -> Result<Event, Strin
     let usage_metadata = match get(o, "usage_metadata", "usageMetadata") {
         None => None,
         Some(u) => Some(Box::new(
-            serde_json::from_value(u.clone()).map_err(|e| format!("events[{i}].usage_metadata: {e}"))?,
+            parse_as(u).map_err(|e| format!("events[{i}].usage_metadata: {e}"))?,
         )),
     };
     let grounding_metadata = get(o, "grounding_metadata", "groundingMetadata")
@@ -138,7 +139,7 @@ fn simple_events(o: &serde_json::Map<String, Value>, author: &str) -> Vec<Value>
 fn content_of(v: &Value, what: &str) -> Result<Content, String> {
     match v {
         Value::String(s) => Ok(Content::from_text("model", s)),
-        other => serde_json::from_value(other.clone()).map_err(|e| format!("{what}: {e}")),
+        other => parse_as(other).map_err(|e| format!("{what}: {e}")),
     }
 }
 
@@ -159,7 +160,7 @@ pub fn invocation_from_reply(
     };
     let app_details: Option<AppDetails> = match get(o, "app_details", "appDetails") {
         None => None,
-        Some(v) => Some(serde_json::from_value(v.clone()).map_err(|e| format!("appDetails: {e}"))?),
+        Some(v) => Some(parse_as(v).map_err(|e| format!("appDetails: {e}"))?),
     };
     let default_author = app_details
         .as_ref()

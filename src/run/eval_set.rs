@@ -13,6 +13,7 @@ use crate::metrics::custom::CustomPort;
 use crate::schema::result::{case_result_json, Detail};
 use crate::schema::{Content, EvalCase, EvalConfig, EvalSet, Invocation};
 use futures_util::stream::{self, StreamExt};
+use crate::schema::load::value_of;
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -108,7 +109,7 @@ async fn converse(
         let turn_json = json!({
             "evalSetId": set_id, "evalId": case.eval_id, "run": run, "turnIndex": turn,
             "sessionId": session.id, "userId": session.user_id, "appName": session.app_name,
-            "state": session.state, "userContent": user_content, "text": text, "history": actual,
+            "state": session.state, "userContent": value_of(&user_content), "text": text, "history": value_of(&actual),
         });
         let started = host.now_ms();
         let reply = host.agent(turn_json.to_string()).await;

@@ -303,3 +303,18 @@ pub fn session_input_from_value(v: &Value, path: &str) -> Result<Option<SessionI
         extra: serde_json::Map::new(),
     }))
 }
+
+/// A typed value as a JSON tree, by way of its text: reuses the text serializer every result
+/// already instantiates instead of a second (value) serializer per type, which keeps the wasm
+/// small.
+pub fn value_of<T: serde::Serialize + ?Sized>(x: &T) -> Value {
+    serde_json::to_string(x)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// A JSON tree read as a typed value, by way of its text (see [`value_of`]).
+pub fn parse_as<T: DeserializeOwned>(v: &Value) -> std::result::Result<T, String> {
+    serde_json::from_str(&v.to_string()).map_err(|e| e.to_string())
+}

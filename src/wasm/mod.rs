@@ -6,6 +6,7 @@
 //! exception, so a bad input can never leave the instance in a broken state.
 
 mod alloc;
+mod host;
 
 use crate::api;
 use wasm_bindgen::prelude::*;
@@ -100,4 +101,43 @@ pub fn core_version() -> String {
 #[wasm_bindgen(js_name = formatReportJson)]
 pub fn format_report_json(results: &str, options: &str) -> String {
     api::envelope(crate::report::console::format_report_json(results, options))
+}
+
+fn promise_of<F>(fut: F) -> js_sys::Promise
+where
+    F: std::future::Future<Output = String> + 'static,
+{
+    wasm_bindgen_futures::future_to_promise(async move { Ok(JsValue::from_str(&fut.await)) })
+}
+
+/// `evaluateInvocations` with a judge and/or custom metrics: resolves to an envelope string.
+/// `judge` is the judge option as JSON ("" for none); `host` is the JS host object.
+#[wasm_bindgen(js_name = evaluateInvocationsAsync)]
+pub fn evaluate_invocations_async(args: String, judge: String, host: host::JsHost) -> js_sys::Promise {
+    promise_of(async move {
+        let shared = std::rc::Rc::new(host::WasmHost(host));
+        let custom = host::WasmCustom(&shared.0);
+        let h: std::rc::Rc<dyn crate::run::Host> = shared.clone();
+        api::envelope(api::evaluate_invocations_with(&args, &judge, h, Some(&custom)).await)
+    })
+}
+
+/// `planJudgeCalls`: the judge calls `evaluateInvocations` would make. Resolves to an envelope.
+#[wasm_bindgen(js_name = planJudgeCallsAsync)]
+pub fn plan_judge_calls_async(args: String, judge: String, host: host::JsHost) -> js_sys::Promise {
+    promise_of(async move {
+        let h: std::rc::Rc<dyn crate::run::Host> = std::rc::Rc::new(host::WasmHost(host));
+        api::envelope(api::plan_judge_calls(&args, &judge, h).await)
+    })
+}
+
+/// `evaluate`: runs the agent over an eval set. Resolves to an envelope string.
+#[wasm_bindgen(js_name = evaluateAsync)]
+pub fn evaluate_async(args: String, judge: String, host: host::JsHost) -> js_sys::Promise {
+    promise_of(async move {
+        let shared = std::rc::Rc::new(host::WasmHost(host));
+        let custom = host::WasmCustom(&shared.0);
+        let h: std::rc::Rc<dyn crate::run::Host> = shared.clone();
+        api::envelope(api::evaluate_eval_set(&args, &judge, h, Some(&custom)).await)
+    })
 }

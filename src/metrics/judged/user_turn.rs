@@ -38,7 +38,7 @@ pub fn history(invs: &[Invocation]) -> String {
 pub fn persona_text(p: Option<&PersonaRef>) -> Option<String> {
     p.map(|p| match p {
         PersonaRef::Builtin(id) => format!("Built-in persona {id}"),
-        PersonaRef::Persona(obj) => serde_json::to_string_pretty(obj).unwrap_or_default(),
+        PersonaRef::Persona(obj) => crate::judge::context::pretty(&crate::schema::load::value_of(obj)),
     })
 }
 

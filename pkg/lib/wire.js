@@ -1,0 +1,133 @@
+// Values to JSON text for the core and envelopes back: shared by the API and the run loop.
+import { EvalError, fromWire } from './errors.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+// Text longer than this is refused before it crosses into wasm. Copying it in needs up to
+// 3 bytes per UTF-16 unit of linear memory at once, and parsing copies again; near 2^28 units a
+// wasm32 instance runs out of its 4 GiB and the allocation failure aborts (a trap). 2^27 units
+// (128 Mi, at most 384 MiB of UTF-8) was measured to load safely; real eval sets are far smaller.
+export const MAX_TEXT_LENGTH = 2 ** 27;
+
+export function checkLength(text, what) {
+  if (text.length > MAX_TEXT_LENGTH) {
+    throw new EvalError('too_large', '', `${what}: ${text.length} UTF-16 code units exceed the limit of ${MAX_TEXT_LENGTH}`);
+  }
+  return text;
+}
+
+export function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+// JSON.stringify writes -0 as "0". A config's threshold of -0.0 is echoed back in every result
+// (ADK keeps the sign), so configs are written with a replacer that keeps it; a random tag makes
+// the placeholder impossible to meet in real data. Other inputs skip the replacer (it doubles
+// the cost of stringify, and nothing else echoes a signed zero).
+const NEG_ZERO = `\u0000evalcore:-0:${Math.random().toString(36).slice(2)}\u0000`;
+const NEG_ZERO_JSON = JSON.stringify(NEG_ZERO);
+const keepNegativeZero = (key, v) => (v === 0 && 1 / v < 0 ? NEG_ZERO : v);
+
+/** JSON text for the core. `what` names the argument in messages; `exact` keeps -0. */
+export function toJson(value, what, exact = false) {
+  if (typeof value === 'string') {
+    // wasm-bindgen would silently replace a lone surrogate with U+FFFD; JSON.stringify escapes
+    // it and the core rejects the escape. Reject both the same way.
+    if (typeof value.isWellFormed === 'function' && !value.isWellFormed()) {
+      throw new EvalError('invalid_json', '', `${what}: the text contains a lone UTF-16 surrogate, which is not valid Unicode`);
+    }
+    return checkLength(value, what);
+  }
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
+    // UTF-8 takes 1 to 3 bytes per UTF-16 unit: past 3x the limit the text cannot fit.
+    if (value.byteLength > 3 * MAX_TEXT_LENGTH) {
+      throw new EvalError('too_large', '', `${what}: ${value.byteLength} bytes exceed the limit of ${MAX_TEXT_LENGTH} UTF-16 code units`);
+    }
+    let text;
+    try {
+      text = utf8.decode(value);
+    } catch (cause) {
+      throw new EvalError('invalid_json', '', `${what}: the bytes are not valid UTF-8`, { cause });
+    }
+    return checkLength(text, what);
+  }
+  return stringify(value, what, exact);
+}
+
+/** JSON.stringify with its failures (cycles, BigInt, depth, size) as EvalError. */
+export function stringify(value, what, exact = false) {
+  let text;
+  try {
+    text = exact ? JSON.stringify(value, keepNegativeZero) : JSON.stringify(value);
+  } catch (cause) {
+    if (cause instanceof RangeError && /string length/i.test(cause.message)) {
+      throw new EvalError('too_large', '', `${what}: the value is too large to write as JSON text`, { cause });
+    }
+    const why = cause instanceof RangeError
+      ? 'it nests too deeply'
+      : String(cause && cause.message ? cause.message : cause);
+    throw new EvalError('invalid_json', '', `${what}: the value cannot be written as JSON (${why})`, { cause });
+  }
+  if (text === undefined) {
+    throw new EvalError('invalid_json', '', `${what}: expected JSON text or a JSON value, found ${describe(value)}`);
+  }
+  checkLength(text, what);
+  return exact && text.includes(NEG_ZERO_JSON) ? text.replaceAll(NEG_ZERO_JSON, '-0.0') : text;
+}
+
+/** JSON text to embed as a member of a larger JSON object: raw strings must not be blank. */
+export function toMember(value, what, exact = false) {
+  const text = toJson(value, what, exact);
+  if (typeof value === 'string' && text.trim() === '') {
+    throw new EvalError('invalid_json', '', `${what}: expected JSON text, found an empty string`);
+  }
+  return text;
+}
+
+/** `{"ok": v}` → v; `{"error": e}` → throws EvalError. */
+export function unwrap(text) {
+  const envelope = JSON.parse(text);
+  if (envelope !== null && typeof envelope === 'object') {
+    if ('error' in envelope) {
+      const err = fromWire(envelope.error);
+      // Start the stack at the public function, not inside this file's plumbing.
+      if (typeof Error.captureStackTrace === 'function') Error.captureStackTrace(err, unwrap);
+      throw err;
+    }
+    if ('ok' in envelope) return envelope.ok;
+  }
+  throw new EvalError('internal', '', 'evalcore: the core returned neither "ok" nor "error"');
+}
+
+export function requireObject(args, fn) {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    throw new EvalError('schema', '', `${fn}: expected an options object, found ${describe(args)}`);
+  }
+}
+
+/** The args JSON of evaluateInvocations / PreparedCase.fromJson, built without re-parsing inputs. */
+export function caseArgs(args, fn, withConfig) {
+  requireObject(args, fn);
+  const { evalCase, actual, config, evalSetId, includeInvocations, perInvocation, efficiencyMetrics } = args;
+  const members = [];
+  // An absent member is left out so the core reports it with its own path.
+  if (evalCase !== undefined) members.push(`"evalCase":${toMember(evalCase, 'evalCase')}`);
+  if (actual !== undefined) members.push(`"actual":${toMember(actual, 'actual')}`);
+  if (withConfig && config !== undefined && config !== null) {
+    members.push(`"config":${toMember(config, 'config', true)}`);
+  }
+  if (evalSetId !== undefined && evalSetId !== null) members.push(`"evalSetId":${stringify(evalSetId, 'evalSetId')}`);
+  if (withConfig && includeInvocations !== undefined) {
+    members.push(`"includeInvocations":${stringify(includeInvocations, 'includeInvocations')}`);
+  }
+  if (withConfig && perInvocation !== undefined) {
+    members.push(`"perInvocation":${stringify(perInvocation, 'perInvocation')}`);
+  }
+  if (withConfig && efficiencyMetrics !== undefined) {
+    members.push(`"efficiencyMetrics":${stringify(efficiencyMetrics, 'efficiencyMetrics')}`);
+  }
+  return checkLength(`{${members.join(',')}}`, fn);
+}
+
