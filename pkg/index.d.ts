@@ -305,6 +305,53 @@ export interface EvalCaseResult {
   session_id?: string;
   session_details?: JsonObject | null;
   user_id?: string | null;
+  /** Run index (0-based) when produced by `evaluate`. */
+  run?: number;
+  /** Set when the agent or the simulated user failed: the case is FAILED with no metric results. */
+  error?: { code: string; message: string };
+}
+
+/** Spread of one metric of one case over `numRuns` runs. */
+export interface RunMetricSummary {
+  metric_name: string;
+  threshold: number | null;
+  informational: boolean;
+  /** Case-level score per run (null where not evaluated). */
+  case_scores: (number | null)[];
+  min: number | null;
+  mean: number | null;
+  max: number | null;
+  /** Population standard deviation of the non-null case scores. */
+  stddev: number | null;
+  /** ADK AgentEvaluator's verdict score: exact mean of every per-invocation score of every run. */
+  invocation_mean: number | null;
+  /** Inferred as ADK does from the invocations' own statuses (custom metrics). */
+  lower_is_better: boolean;
+  /** AgentEvaluator's verdict; null for informational or unscored metrics. */
+  passed: boolean | null;
+}
+
+export interface RunSummary {
+  num_runs: number;
+  cases: {
+    eval_id: string;
+    statuses: EvalStatus[];
+    /** The case's status differs between runs. */
+    flipped: boolean;
+    inference_failures: number;
+    metrics: RunMetricSummary[];
+  }[];
+}
+
+export interface JudgeStats {
+  requests: number;
+  sent: number;
+  attempts: number;
+  retries: number;
+  cassette_hits: number;
+  deduplicated: number;
+  failures: number;
+  budget_exhausted: boolean;
 }
 
 export interface EvalSetResult {
@@ -312,7 +359,16 @@ export interface EvalSetResult {
   eval_set_result_name: string;
   eval_set_id: string;
   creation_timestamp: number;
+  /** In completion order. */
   eval_case_results: EvalCaseResult[];
+  /** With `numRuns > 1`. */
+  run_summary?: RunSummary;
+  judge_stats?: JudgeStats;
+  /** With `judge.dryRun`: the judge calls the run would have made. */
+  judge_plan?: JudgePlan;
+  /** Cases not run (budget exhausted or cancelled). */
+  skipped?: { eval_id: string; run: number; reason: "budget_exhausted" | "cancelled" }[];
+  cancelled?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -335,14 +391,162 @@ export type FetchLike = (input: string, init?: FetchInit) => Promise<FetchRespon
 
 /** How to reach an LLM judge. Credentials reach the provider only through `fetch` or `headers`. */
 export interface Judge {
+  /** Wire format: Gemini generateContent, OpenAI-compatible chat completions, Anthropic messages. */
   provider: "gemini" | "openai" | "anthropic";
+  /** Model name sent to the provider (a criterion's `judge_model` is used only when this is empty). */
   model: string;
   /** Defaults to `globalThis.fetch`. */
   fetch?: FetchLike;
+  /** Defaults to the provider's public endpoint. */
   baseUrl?: string;
+  /** Sent with every judge call (API keys go here). */
   headers?: Record<string, string>;
-  [option: string]: unknown;
+  /** Judge calls in flight across the whole run (default 8). */
+  concurrency?: number;
+  /** Per-call timeout (default 60000). */
+  timeoutMs?: number;
+  /** Retries on 408/429/5xx, timeouts and network errors (default 6, i.e. 7 attempts as ADK). */
+  maxRetries?: number;
+  /** First backoff delay, doubled per retry with jitter (default 1000). `Retry-After` wins. */
+  retryInitialDelayMs?: number;
+  /** Backoff cap (default 60000). */
+  retryMaxDelayMs?: number;
+  /** Anthropic's required max_tokens (default 4096). */
+  maxTokens?: number;
+  /** Record judge answers to, and replay them from, a cassette (file in Node, or entries in memory). */
+  cassette?: {
+    path?: string;
+    /** replay: only the cassette answers (a miss is NOT_EVALUATED, reason cassette_miss); record: always send and record; auto (default): replay what is there, send and record the rest. */
+    mode?: "replay" | "record" | "auto";
+    entries?: Record<string, JsonObject>;
+    onRecord?: (key: string, entry: JsonObject) => void;
+  };
+  /** List judge calls instead of sending them (metrics come back NOT_EVALUATED, reason dry_run). */
+  dryRun?: boolean;
+  /** At most this many judge calls are sent; later ones are NOT_EVALUATED (reason budget_exhausted). */
+  maxCalls?: number;
 }
+
+export interface JudgePlan {
+  count: number;
+  estimatedTokens: number;
+  calls: {
+    metric: string;
+    invocationIndex: number;
+    sample: number;
+    kind: "judge" | "segmenter" | "validator" | "simulator";
+    provider: string;
+    model: string;
+    key: string;
+    estimatedTokens: number;
+  }[];
+  /** hallucinations_v1 validator calls depend on segmenter answers: at most this many more. */
+  pendingValidatorCallsAtMost?: number;
+}
+
+/** What a custom metric function receives. */
+export interface CustomMetricInput {
+  metricName: string;
+  criterion: JsonObject;
+  threshold: number;
+  actualInvocations: Invocation[];
+  expectedInvocations: Invocation[] | null;
+  conversationScenario: JsonObject | null;
+}
+
+/** A score, or a score with its own status and per-invocation results (status defaults to the pass rule). */
+export type CustomMetricScore = number | null | { score: number | null; eval_status?: EvalStatus | number };
+export type CustomMetricOutput =
+  | CustomMetricScore
+  | { score: number | null; eval_status?: EvalStatus | number; per_invocation?: CustomMetricScore[]; details?: JsonObject };
+export type CustomMetric = (input: CustomMetricInput) => CustomMetricOutput | Promise<CustomMetricOutput>;
+
+/** The part of `AbortSignal` evalcore uses (typed here so this file needs no DOM library). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/** One user turn handed to the agent. */
+export interface AgentTurn {
+  evalSetId: string;
+  evalId: string;
+  /** 0-based run index (numRuns). */
+  run: number;
+  /** 0-based turn index in the conversation. */
+  turnIndex: number;
+  sessionId: string;
+  userId: string;
+  appName: string;
+  /** Initial session state from the case's session_input. */
+  state: JsonObject;
+  userContent: Content;
+  /** The user content's text. */
+  text: string;
+  /** Earlier actual invocations of this conversation. */
+  history: Invocation[];
+  signal: AbortSignalLike;
+}
+
+/** The agent's turn: its final text, or ADK events, or a final response with tool calls. */
+export type AgentReply =
+  | string
+  | {
+      /** ADK events of this turn (snake or camel case), without the user event. */
+      events?: JsonObject[];
+      finalResponse?: string | Content;
+      toolCalls?: { name: string; args?: JsonObject; id?: string; response?: unknown }[];
+      toolResponses?: { name: string; response?: unknown; id?: string }[];
+      appDetails?: JsonObject;
+    };
+
+export type Agent = (turn: AgentTurn) => AgentReply | Promise<AgentReply>;
+
+export interface Progress {
+  phase: "start" | "case" | "done";
+  run: number;
+  casesDone: number;
+  casesTotal: number;
+  passed: number;
+  failed: number;
+  notEvaluated: number;
+  evalId?: string | null;
+}
+
+export interface EvaluateArgs {
+  evalSet: EvalSet | JsonInput;
+  agent: Agent;
+  config?: EvalConfig | JsonInput | null;
+  /** Needed for LLM-judged metrics and for simulated users (conversation_scenario). */
+  judge?: Judge;
+  /** Default 1. With more, the result carries `run_summary`. */
+  numRuns?: number;
+  /** Cases in flight (default 4). */
+  concurrency?: number;
+  evalIds?: string[];
+  /** Used in `eval_set_result_id` (ADK uses the agent folder name); default "evalcore". */
+  appName?: string;
+  signal?: AbortSignalLike;
+  onProgress?: (p: Progress) => void;
+  /** Streamed as each case finishes. */
+  onCaseResult?: (r: EvalCaseResult) => void;
+  customMetrics?: Record<string, CustomMetric>;
+  includeInvocations?: boolean;
+  perInvocation?: boolean;
+  efficiencyMetrics?: boolean;
+}
+
+/**
+ * Runs the agent over the eval set (static turns, or a simulated user), scores every case and
+ * returns ADK's EvalSetResult. An aborted signal rejects with an `AbortError` carrying
+ * `partialResult`.
+ */
+export declare function evaluate(args: EvaluateArgs): Promise<EvalSetResult>;
+
+/** Every judge call `evaluateInvocations(args)` would make, without sending any. */
+export declare function planJudgeCalls(args: EvaluateInvocationsArgs): Promise<JudgePlan>;
 
 // ---------------------------------------------------------------------------------------------
 // Functions
@@ -391,6 +595,8 @@ export interface EvaluateInvocationsArgs {
   config?: EvalConfig | JsonInput | null;
   /** Needed only for LLM-judged metrics. */
   judge?: Judge;
+  /** Metrics computed by host functions, by name (the name must also be in `criteria`). */
+  customMetrics?: Record<string, CustomMetric>;
   evalSetId?: string;
   /** Put `actual_invocation` / `expected_invocation` into each per-invocation result (default true). */
   includeInvocations?: boolean;

@@ -78,3 +78,24 @@ async function main(): Promise<void> {
 
 const version: string = coreVersion();
 void [firstId, firstPath, fromNull, threshold, f, badJudge, main, version];
+
+// The run loop, judges and custom metrics.
+import { evaluate, planJudgeCalls, type Agent, type EvalSetResult, type JudgePlan, type CustomMetric } from "evalcore";
+const agent: Agent = async (turn) => {
+  const n: number = turn.turnIndex;
+  return n > 0 ? turn.text : { finalResponse: "4", toolCalls: [{ name: "roll_die", args: { sides: 6 } }] };
+};
+const lengthMetric: CustomMetric = ({ actualInvocations }) => ({ score: actualInvocations.length, eval_status: "PASSED" });
+async function runIt(): Promise<void> {
+  const signal = { aborted: false, addEventListener() {}, removeEventListener() {} };
+  const r: EvalSetResult = await evaluate({
+    evalSet: { eval_set_id: "s", eval_cases: [] }, agent, numRuns: 2, concurrency: 2, signal,
+    judge: { provider: "openai", model: "m", baseUrl: "http://127.0.0.1:1", cassette: { path: "c.json", mode: "auto" }, maxCalls: 10 },
+    customMetrics: { length: lengthMetric },
+    onProgress: (p) => { const d: number = p.casesDone; void d; },
+  });
+  const flipped: boolean | undefined = r.run_summary?.cases[0]?.flipped;
+  const plan: JudgePlan = await planJudgeCalls({ evalCase: {}, actual: [], judge: { provider: "gemini", model: "gemini-2.5-flash" } });
+  void flipped; void plan.count;
+}
+void runIt;
