@@ -4,8 +4,8 @@
 use crate::metrics::NotEvaluated;
 use crate::schema::content::text_of;
 use crate::schema::invocation::IntermediateData;
-use crate::schema::{Content, FunctionCall, FunctionResponse, Invocation, InvocationEvent};
 use crate::schema::load::value_of;
+use crate::schema::{Content, FunctionCall, FunctionResponse, Invocation, InvocationEvent};
 use serde_json::{json, Map, Value};
 
 /// ADK's `get_text_from_content` on an invocation: the final text, or with

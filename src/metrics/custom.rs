@@ -3,10 +3,10 @@
 //! not give follow the pass rule.
 
 use super::{pass, Ctx, NotEvaluated, Outcome};
+use crate::schema::load::value_of;
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::Criterion;
 use futures_util::future::LocalBoxFuture;
-use crate::schema::load::value_of;
 use serde_json::{json, Value};
 
 /// The host side of custom metrics.

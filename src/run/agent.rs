@@ -4,8 +4,8 @@
 
 use crate::schema::eval_set::AppDetails;
 use crate::schema::invocation::IntermediateData;
-use crate::schema::{Content, Invocation, InvocationEvent};
 use crate::schema::load::parse_as;
+use crate::schema::{Content, Invocation, InvocationEvent};
 use serde_json::{json, Value};
 
 /// An agent event as the core reads it: what ADK's `is_final_response` looks at, plus what the

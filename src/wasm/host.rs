@@ -37,8 +37,12 @@ extern "C" {
 pub struct WasmHost(pub JsHost);
 
 async fn text_of(p: js_sys::Promise) -> Result<Value, String> {
-    let v = JsFuture::from(p).await.map_err(|_| "the host callback rejected".to_string())?;
-    let s = v.as_string().ok_or_else(|| "the host callback resolved to a non-string".to_string())?;
+    let v = JsFuture::from(p)
+        .await
+        .map_err(|_| "the host callback rejected".to_string())?;
+    let s = v
+        .as_string()
+        .ok_or_else(|| "the host callback resolved to a non-string".to_string())?;
     serde_json::from_str(&s).map_err(|e| format!("the host callback's answer is not JSON: {e}"))
 }
 
@@ -104,7 +108,11 @@ impl Host for WasmHost {
         Box::pin(async move {
             let v = text_of(p).await.map_err(AgentError::Failed)?;
             if let Some((kind, message)) = error_of(&v) {
-                return Err(if kind == "aborted" { AgentError::Aborted } else { AgentError::Failed(message) });
+                return Err(if kind == "aborted" {
+                    AgentError::Aborted
+                } else {
+                    AgentError::Failed(message)
+                });
             }
             Ok(v.get("ok").map(Value::to_string).unwrap_or_else(|| "null".into()))
         })
