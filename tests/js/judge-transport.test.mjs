@@ -155,6 +155,30 @@ describe('request shape and reply parsing per provider', () => {
     }
   });
 
+  // ADK sends each invocation's prompt num_samples times, even when two invocations (or two
+  // hallucination steps) produce the same prompt: reusing one answer for both would make fewer
+  // calls than ADK and correlate verdicts that ADK draws independently.
+  test('identical invocations are judged separately: num_samples calls each', async () => {
+    server.script({}, { fallback: VALID });
+    const user = { role: 'user', parts: [{ text: 'hi' }] };
+    const turn = (id) => ({ invocation_id: id, user_content: user, final_response: { role: 'model', parts: [{ text: 'Hello!' }] } });
+    const res = await run({ evalCase: { eval_id: 'same', conversation: [turn('e-1'), turn('e-2')] }, actual: [turn('a-1'), turn('a-2')], config: frm(2) });
+    assert.equal(server.requests.reduce((s, r) => s + (r.body.n ?? 1), 0), 4, 'two invocations x two samples');
+    assert.equal(overall(res).score, 1);
+  });
+
+  test('hallucinations_v1: identical step texts are separate segmenter and validator calls', async () => {
+    const validator = 'sentence: Same text.\nlabel: supported\nrationale: r\nsupporting_excerpt: null\ncontradicting_excerpt: null';
+    server.script((req) => (requestText(req.wire, req.body).includes(qtag(1)) ? validator : '<sentence>Same text.</sentence>'));
+    const f = fixture(1);
+    const event = { author: 'root_agent', content: { role: 'model', parts: [{ text: `${marker(1)} Same text.` }] } };
+    f.actual[0].intermediate_data = { invocation_events: [event, event] };
+    const res = await run({ evalCase: f.evalCase, actual: f.actual, config: { criteria: { hallucinations_v1: { threshold: 0.5, evaluate_intermediate_nl_responses: true } } } });
+    // Two intermediate steps and the final response: a segmenter and a validator call each.
+    assert.equal(server.requests.length, 6);
+    assert.equal(overall(res, 'hallucinations_v1').score, 1);
+  });
+
   test('majority vote over the samples of an invocation (ties negative)', async () => {
     const answers = { 1: [VALID, VALID, INVALID], 2: [VALID, INVALID, 'no verdict here', INVALID] };
     const seen = { 1: 0, 2: 0 };
