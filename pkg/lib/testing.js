@@ -7,12 +7,15 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as evalcore from '../index.js';
 import { EvalError, formatReport, loadEvalConfig, loadEvalSet } from '../index.js';
+import { pythonFloat } from './cli/adk_json.js';
 import { loadAgent } from './cli/agent.js';
 import { findEvalFiles, readEvalSetFile, readSessionFile } from './cli/evalsets.js';
 import { migrateFile } from './cli/migrate.js';
 import { formatScore, invocationView } from './reports.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A number as ADK's failure lines print it (Python's float repr). */
+const py = (v) => (typeof v === 'number' ? pythonFloat(v) : 'None');
 
 /** An Agent callback from what a test passes: a callback, an @google/adk agent, or a module path. */
 async function toAgent(agent) {
@@ -70,7 +73,8 @@ function invocationBlocks(caseResults, failingMetrics) {
       const view = invocationView(entry);
       const bad = view.metrics.filter((m) => failingMetrics.has(m.metric_name) && m.eval_status !== 'PASSED');
       if (bad.length === 0) return;
-      const key = JSON.stringify([i, view, bad]);
+      const { metrics, ...what } = view;
+      const key = JSON.stringify([i, what, bad]);
       if (!blocks.has(key)) blocks.set(key, { index: i, of: per.length, view, bad, runs: [] });
       blocks.get(key).runs.push((r.run ?? 0) + 1);
     });
@@ -139,9 +143,9 @@ export function judgeEvalSetResult(result, { source } = {}) {
     }
     for (const m of metrics) {
       if (m.passed === false) {
-        caseFailures.push(`${m.metric_name} for ${evalId} Failed. Expected ${formatScore(m.threshold)}, but got ${formatScore(m.invocation_mean)}.`);
+        caseFailures.push(`${m.metric_name} for ${evalId} Failed. Expected ${py(m.threshold)}, but got ${py(m.invocation_mean)}.`);
       } else if (m.passed !== true) {
-        caseFailures.push(`${m.metric_name} for ${evalId} was not evaluated: no score was produced, so the threshold of ${formatScore(m.threshold)} was never checked.`);
+        caseFailures.push(`${m.metric_name} for ${evalId} was not evaluated: no score was produced, so the threshold of ${py(m.threshold)} was never checked.`);
       }
     }
     for (const r of runs) {

@@ -68,9 +68,32 @@ async function adkNear(file) {
   }
 }
 
-async function wrapAdk(value, file, what, command) {
+const ADK_LEVELS = { DEBUG: 'DEBUG', INFO: 'INFO', WARNING: 'WARN', ERROR: 'ERROR', CRITICAL: 'ERROR' };
+
+/**
+ * Sends @google/adk's log lines to `stream` (ADK JS logs to stdout, which would mix with the
+ * report) at `level` (ADK Python's names: DEBUG, INFO, WARNING, ERROR, CRITICAL).
+ */
+export function routeAdkLogs(adk, level, stream) {
+  if (!adk || typeof adk.setLogger !== 'function' || !adk.LogLevel) return false;
+  const names = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
+  let min = adk.LogLevel[ADK_LEVELS[level] ?? 'WARN'] ?? 2;
+  const write = (n, messages) => {
+    if (n >= min) stream.write(`${names[n] ?? n}: [ADK] ${messages.map(String).join(' ')}\n`);
+  };
+  adk.setLogger({
+    setLogLevel(l) { min = l; },
+    log(l, ...m) { write(l, m); },
+    debug(...m) { write(0, m); },
+    info(...m) { write(1, m); },
+    warn(...m) { write(2, m); },
+    error(...m) { write(3, m); },
+  });
+  return true;
+}
+
+async function wrapAdk(value, file, what, command, adk) {
   const { fromAdkAgent } = await import('../adapters/adk.js');
-  const adk = await adkNear(file);
   try {
     return fromAdkAgent(value, adk ? { adk } : {});
   } catch (e) {
@@ -80,7 +103,7 @@ async function wrapAdk(value, file, what, command) {
 
 const isAdkObject = (v) => v !== null && typeof v === 'object';
 
-async function fromFactory(fn, file, name, command) {
+async function fromFactory(fn, file, name, command, adk) {
   let value;
   try {
     value = await fn();
@@ -90,7 +113,7 @@ async function fromFactory(fn, file, name, command) {
   // ADK Python's get_agent_async returns (agent, exit_stack); take the agent.
   if (Array.isArray(value)) value = value[0];
   if (typeof value === 'function') return value;
-  if (isAdkObject(value)) return wrapAdk(value, file, `the value ${name}() returned`, command);
+  if (isAdkObject(value)) return wrapAdk(value, file, `the value ${name}() returned`, command, adk);
   throw new AgentLoadError(`${file}: ${name}() must return an Agent callback or an @google/adk agent`, command);
 }
 
@@ -100,22 +123,25 @@ async function fromFactory(fn, file, name, command) {
  * ADK App), `rootAgent` / `root_agent` (ADK agents, wrapped with `fromAdkAgent`), and the
  * factories `getAgent()` / `get_agent_async()`.
  */
-export async function loadAgent(path, command) {
+export async function loadAgent(path, command, { logLevel = 'WARNING', logStream = process.stderr } = {}) {
   const modulePath = resolveAgentPath(path, command);
   const mod = await importModule(modulePath, command);
+  // The project's @google/adk, if it has one: for wrapping ADK agents, and for its logging.
+  const adk = await adkNear(modulePath);
+  routeAdkLogs(adk, logLevel, logStream);
   let agent;
   for (const name of ['agent', 'default', 'app', 'rootAgent', 'root_agent']) {
     const value = mod[name];
     if (value === undefined || value === null) continue;
     if (typeof value === 'function' && (name === 'agent' || name === 'default')) agent = value;
-    else if (isAdkObject(value)) agent = await wrapAdk(value, modulePath, `export ${name}`, command);
+    else if (isAdkObject(value)) agent = await wrapAdk(value, modulePath, `export ${name}`, command, adk);
     else continue;
     break;
   }
   if (!agent) {
     for (const name of ['getAgent', 'get_agent_async']) {
       if (typeof mod[name] === 'function') {
-        agent = await fromFactory(mod[name], modulePath, name, command);
+        agent = await fromFactory(mod[name], modulePath, name, command, adk);
         break;
       }
     }

@@ -19,7 +19,7 @@ export function resolveConfigPath(explicit, evalSetArgs, command) {
     if (!existsSync(explicit) || !statSync(explicit).isFile()) throw new UsageError(`config file not found: ${explicit}`, command);
     return explicit;
   }
-  if (evalSetArgs.length !== 1 || !existsSync(evalSetArgs[0])) return null;
+  if (evalSetArgs.length !== 1 || !existsSync(evalSetArgs[0]) || !statSync(evalSetArgs[0]).isFile()) return null;
   const candidate = join(dirname(evalSetArgs[0]), 'test_config.json');
   return existsSync(candidate) ? candidate : null;
 }

@@ -25,6 +25,7 @@ export const FLAGS = {
   format: ['text', 'json', 'junit', 'markdown'],
   output: 'string',
   concurrency: 'int',
+  log_level: ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'],
 };
 
 export const HELP = `Usage: evalcore eval AGENT_MODULE EVAL_SET[:id,id,...]... [options]
@@ -54,6 +55,8 @@ Options:
   --results_dir DIR           where result files go (default <agent folder>/.adk/eval_history)
   --format FORMAT             text (default) | json | junit | markdown
   --output FILE               write the --format report to FILE (stdout keeps the text output)
+  --log_level LEVEL           @google/adk's log level: DEBUG, INFO, WARNING (default), ERROR,
+                              CRITICAL; its log lines go to stderr
   -h, --help                  this help
 
 Exit status: 0 when every case PASSED, 1 when any case did not (NOT_EVALUATED counts as
@@ -94,12 +97,14 @@ export function judgeFromFlags(opts, env = process.env) {
  */
 function collectEvalSets(selectors, appDir, warn) {
   const keys = [...selectors.keys()];
-  const fileMode = existsSync(keys[0]);
+  // ADK decides on existence alone; a folder of that name (often the app itself) is not a set.
+  const isFile = (p) => existsSync(p) && statSync(p).isFile();
+  const fileMode = isFile(keys[0]);
   const byPath = new Map();
   for (const [key, ids] of selectors) {
     let path;
     if (fileMode) {
-      if (!existsSync(key) || !statSync(key).isFile()) throw new UsageError(`eval set file not found: ${key}`, COMMAND);
+      if (!isFile(key)) throw new UsageError(`eval set file not found: ${key}`, COMMAND);
       path = realpathSync(key);
     } else {
       try {
@@ -171,7 +176,7 @@ export async function runEval(argv, io) {
   const historyDir = opts.results_dir !== undefined ? resolve(opts.results_dir) : evalHistoryDir(appDir);
   validatePathSegment(appName, 'app_name');
 
-  const { agent } = await loadAgent(modulePath, COMMAND);
+  const { agent } = await loadAgent(modulePath, COMMAND, { logLevel: opts.log_level ?? 'WARNING', logStream: io.stderr });
 
   // stdout carries the text output, or only the report when one is asked for without --output.
   const reportToStdout = format !== 'text' && opts.output === undefined;
@@ -185,7 +190,7 @@ export async function runEval(argv, io) {
     throw new EvalError('unsupported', '', 'this build of the evalcore package has no evaluate(); rebuild it (scripts/build.sh)');
   }
   const numRuns = opts.num_runs ?? 1;
-  const progress = createProgress(io.stderr, { runs: numRuns, force: io.forceProgress === true });
+  const progress = createProgress(io.stderr, { runs: numRuns, env: io.env ?? {} });
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error('interrupted'));
   io.onInterrupt?.(onSignal);
@@ -195,19 +200,25 @@ export async function runEval(argv, io) {
     for (const [i, { evalSet, evalIds }] of sets.entries()) {
       if (evalIds !== undefined && evalIds.length === 0) continue; // only unknown ids were named
       progress.setLabel(sets.length > 1 ? `${evalSet.eval_set_id} (${i + 1}/${sets.length})` : evalSet.eval_set_id);
-      const args = { evalSet, agent, config, numRuns, signal: controller.signal, onProgress: (p) => progress.update(p) };
+      const args = { evalSet, agent, config, numRuns, appName, signal: controller.signal, onProgress: (p) => progress.update(p) };
       if (judge) args.judge = judge;
       if (opts.concurrency !== undefined) args.concurrency = opts.concurrency;
       if (evalIds !== undefined) args.evalIds = evalIds;
-      setResults.push(await evalcore.evaluate(args));
-      if (controller.signal.aborted) break;
+      try {
+        setResults.push(await evalcore.evaluate(args));
+      } catch (e) {
+        if (e?.name !== 'AbortError' || !controller.signal.aborted) throw e;
+        if (e.partialResult) setResults.push(e.partialResult);
+        break;
+      }
     }
   } finally {
     progress.done();
     io.offInterrupt?.(onSignal);
   }
   if (controller.signal.aborted) {
-    io.stderr.write('interrupted\n');
+    const done = setResults.reduce((n, r) => n + r.eval_case_results.length, 0);
+    io.stderr.write(`interrupted: ${done} case run(s) had completed; no result files written\n`);
     return 130;
   }
 

@@ -31,15 +31,15 @@ export function progressLine(p, { label = '', runs = 1, elapsedMs = 0, color = f
 
 /**
  * A progress display on `stream`: `update(progressEvent)`, `setLabel(text)`, `done()`. Draws
- * nothing unless the stream is a TTY (or `force`).
+ * nothing unless the stream is a TTY (or `force`); colours unless `env.NO_COLOR` is set.
  */
-export function createProgress(stream, { runs = 1, force = false, now = Date.now } = {}) {
+export function createProgress(stream, { runs = 1, force = false, now = Date.now, env = process.env } = {}) {
   const active = force || Boolean(stream.isTTY);
   const start = now();
   let last = null;
   let label = '';
   let timer = null;
-  const color = active && Boolean(stream.isTTY) && !process.env.NO_COLOR;
+  const color = active && Boolean(stream.isTTY) && !env.NO_COLOR;
 
   const draw = () => {
     if (!active || last === null) return;
