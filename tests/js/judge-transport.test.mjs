@@ -207,6 +207,21 @@ describe('concurrency', () => {
     }
   });
 
+  test('many calls in flight trip no Node warning (e.g. MaxListenersExceededWarning)', async () => {
+    const warnings = [];
+    const onWarning = (w) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      server.script(byTurn([1, 2, 3, 4, 5, 6], { delayMs: 100 }));
+      await run({ n: 6, config: frm(5), judge: judgeFor('openai', { concurrency: 30 }) });
+      assert.equal(server.maxInFlight, 30);
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    assert.deepEqual(warnings, []);
+  });
+
   test('the default: 8 calls in flight', async () => {
     server.script(byTurn([1, 2, 3, 4, 5, 6], { delayMs: 250 }));
     await run({ n: 6, config: frm(5) });
