@@ -83,14 +83,24 @@ async function saveCassette(cassette) {
 
 function makeHost({ fetchFn, agent, customMetrics, signal, onEvent }) {
   const sig = signal ?? NEVER;
+  // One listener on the caller's signal for the whole run (not one per call, which trips Node's
+  // MaxListenersExceededWarning with many calls in flight); it aborts every pending fetch and
+  // ends every pending sleep.
+  const pendingFetches = new Set();
+  const pendingSleeps = new Set();
+  if (signal) {
+    signal.addEventListener('abort', () => {
+      for (const c of pendingFetches) c.abort();
+      for (const done of pendingSleeps) done();
+    }, { once: true });
+  }
   return {
     async fetch(url, headersJson, body, timeoutMs) {
       if (sig.aborted) return fail('aborted', 'cancelled');
       const ctrl = new AbortController();
       let timedOut = false;
       const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; ctrl.abort(); }, timeoutMs) : null;
-      const onAbort = () => ctrl.abort();
-      sig.addEventListener('abort', onAbort, { once: true });
+      pendingFetches.add(ctrl);
       try {
         let pending;
         try {
@@ -120,15 +130,15 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent }) {
         return JSON.stringify({ status: res.status, headers: headersOf(res), body: String(text) });
       } finally {
         if (timer !== null) clearTimeout(timer);
-        sig.removeEventListener('abort', onAbort);
+        pendingFetches.delete(ctrl);
       }
     },
     sleep(ms) {
       return new Promise((resolve) => {
         if (sig.aborted) { resolve(); return; }
+        const done = () => { clearTimeout(t); pendingSleeps.delete(done); resolve(); };
         const t = setTimeout(done, Math.max(0, ms));
-        function done() { clearTimeout(t); sig.removeEventListener('abort', done); resolve(); }
-        sig.addEventListener('abort', done, { once: true });
+        pendingSleeps.add(done);
       });
     },
     now: () => Date.now(),

@@ -155,15 +155,20 @@ describe('request shape and reply parsing per provider', () => {
     }
   });
 
-  // ADK sends each invocation's prompt num_samples times, even when two invocations (or two
-  // hallucination steps) produce the same prompt: reusing one answer for both would make fewer
-  // calls than ADK and correlate verdicts that ADK draws independently.
-  test('identical invocations are judged separately: num_samples calls each', async () => {
+  // A request's identity is its content plus its sample index (the rule): the samples of
+  // one invocation are separate calls, but the same (request, sample) met again in a run, here a
+  // second invocation identical to the first, is sent once and its answers reused. (Lines of
+  // judge_oracles.jsonl never repeat a request: each invocation carries its own marker.)
+  test('identical invocations share their judge calls: num_samples calls in all, same verdicts', async () => {
     server.script({}, { fallback: VALID });
     const user = { role: 'user', parts: [{ text: 'hi' }] };
     const turn = (id) => ({ invocation_id: id, user_content: user, final_response: { role: 'model', parts: [{ text: 'Hello!' }] } });
     const res = await run({ evalCase: { eval_id: 'same', conversation: [turn('e-1'), turn('e-2')] }, actual: [turn('a-1'), turn('a-2')], config: frm(2) });
-    assert.equal(server.requests.reduce((s, r) => s + (r.body.n ?? 1), 0), 4, 'two invocations x two samples');
+    assert.equal(server.requests.reduce((s, r) => s + (r.body.n ?? 1), 0), 2, 'one call per sample index, shared by both invocations');
+    const samples = server.requests.map((r) => JSON.stringify(r.body));
+    assert.equal(new Set(samples).size, 1, 'both calls carry the same prompt');
+    const per = res.eval_metric_result_per_invocation.map((p) => p.eval_metric_results[0].score);
+    assert.deepEqual(per, [1, 1]);
     assert.equal(overall(res).score, 1);
   });
 
