@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order, each under a header:
 #   setup -> cargo test (native) -> lint -> build (wasm + size budget) -> JS tests on the built package
-#   -> portability (Node, Deno, workerd) -> tsc consumer check -> JS-crate boundary check.
+#   -> portability (Node, Deno, workerd) -> example projects -> tsc consumer check -> JS-crate boundary check.
 # Keeps going after a failed check to report them all (except when setup or the build fails),
 # prints a summary, and exits non-zero if anything failed.
 set -uo pipefail
@@ -97,6 +97,16 @@ count_node "$LOGS/js.tap"
 step "portability: the same .wasm in Node, Deno and workerd (node --test tests/portability/)" "$LOGS/portability.log" \
   node_tests portability "$LOGS/portability.tap" tests/portability/
 count_node "$LOGS/portability.tap"
+
+step "examples: npm ci + npm test in every examples/*/ (node:test, vitest, @google/adk agent) (scripts/examples.sh)" "$LOGS/examples.log" \
+  bash scripts/examples.sh
+count_examples() { # "tests N" / "pass N" / "fail N" lines of node:test and vitest reports
+  local p f
+  p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p; s/^ *Tests  *\([0-9][0-9]*\) passed.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+  f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p; s/^ *Tests  *\([0-9][0-9]*\) failed.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+  passed_total=$((passed_total + p)); failed_total=$((failed_total + f))
+}
+count_examples "$LOGS/examples.log"
 
 step "types: tsc --noEmit on consumer files (scripts/check-types.sh)" "$LOGS/types.log" bash scripts/check-types.sh
 
