@@ -1,48 +1,10 @@
 // Types of `evalcore/reports`: JUnit XML, JSON and Markdown reports over eval results.
-// Self-contained apart from the data types of the main entry.
+// Data types (EvalSetResult, RunSummary, ...) are the main entry's.
 
-import type { Content, EvalCaseResult, EvalSetResult, EvalStatus, FunctionCall, Invocation } from './index.js';
-
-/** One metric of one case over several runs, as the core's `run_summary` reports it. */
-export interface RunSummaryMetric {
-  metric_name: string;
-  threshold: number | null;
-  informational: boolean;
-  /** The case-level score of each run (null where a run produced none). */
-  case_scores: (number | null)[];
-  min: number | null;
-  mean: number | null;
-  max: number | null;
-  stddev: number | null;
-  /** ADK AgentEvaluator's score: the mean of every invocation's score over every run (SPEC §4.6). */
-  invocation_mean: number | null;
-  lower_is_better: boolean;
-  /** null: informational, or no score to judge. */
-  passed: boolean | null;
-}
-
-export interface RunSummaryCase {
-  eval_id: string;
-  /** The case's final status in each run. */
-  statuses: EvalStatus[];
-  /** True when the runs did not all end with the same status. */
-  flipped: boolean;
-  metrics: RunSummaryMetric[];
-}
-
-export interface RunSummary {
-  num_runs: number;
-  cases: RunSummaryCase[];
-}
-
-/** An EvalSetResult as `evaluate` returns it: case results may carry their run and an agent error. */
-export type EvalSetResultWithRuns = EvalSetResult & {
-  run_summary?: RunSummary;
-  eval_case_results: (EvalCaseResult & { run?: number; error?: { code: string; message: string } })[];
-};
+import type { Content, EvalCaseResult, EvalSetResult, EvalStatus, FunctionCall, Invocation, RunSummary } from './index.js';
 
 /** What the report functions take: one EvalSetResult, several (e.g. one per run or per set), or case results. */
-export type ResultsInput = EvalSetResultWithRuns | EvalSetResultWithRuns[] | EvalCaseResult[];
+export type ResultsInput = EvalSetResult | EvalSetResult[] | EvalCaseResult[];
 
 export interface JUnitOptions {
   /** The `<testsuites name>` (default "evalcore"). */

@@ -1,8 +1,8 @@
 // Types of `evalcore/testing` (Node only): ADK's AgentEvaluator for node:test, vitest and jest.
 
-import type { EvalConfig, EvalSet, JsonInput, Judge } from './index.js';
-import type { AbortSignalLike, Agent } from './adapters.js';
-import type { EvalSetResultWithRuns } from './reports.js';
+import type {
+  AbortSignalLike, Agent, CustomMetric, EvalCaseResult, EvalConfig, EvalSet, EvalSetResult, JsonInput, Judge, Progress,
+} from './index.js';
 
 /** An Agent callback, an `@google/adk` agent / App / Runner (wrapped with `fromAdkAgent`), or the path of an agent module. */
 export type AgentInput = Agent | object | string;
@@ -26,9 +26,11 @@ export interface AgentEvaluatorOptions {
   printDetailedResults?: boolean;
   /** Where detailed output goes (default process.stdout). */
   log?: (text: string) => void;
+  /** Custom metric functions, as `evaluate` takes them. */
+  customMetrics?: Record<string, CustomMetric>;
   signal?: AbortSignalLike;
-  onProgress?: (progress: object) => void;
-  onCaseResult?: (result: object) => void;
+  onProgress?: (progress: Progress) => void;
+  onCaseResult?: (result: EvalCaseResult) => void;
 }
 
 /** The AssertionError AgentEvaluator throws: its message is the readable summary. */
@@ -38,7 +40,7 @@ export interface AgentEvaluatorFailure extends Error {
   /** One line per failure, as ADK lists them. */
   failures: string[];
   /** Every EvalSetResult of the call, the passing ones too. */
-  results: EvalSetResultWithRuns[];
+  results: EvalSetResult[];
 }
 
 export declare class AgentEvaluator {
@@ -48,10 +50,10 @@ export declare class AgentEvaluator {
    * times; a metric passes on its score averaged over every invocation of every run (as ADK's
    * AgentEvaluator). Resolves to the results; rejects with an {@link AgentEvaluatorFailure}.
    */
-  static evaluate(agent: AgentInput, pathOrDir: string, options?: AgentEvaluatorOptions): Promise<EvalSetResultWithRuns[]>;
+  static evaluate(agent: AgentInput, pathOrDir: string, options?: AgentEvaluatorOptions): Promise<EvalSetResult[]>;
 
   /** The same for one eval set (object, JSON text or bytes, in any shape `loadEvalSet` takes). */
-  static evaluateEvalSet(agent: AgentInput, evalSet: EvalSet | JsonInput, options?: AgentEvaluatorOptions): Promise<EvalSetResultWithRuns>;
+  static evaluateEvalSet(agent: AgentInput, evalSet: EvalSet | JsonInput, options?: AgentEvaluatorOptions): Promise<EvalSetResult>;
 
   /** Legacy eval data (`*.test.json`) to an eval set file in the current schema, written in full. */
   static migrateEvalDataToNewSchema(oldEvalDataFile: string, newEvalDataFile: string, initialSessionFile?: string): Promise<EvalSet>;
@@ -59,6 +61,6 @@ export declare class AgentEvaluator {
 
 /** AgentEvaluator's verdict on one EvalSetResult, without throwing. */
 export declare function judgeEvalSetResult(
-  result: EvalSetResultWithRuns,
+  result: EvalSetResult,
   options?: { source?: string },
 ): { failures: string[]; failedCases: number; totalCases: number; report: string };

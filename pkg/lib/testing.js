@@ -186,7 +186,7 @@ async function runSet(agentFn, evalSet, config, opts, source) {
     throw new EvalError('unsupported', '', 'this build of the evalcore package has no evaluate(); rebuild it (scripts/build.sh)');
   }
   const args = { evalSet, agent: agentFn, config, numRuns: opts.numRuns ?? 2 };
-  for (const k of ['judge', 'concurrency', 'evalIds', 'signal', 'onProgress', 'onCaseResult']) {
+  for (const k of ['judge', 'concurrency', 'evalIds', 'customMetrics', 'signal', 'onProgress', 'onCaseResult']) {
     if (opts[k] !== undefined) args[k] = opts[k];
   }
   const result = await evalcore.evaluate(args);
