@@ -296,3 +296,40 @@ test('Ctrl-C stops the run: exit 130, no result files', async () => {
   assert.match(stderr, /interrupted/);
   assert.deepEqual(historyOf(dir), []);
 });
+
+test('--judge, --judge_base_url, the API key from the environment, --judge_cassette record then replay', async () => {
+  const { startJudgeServer } = await import('./support/judge-server.mjs');
+  const server = await startJudgeServer();
+  const VALID = '{"reasoning": "The answers agree.", "is_the_agent_response_valid": "valid"}';
+  server.script(() => VALID);
+  const app = appCopy('judge');
+  const config = join(work, 'judge_config.json');
+  writeFileSync(config, JSON.stringify({ criteria: { final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 1 } } } }));
+  const cassette = join(work, 'judge-cassette.json');
+  const run = (extra, env) => new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'eval', app, `${join(app, 'hello_world.evalset.json')}:greeting`, '--config_file_path', config,
+      '--judge', 'openai:judge-m', '--judge_cassette', cassette, '--format', 'json', ...extra],
+    { cwd: work, env: { ...process.env, NO_COLOR: '1', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+  try {
+    const recorded = await run(['--judge_base_url', `${server.baseUrl}/v1`, '--judge_mode', 'record'], { OPENAI_API_KEY: 'sk-test' });
+    assert.equal(recorded.code, 0, recorded.stderr);
+    const metric = (out) => JSON.parse(out).eval_set_results[0].eval_case_results[0].overall_eval_metric_results
+      .find((m) => m.metric_name === 'final_response_match_v2');
+    assert.deepEqual([metric(recorded.stdout).eval_status, metric(recorded.stdout).score], ['PASSED', 1]);
+    assert.equal(server.requests.length, 1);
+    assert.equal(server.requests[0].headers.authorization, 'Bearer sk-test');
+    assert.ok(existsSync(cassette), 'record mode writes the cassette');
+    await server.close();
+    const replayed = await run(['--judge_base_url', `${server.baseUrl}/v1`, '--judge_mode', 'replay'], {});
+    assert.equal(replayed.code, 0, replayed.stderr);
+    assert.deepEqual([metric(replayed.stdout).eval_status, metric(replayed.stdout).score], ['PASSED', 1]);
+  } finally {
+    await server.close();
+  }
+});
