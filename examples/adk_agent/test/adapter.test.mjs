@@ -160,6 +160,18 @@ test('sessions: an existing session under the pinned id is reused and its state 
   assert.deepEqual(responses(events)[0].response, { result: rollFrom(42, 6).roll });
 });
 
+test('sessions: a new conversation under an id this adapter used before starts afresh', async () => {
+  // The same case evaluated twice (two evaluate calls) comes with the same session id.
+  const sessionService = new adk.InMemorySessionService();
+  const wrapped = fromAdkAgent(rootAgent, { sessionService });
+  const first = await wrapped(turn('Roll a 6-sided die.', { sessionId: 'again', state: { rng_seed: 9 } }));
+  const second = await wrapped(turn('Roll a 6-sided die.', { sessionId: 'again', state: { rng_seed: 9 } }));
+  assert.deepEqual(responses(second.events), responses(first.events).map((r) => ({ ...r, id: responses(second.events)[0].id })));
+  const session = await sessionService.getSession({ appName: 'hello_world', userId: 'user', sessionId: 'again' });
+  assert.deepEqual(session.state.rolls, [rollFrom(9, 6).roll]);
+  assert.equal(session.events.length, 4);
+});
+
 test('the same agent runs each app name in its own runner, sessions apart', async () => {
   const sessionService = new adk.InMemorySessionService();
   const wrapped = fromAdkAgent(rootAgent, { sessionService });

@@ -120,8 +120,11 @@ function appDetailsOf(events, invocations) {
  *   model requests (for AppDetails) is registered on it once.
  *
  * Sessions: the first turn of a conversation creates `turn.sessionId` with the case's user id and
- * a copy of `turn.state`; if a session with that id already exists (a pinned `session_id`), it
- * is reused and the state left as it is, as ADK 2.x does. Later turns reuse the session.
+ * a copy of `turn.state`; later turns reuse the session. A session with that id that exists
+ * already and that this adapter did not create (one the caller set up, e.g. for a pinned
+ * `session_id` with artifacts) is reused and its state left as it is, as ADK 2.x does; one this
+ * adapter created for an earlier conversation is replaced, so every conversation starts from the
+ * case's state, as ADK's fresh session per inference does.
  *
  * The reply is `{ events, appDetails }`: every event the runner yielded for the turn (ADK
  * Python's JSON shape, no user event) and ADK's AppDetails for the agents that called a model.
@@ -143,6 +146,7 @@ export function fromAdkAgent(agentOrRunner, options = {}) {
 
   let ready;
   const runners = new Map(); // app name -> { runner, capture }
+  const ownSessions = new Set(); // sessions this adapter created: app, user and session id
   let sessionService;
 
   const setup = async () => {
@@ -209,9 +213,17 @@ export function fromAdkAgent(agentOrRunner, options = {}) {
     const events = [];
     let invocations = new Map();
     try {
-      const existing = await service.getSession({ appName, userId, sessionId });
+      const key = `${appName}\u0000${sessionKey(userId, sessionId)}`;
+      let existing = await service.getSession({ appName, userId, sessionId });
+      if (existing && turn.turnIndex === 0 && ownSessions.has(key)) {
+        // A new conversation under an id this adapter used before (the same case in another
+        // evaluate call): start from the case's state, as ADK's fresh session per inference does.
+        await service.deleteSession({ appName, userId, sessionId });
+        existing = undefined;
+      }
       if (!existing) {
         await service.createSession({ appName, userId, sessionId, state });
+        ownSessions.add(key);
       }
       const run = runner.runAsync({
         userId,
