@@ -5,8 +5,7 @@
 import { AssertionError } from 'node:assert';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import * as evalcore from '../index.js';
-import { EvalError, formatReport, loadEvalConfig, loadEvalSet } from '../index.js';
+import { EvalError, evaluate, formatReport, loadEvalConfig, loadEvalSet } from '../index.js';
 import { pythonFloat } from './cli/adk_json.js';
 import { loadAgent } from './cli/agent.js';
 import { findEvalFiles, readEvalSetFile, readSessionFile } from './cli/evalsets.js';
@@ -182,14 +181,11 @@ function fail(results, judged) {
 // ---------------------------------------------------------------------------------------------
 
 async function runSet(agentFn, evalSet, config, opts, source) {
-  if (typeof evalcore.evaluate !== 'function') {
-    throw new EvalError('unsupported', '', 'this build of the evalcore package has no evaluate(); rebuild it (scripts/build.sh)');
-  }
   const args = { evalSet, agent: agentFn, config, numRuns: opts.numRuns ?? 2 };
   for (const k of ['judge', 'concurrency', 'evalIds', 'customMetrics', 'signal', 'onProgress', 'onCaseResult']) {
     if (opts[k] !== undefined) args[k] = opts[k];
   }
-  const result = await evalcore.evaluate(args);
+  const result = await evaluate(args);
   if (opts.printDetailedResults) (opts.log ?? ((s) => process.stdout.write(s)))(formatReport(result, { detailed: true }));
   return { result, judged: judgeEvalSetResult(result, { source }) };
 }

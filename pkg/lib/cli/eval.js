@@ -2,8 +2,7 @@
 //! selection syntax, config discovery, console output, result files and exit codes.
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import * as evalcore from '../../index.js';
-import { EvalError } from '../../index.js';
+import { evaluate, formatReport } from '../../index.js';
 import { evalHistoryDir, saveEvalSetResult, validatePathSegment } from '../history.js';
 import { toJson, toJUnit, toMarkdown } from '../reports.js';
 import { loadAgent, resolveAgentPath, appLocation } from './agent.js';
@@ -186,9 +185,6 @@ export async function runEval(argv, io) {
     io.stderr.write(`warning: no API key for the ${judge.provider} judge in the environment; judged metrics will be NOT_EVALUATED\n`);
   }
 
-  if (typeof evalcore.evaluate !== 'function') {
-    throw new EvalError('unsupported', '', 'this build of the evalcore package has no evaluate(); rebuild it (scripts/build.sh)');
-  }
   const numRuns = opts.num_runs ?? 1;
   const progress = createProgress(io.stderr, { runs: numRuns, env: io.env ?? {} });
   const controller = new AbortController();
@@ -205,7 +201,7 @@ export async function runEval(argv, io) {
       if (opts.concurrency !== undefined) args.concurrency = opts.concurrency;
       if (evalIds !== undefined) args.evalIds = evalIds;
       try {
-        setResults.push(await evalcore.evaluate(args));
+        setResults.push(await evaluate(args));
       } catch (e) {
         if (e?.name !== 'AbortError' || !controller.signal.aborted) throw e;
         if (e.partialResult) setResults.push(e.partialResult);
@@ -235,7 +231,7 @@ export async function runEval(argv, io) {
   }
 
   const caseResults = setResults.flatMap((r) => r.eval_case_results);
-  const text = evalcore.formatReport(caseResults, { detailed: opts.print_detailed_results === true });
+  const text = formatReport(caseResults, { detailed: opts.print_detailed_results === true });
   const report = format === 'text' ? text
     : format === 'json' ? toJson(setResults)
       : format === 'junit' ? toJUnit(setResults) : toMarkdown(setResults);
