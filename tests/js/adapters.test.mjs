@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { EvalError } from '../../pkg/index.js';
+import { EvalError, evaluate } from '../../pkg/index.js';
 import * as adapters from '../../pkg/lib/adapters/generic.js';
 import { fromAdkAgent } from '../../pkg/lib/adapters/adk.js';
-import { PKG } from './helpers.mjs';
+import { MINIMAL_SET, PKG, clone } from './helpers.mjs';
 
 const { fromFunction, fromOpenAIMessages, convertOpenAIMessages } = adapters;
 
@@ -95,7 +95,7 @@ test('fromFunction: a throw or a rejection of the function is an agent_error wit
     assert.ok(err instanceof EvalError);
     assert.equal(err.code, 'agent_error');
     assert.equal(err.cause, boom);
-    assert.match(err.message, /eval case "c7", turn 1\): boom/);
+    assert.match(err.message, /eval case "c7", turn 2\): boom/);
   }
   const odd = await rejection(fromFunction(() => { throw 'a string'; })(turn('x')));
   assert.equal(odd.code, 'agent_error');
@@ -300,6 +300,95 @@ test('fromOpenAIMessages: wraps a function returning the log (array or {messages
   const bad = await rejection(fromOpenAIMessages(() => 'not messages')(turn('x')));
   assert.equal(bad.code, 'agent_reply');
   assert.throws(() => fromOpenAIMessages(null), (e) => e instanceof EvalError && e.code === 'schema');
+});
+
+// ------------------------------------------------------------------------------------------
+// Through evaluate: the core turns the adapters' events into ADK invocations
+
+const CONFIG = { criteria: { tool_trajectory_avg_score: 1.0, response_match_score: 0.8 } };
+const score = (r, name) => r.overall_eval_metric_results.find((m) => m.metric_name === name).score;
+
+/** A weather agent: the city from the question, a tool call with its result, then the answer. */
+const weather = (text) => {
+  const city = /in (\w+)/.exec(text)?.[1] ?? 'nowhere';
+  return { city, sky: 'sunny', answer: `It is sunny in ${city}.` };
+};
+
+test('evaluate + fromFunction: tool calls and the answer are scored as ADK scores them', async () => {
+  const agent = fromFunction((text) => {
+    const w = weather(text);
+    return { text: w.answer, toolCalls: [{ name: 'get_weather', args: { city: w.city }, response: { sky: w.sky } }] };
+  }, { author: 'weather_agent' });
+  const [r] = (await evaluate({ evalSet: MINIMAL_SET, agent, config: CONFIG })).eval_case_results;
+  assert.equal(r.final_eval_status, 'PASSED');
+  assert.equal(score(r, 'tool_trajectory_avg_score'), 1);
+  assert.equal(score(r, 'response_match_score'), 1);
+  const actual = r.eval_metric_result_per_invocation[0].actual_invocation;
+  assert.deepEqual(actual.final_response, { role: 'model', parts: [{ text: 'It is sunny in Paris.' }] });
+  const events = actual.intermediate_data.invocation_events;
+  // ADK 2.x keeps the final-response event with its content nulled.
+  assert.deepEqual(events.map((e) => e.author), ['weather_agent', 'weather_agent', 'weather_agent']);
+  assert.equal(events[2].content, null);
+  assert.deepEqual(events[1].content.parts[0].function_response, { id: 'call_0_0', name: 'get_weather', response: { sky: 'sunny' } });
+
+  const wrongCity = fromFunction(() => ({ text: 'It is sunny in Paris.', toolCalls: [{ name: 'get_weather', args: { city: 'Lyon' } }] }));
+  const [w] = (await evaluate({ evalSet: MINIMAL_SET, agent: wrongCity, config: CONFIG })).eval_case_results;
+  assert.equal(w.final_eval_status, 'FAILED');
+  assert.equal(score(w, 'tool_trajectory_avg_score'), 0);
+});
+
+test('evaluate + fromOpenAIMessages: a chat-completions log per turn is scored as ADK scores it', async () => {
+  const agent = fromOpenAIMessages((text, t) => {
+    const w = weather(text);
+    return [
+      { role: 'system', content: 'You report the weather.' },
+      ...t.history.map((inv) => ({ role: 'user', content: inv.user_content.parts[0].text })),
+      { role: 'user', content: text },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_w', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city: w.city }) } }], usage: { prompt_tokens: 50, completion_tokens: 8, total_tokens: 58 } },
+      { role: 'tool', tool_call_id: 'call_w', content: JSON.stringify({ sky: w.sky }) },
+      { role: 'assistant', content: w.answer, usage: { prompt_tokens: 70, completion_tokens: 9, total_tokens: 79 } },
+    ];
+  });
+  const [r] = (await evaluate({ evalSet: MINIMAL_SET, agent, config: CONFIG })).eval_case_results;
+  assert.equal(r.final_eval_status, 'PASSED');
+  assert.equal(score(r, 'tool_trajectory_avg_score'), 1);
+  assert.equal(score(r, 'response_match_score'), 1);
+  assert.equal(score(r, 'inference_call_count_v1'), 2);
+  assert.equal(score(r, 'token_usage_v1'), 137);
+
+  // Unparsable arguments still show as a call: the trajectory fails on the args, the run does not.
+  const garbled = fromOpenAIMessages(() => [
+    { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'get_weather', arguments: '{city: Paris}' } }] },
+    { role: 'tool', tool_call_id: 'c', content: 'sunny' },
+    { role: 'assistant', content: 'It is sunny in Paris.' },
+  ]);
+  const [g] = (await evaluate({ evalSet: MINIMAL_SET, agent: garbled, config: CONFIG })).eval_case_results;
+  assert.equal(g.final_eval_status, 'FAILED');
+  assert.equal(score(g, 'tool_trajectory_avg_score'), 0);
+  const call = g.eval_metric_result_per_invocation[0].actual_invocation.intermediate_data.invocation_events[0].content.parts[0].function_call;
+  assert.deepEqual(call.args, { _raw: '{city: Paris}' });
+});
+
+test('evaluate: an adapter failure fails the case with the agent\'s message, a multi-turn case keeps going per turn', async () => {
+  const failing = fromFunction(() => { throw new Error('kaboom'); });
+  const [f] = (await evaluate({ evalSet: MINIMAL_SET, agent: failing, config: CONFIG })).eval_case_results;
+  assert.equal(f.final_eval_status, 'FAILED');
+  assert.match(JSON.stringify(f), /kaboom/);
+
+  const set = clone(MINIMAL_SET);
+  const [first] = set.eval_cases[0].conversation;
+  set.eval_cases[0].conversation = [first, { ...clone(first), invocation_id: 'e-2', user_content: { role: 'user', parts: [{ text: 'And in Rome?' }] },
+    final_response: { role: 'model', parts: [{ text: 'It is sunny in Rome.' }] }, intermediate_data: { tool_uses: [{ name: 'get_weather', args: { city: 'Rome' } }] } }];
+  const seen = [];
+  const agent = fromFunction((text, t) => {
+    seen.push([t.turnIndex, t.history.length, t.sessionId]);
+    const w = weather(text);
+    return { text: w.answer, toolCalls: [{ name: 'get_weather', args: { city: w.city } }] };
+  });
+  const [r] = (await evaluate({ evalSet: set, agent, config: CONFIG })).eval_case_results;
+  assert.equal(r.final_eval_status, 'PASSED');
+  assert.deepEqual(seen.map(([i, h]) => [i, h]), [[0, 0], [1, 1]]);
+  assert.equal(seen[0][2], seen[1][2]);
 });
 
 // ------------------------------------------------------------------------------------------

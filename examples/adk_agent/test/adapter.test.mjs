@@ -241,7 +241,7 @@ test('an error thrown out of ADK rejects with EvalError agent_error and the orig
   const err = await fromAdkAgent(broken)(turn('hello', { evalId: 'fails', turnIndex: 2 })).catch((e) => e);
   assert.ok(err instanceof EvalError, String(err));
   assert.equal(err.code, 'agent_error');
-  assert.match(err.message, /eval case "fails", turn 2/);
+  assert.match(err.message, /eval case "fails", turn 3/);
   assert.match(err.message, /callback broke/);
   assert.equal(err.cause, boom);
 });

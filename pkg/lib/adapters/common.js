@@ -171,7 +171,8 @@ export function abortReason(signal) {
 function where(turn) {
   const bits = [];
   if (turn && typeof turn.evalId === 'string') bits.push(`eval case ${JSON.stringify(turn.evalId)}`);
-  if (turn && Number.isInteger(turn.turnIndex)) bits.push(`turn ${turn.turnIndex}`);
+  // 1-based, as the core counts turns in its messages.
+  if (turn && Number.isInteger(turn.turnIndex)) bits.push(`turn ${turn.turnIndex + 1}`);
   return bits.length ? ` (${bits.join(', ')})` : '';
 }
 
