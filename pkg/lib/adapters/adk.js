@@ -67,6 +67,12 @@ function captureClass(adk) {
       return undefined;
     }
 
+    // The plugin manager calls this on every plugin; BasePlugin's default (marked experimental)
+    // logs a warning on its first call. Ours does the same nothing without the warning.
+    async beforeToolSelection() {
+      return undefined;
+    }
+
     take(userId, sessionId) {
       const key = sessionKey(userId, sessionId);
       const invocations = this.sessions.get(key) || new Map();
