@@ -1,36 +1,12 @@
 // Types of `evalcore/adapters` (and the Agent contract the adapters implement). Hand-written:
 // these describe host-facing callbacks. Self-contained like index.d.ts: no DOM or @types/node.
 
-import type { AppDetails, Content, Invocation, JsonObject, JsonValue, UsageMetadata } from './index.js';
+import type { AgentTurn, Content, JsonObject, JsonValue, UsageMetadata } from './index.js';
 
-/** The part of an `AbortSignal` the adapters read (DOM's and Node's AbortSignal satisfy it). */
-export interface AbortSignalLike {
-  readonly aborted: boolean;
-  readonly reason?: unknown;
-}
+export type { Agent, AgentReply, AgentTurn, AbortSignalLike } from './index.js';
 
-/** One user turn, as the core hands it to an agent. */
-export interface AgentTurn {
-  evalSetId: string;
-  evalId: string;
-  /** Which of `numRuns` runs this is (0-based). */
-  run: number;
-  /** Position of this turn in the conversation (0-based). */
-  turnIndex: number;
-  /** One id per conversation and run: every turn of a conversation has the same one. */
-  sessionId: string;
-  userId: string;
-  appName: string;
-  /** The initial session state from the case's `session_input`. */
-  state: JsonObject;
-  /** `{ role: "user", parts: [{ text }] }` */
-  userContent: Content;
-  /** The texts of `userContent` joined by "\n". */
-  text: string;
-  /** The actual invocations of the earlier turns of this conversation. */
-  history: Invocation[];
-  signal?: AbortSignalLike;
-}
+/** The turn an adapter reads: an AgentTurn, whose `signal` may be left out when called directly. */
+export type AdapterTurn = Omit<AgentTurn, 'signal'> & { signal?: AgentTurn['signal'] | { readonly aborted: boolean; readonly reason?: unknown } };
 
 /** `actions` of an ADK event, snake_case as ADK Python writes it. */
 export interface AdkEventActions {
@@ -68,38 +44,15 @@ export interface AdkEventJson {
   [field: string]: unknown;
 }
 
-export interface AgentToolCall {
-  name: string;
-  args?: JsonObject;
-  id?: string;
-}
-
-export interface AgentToolResponse {
-  name: string;
-  response?: JsonObject;
-  id?: string;
-}
-
 /**
- * What an agent answers for one turn: its final text, or the ADK events of the turn (the core
- * then applies ADK's rules for the final response and the intermediate data), or a digest.
+ * An event as an AgentReply carries it: the ADK event's fields, typed, on a plain JSON object
+ * (the intersection keeps it assignable to `AgentReply`'s `JsonObject[]`).
  */
-export type AgentReply =
-  | string
-  | {
-      events?: AdkEventJson[];
-      finalResponse?: string | Content;
-      toolCalls?: AgentToolCall[];
-      toolResponses?: AgentToolResponse[];
-      appDetails?: AppDetails;
-    };
-
-/** The callback `evaluate` drives: one user turn in, the agent's turn out. */
-export type Agent = (turn: AgentTurn) => Promise<AgentReply> | AgentReply;
+export type ReplyEvent = AdkEventJson & JsonObject;
 
 /** The reply every adapter of this module gives: ADK events, nothing pre-digested. */
 export interface EventsReply {
-  events: AdkEventJson[];
+  events: ReplyEvent[];
 }
 
 export interface AdapterOptions {
@@ -126,7 +79,7 @@ export interface FunctionReply {
   toolCalls?: FunctionToolCall[];
 }
 
-export type AgentFunction = (text: string, turn: AgentTurn) => string | FunctionReply | Promise<string | FunctionReply>;
+export type AgentFunction = (text: string, turn: AdapterTurn) => string | FunctionReply | Promise<string | FunctionReply>;
 
 /**
  * Wraps a plain function as an Agent. Events: per tool call a model event with its
@@ -135,7 +88,7 @@ export type AgentFunction = (text: string, turn: AgentTurn) => string | Function
  * `EvalError` (`code: "agent_error"`, `cause`: the original error); a malformed return value is an
  * `EvalError` `"agent_reply"` with the path of the offending field.
  */
-export declare function fromFunction(fn: AgentFunction, options?: AdapterOptions): (turn: AgentTurn) => Promise<EventsReply>;
+export declare function fromFunction(fn: AgentFunction, options?: AdapterOptions): (turn: AdapterTurn) => Promise<EventsReply>;
 
 // ---------------------------------------------------------------------------------------------
 // fromOpenAIMessages
@@ -182,7 +135,7 @@ export type OpenAIMessage =
 
 export type OpenAIMessagesFunction = (
   text: string,
-  turn: AgentTurn,
+  turn: AdapterTurn,
 ) => OpenAIMessage[] | { messages: OpenAIMessage[] } | Promise<OpenAIMessage[] | { messages: OpenAIMessage[] }>;
 
 export interface FromOpenAIMessages {
@@ -190,7 +143,7 @@ export interface FromOpenAIMessages {
    * Wraps an agent that returns an OpenAI chat-completions message log as an Agent. Failures are
    * reported as by `fromFunction`.
    */
-  (fn: OpenAIMessagesFunction, options?: AdapterOptions): (turn: AgentTurn) => Promise<EventsReply>;
+  (fn: OpenAIMessagesFunction, options?: AdapterOptions): (turn: AdapterTurn) => Promise<EventsReply>;
   /**
    * The pure conversion, for recorded logs: only messages after the last `user` message count;
    * an assistant message is one model event (text, then a `function_call` per tool call);

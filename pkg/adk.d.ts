@@ -1,10 +1,10 @@
 // Types of `evalcore/adk`. Hand-written, and typed loosely on the ADK side on purpose: this
 // file must compile for users who do not have @google/adk installed.
 
-import type { AppDetails } from './index.js';
-import type { AdkEventJson, AgentTurn } from './adapters.js';
+import type { AppDetails, JsonObject } from './index.js';
+import type { AdapterTurn, ReplyEvent } from './adapters.js';
 
-export type { AdkEventJson, AgentTurn } from './adapters.js';
+export type { AdapterTurn, AdkEventJson, Agent, AgentTurn, ReplyEvent } from './adapters.js';
 
 export interface FromAdkAgentOptions {
   /**
@@ -27,9 +27,9 @@ export interface FromAdkAgentOptions {
 /** What a turn of an ADK agent answers. */
 export interface AdkAgentReply {
   /** Every event the runner yielded for the turn, in ADK Python's JSON shape (no user event). */
-  events: AdkEventJson[];
+  events: ReplyEvent[];
   /** ADK's AppDetails: per agent that called a model, its system instruction and tool declarations. */
-  appDetails: AppDetails;
+  appDetails: AppDetails & JsonObject;
 }
 
 /**
@@ -42,4 +42,4 @@ export interface AdkAgentReply {
 export declare function fromAdkAgent(
   agentOrRunner: object,
   options?: FromAdkAgentOptions,
-): (turn: AgentTurn) => Promise<AdkAgentReply>;
+): (turn: AdapterTurn) => Promise<AdkAgentReply>;
