@@ -11,6 +11,7 @@ import { ensureReady } from './state.js';
 import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLength } from './wire.js';
 
 const NEVER = new AbortController().signal;
+const ABORTED = Symbol('aborted');
 
 function errorText(e) {
   if (e instanceof Error) return e.message || e.name;
@@ -88,11 +89,16 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent }) {
   // ends every pending sleep.
   const pendingFetches = new Set();
   const pendingSleeps = new Set();
+  let abortedPromise = new Promise(() => {});
   if (signal) {
-    signal.addEventListener('abort', () => {
-      for (const c of pendingFetches) c.abort();
-      for (const done of pendingSleeps) done();
-    }, { once: true });
+    abortedPromise = new Promise((resolve) => {
+      if (signal.aborted) resolve(ABORTED);
+      signal.addEventListener('abort', () => {
+        for (const c of pendingFetches) c.abort();
+        for (const done of pendingSleeps) done();
+        resolve(ABORTED);
+      }, { once: true });
+    });
   }
   return {
     async fetch(url, headersJson, body, timeoutMs) {
@@ -149,7 +155,9 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent }) {
       turn.signal = sig;
       let reply;
       try {
-        reply = await agent(turn);
+        // An agent that ignores turn.signal must not hold a cancelled run: race it with the abort.
+        reply = await Promise.race([agent(turn), abortedPromise]);
+        if (reply === ABORTED) return fail('aborted', 'cancelled');
       } catch (e) {
         if (sig.aborted) return fail('aborted', 'cancelled');
         return fail('failed', `the agent threw: ${errorText(e)}`);
@@ -177,12 +185,20 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent }) {
         expectedInvocations: p.expected_invocations,
         conversationScenario: p.conversation_scenario,
       };
+      let out;
       try {
-        const out = await customMetrics[name](input);
-        return JSON.stringify({ ok: out === undefined ? null : out });
+        out = await customMetrics[name](input);
       } catch (e) {
         return fail('failed', errorText(e));
       }
+      // JSON would turn NaN and Infinity into null (no score) silently: say so instead.
+      const bad = [];
+      const text = JSON.stringify({ ok: out === undefined ? null : out }, (k, v) => {
+        if (typeof v === 'number' && !Number.isFinite(v)) bad.push(`${k || 'score'}: ${v}`);
+        return v;
+      });
+      if (bad.length > 0) return fail('failed', `returned a non-finite number (${bad.join(', ')}); scores must be finite numbers or null`);
+      return text;
     },
   };
 }
@@ -305,7 +321,9 @@ export async function evaluate(args) {
     throw err;
   }
   if (listenerErrors.length > 0) {
-    throw new AggregateError(listenerErrors, 'evalcore: an onProgress/onCaseResult callback threw (the evaluation itself completed)');
+    const err = new AggregateError(listenerErrors, 'evalcore: an onProgress/onCaseResult callback threw (the evaluation itself completed; `result` holds it)');
+    err.result = result;
+    throw err;
   }
   return result;
 }

@@ -194,18 +194,15 @@ impl JudgeClient {
     }
 }
 
-fn cassette_key(provider: Provider, model: &str, url_path: &str, body: &str, sample: u32) -> String {
+/// A request's identity: provider, model, body and sample index. Not the URL: the same call
+/// recorded against one endpoint (a proxy, a local server) replays against another.
+fn cassette_key(provider: Provider, model: &str, body: &str, sample: u32) -> String {
     let mut h = Sha256::new();
-    for part in [provider.as_str(), model, url_path, body, &sample.to_string()] {
+    for part in [provider.as_str(), model, body, &sample.to_string()] {
         h.update(part.as_bytes());
         h.update([0u8]);
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn path_of(url: &str) -> &str {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    rest.find('/').and_then(|i| rest.get(i..)).unwrap_or("/")
 }
 
 fn failure(reason: &'static str, m: impl Into<String>) -> JudgeFailure {
@@ -331,7 +328,7 @@ impl JudgePort for JudgeClient {
                 &[],
                 s.max_tokens,
             );
-            let key = cassette_key(s.provider, &model, path_of(&http.url), &http.body, req.sample);
+            let key = cassette_key(s.provider, &model, &http.body, req.sample);
             let existing = inner.memo.borrow().get(&key).cloned();
             if let Some(shared) = existing {
                 inner.stats.borrow_mut().deduplicated += 1;
@@ -554,10 +551,10 @@ mod tests {
         let miss = ask(&c2, req("other", 0)).unwrap_err();
         assert_eq!(miss.reason, "cassette_miss");
         assert!(fake2.sent.borrow().is_empty());
-        // The key ignores the host part of the URL and the auth headers.
+        // The key ignores the endpoint and the auth headers.
         let (_, c3) = setup(
             vec![],
-            json!({"baseUrl": "https://elsewhere", "headers": {"authorization": "k"}, "cassette": {"mode": "replay", "entries": entries}}),
+            json!({"baseUrl": "https://elsewhere/v1", "headers": {"authorization": "k"}, "cassette": {"mode": "replay", "entries": entries}}),
         );
         assert_eq!(ask(&c3, req("p", 0)), Ok("recorded".into()));
     }

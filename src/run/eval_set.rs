@@ -55,16 +55,31 @@ struct Session {
     state: Value,
 }
 
-fn session_of(case: &EvalCase, run: u32, default_app: &str) -> Session {
+/// ADK's session for one conversation: app and user from session_input (else ADK's fallbacks
+/// `EvaluationGenerator` / `test_user_id`), a pinned session_id or a fresh random one (ADK:
+/// `adk-eval-session-<uuid4>`), so no two conversations, runs or evaluate calls share a session.
+fn session_of(case: &EvalCase, host: &dyn Host) -> Session {
     let si = case.session_input.as_ref();
+    let hex = |digits: u32| -> String {
+        (0..digits)
+            .map(|_| char::from_digit((host.random() * 16.0) as u32 % 16, 16).unwrap_or('0'))
+            .collect()
+    };
     Session {
-        id: si
-            .and_then(|s| s.session_id.clone())
-            .unwrap_or_else(|| format!("evalcore-session-{}-{}", run, case.eval_id)),
+        id: si.and_then(|s| s.session_id.clone()).unwrap_or_else(|| {
+            format!(
+                "adk-eval-session-{}-{}-{}-{}-{}",
+                hex(8),
+                hex(4),
+                hex(4),
+                hex(4),
+                hex(12)
+            )
+        }),
         user_id: si.map(|s| s.user_id.clone()).unwrap_or_else(|| "test_user_id".into()),
         app_name: si
             .map(|s| s.app_name.clone())
-            .unwrap_or_else(|| default_app.to_string()),
+            .unwrap_or_else(|| "EvaluationGenerator".to_string()),
         state: si.map(|s| Value::Object(s.state.clone())).unwrap_or_else(|| json!({})),
     }
 }
@@ -174,7 +189,7 @@ pub async fn evaluate(
             let skipped = &skipped;
             let emit_progress = &emit_progress;
             async move {
-                let session = session_of(case, run, &args_ref.app_name);
+                let session = session_of(case, host_ref);
                 if host_ref.aborted() || judge_ref.is_some_and(JudgeClient::budget_exhausted) {
                     let why = if host_ref.aborted() {
                         "cancelled"
@@ -200,6 +215,12 @@ pub async fn evaluate(
                             }
                         };
                         match converse(host_ref, judge_ref, sim, set_id_ref, case, run, &session).await {
+                            Err(("cancelled", _)) => {
+                                skipped
+                                    .borrow_mut()
+                                    .push(json!({"eval_id": case.eval_id, "run": run, "reason": "cancelled"}));
+                                return None;
+                            }
                             Err((code, m)) => inference_failure(set_id_ref, case, run, &session, code, &m),
                             Ok(actual) => score(args_ref, judge_ref, custom, case, &actual, run, &session).await,
                         }

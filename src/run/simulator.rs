@@ -4,7 +4,6 @@
 
 use crate::judge::{prompts, CallKind, JudgePort, JudgeRequest};
 use crate::metrics::judged::persona_text;
-use crate::schema::content::text_of;
 use crate::schema::eval_set::ConversationScenario;
 use crate::schema::Invocation;
 use serde_json::Value;
@@ -97,10 +96,24 @@ fn transcript(history: &[Invocation], include_calls: bool) -> String {
                 }
             }
         }
-        let author = inv.events().first().map(|e| e.author.as_str()).unwrap_or("agent");
-        let fin = text_of(inv.final_response.as_ref());
+        // The final response's event is the one whose content was nulled (its text lives in
+        // final_response); the simulated user sees only its non-thought text.
+        let events = inv.events();
+        let author = events
+            .iter()
+            .rev()
+            .find(|e| e.content.is_none())
+            .or_else(|| events.last())
+            .map_or("agent", |e| e.author.as_str());
+        let fin: Vec<&str> = inv
+            .final_response
+            .iter()
+            .flat_map(|c| c.parts.iter().flatten())
+            .filter(|p| p.thought != Some(true))
+            .filter_map(|p| p.text.as_deref().filter(|t| !t.is_empty()))
+            .collect();
         if !fin.is_empty() {
-            out.push(format!("{author}: {fin}"));
+            out.push(format!("{author}: {}", fin.join("\n")));
         }
     }
     out.join("\n")
