@@ -33,6 +33,10 @@ import * as e from 'evalcore';
 const out = { keys: Object.keys(e).sort(), version: e.coreVersion() };
 out.rouge = e.rouge1('the cat sat', 'the cat sat').fmeasure;
 out.set = e.loadEvalSet({ eval_set_id: 's', eval_cases: [] }).eval_set_id;
+const sub = { ...(await import('evalcore/testing')), ...(await import('evalcore/adk')), ...(await import('evalcore/adapters')),
+  ...(await import('evalcore/history')), ...(await import('evalcore/reports')) };
+out.subpaths = ['AgentEvaluator', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']
+  .filter((k) => typeof sub[k] === 'function' || typeof sub[k] === 'object');
 try { e.loadEvalSet('{'); } catch (err) { out.error = [err instanceof e.EvalError, err instanceof Error, err.code]; }
 const wasmPath = fileURLToPath(import.meta.resolve('evalcore/wasm'));
 out.wasmBytes = readFileSync(wasmPath).length;
@@ -58,9 +62,15 @@ test('npm pack ships exactly the package files', () => {
   const [info] = JSON.parse(npm(['pack', '--json', '--pack-destination', work], PKG));
   tarball = join(work, info.filename);
   const files = info.files.map((f) => f.path).sort();
+  // The runtime, its types, the CLI and the Node-only subpaths; no tests, examples or sources.
   assert.deepEqual(files, [
-    'index.d.ts', 'index.js', 'lib/api.js', 'lib/errors.js', 'lib/state.js', 'package.json',
-    'wasm/evalcore_core.js', 'wasm/evalcore_core_bg.wasm', 'web.js',
+    'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'history.d.ts', 'index.d.ts', 'index.js',
+    'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/api.js',
+    'lib/cli/adk_json.js', 'lib/cli/agent.js', 'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
+    'lib/cli/eval_set.js', 'lib/cli/evalsets.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 'lib/cli/personas.js',
+    'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/errors.js', 'lib/history.js', 'lib/reports.js',
+    'lib/run.js', 'lib/state.js', 'lib/testing.js', 'lib/wire.js', 'package.json', 'reports.d.ts',
+    'testing.d.ts', 'wasm/evalcore_core.js', 'wasm/evalcore_core_bg.wasm', 'web.js',
   ]);
   assert.equal(info.name, 'evalcore');
 });
@@ -70,8 +80,9 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   const dir = project('from-tarball');
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
-  assert.deepEqual(out.keys, ['EvalError', 'coreVersion', 'evaluateInvocations', 'formatReport', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'prepareCase', 'rouge1', 'rouge1Batch', 'validateEvalSet']);
+  assert.deepEqual(out.keys, ['EvalError', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'init', 'initSync',
+    'loadEvalConfig', 'loadEvalSet', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'validateEvalSet']);
+  assert.deepEqual(out.subpaths, ['AgentEvaluator', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
   assert.match(out.version, /^\d+\.\d+\.\d+/);
   assert.equal(out.rouge, 1);
   assert.equal(out.set, 's');

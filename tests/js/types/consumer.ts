@@ -99,3 +99,22 @@ async function runIt(): Promise<void> {
   void flipped; void plan.count;
 }
 void runIt;
+
+// Subpaths: adapters, AgentEvaluator, reports, result files.
+import { fromFunction, fromOpenAIMessages } from "evalcore/adapters";
+import { fromAdkAgent } from "evalcore/adk";
+import { AgentEvaluator } from "evalcore/testing";
+import { toJUnit, toMarkdown } from "evalcore/reports";
+import { readEvalSetResult } from "evalcore/history";
+const fnAgent: Agent = fromFunction(async (text: string) => ({ text: `echo ${text}`, toolCalls: [{ name: "roll_die", args: { sides: 6 } }] }));
+const logAgent: Agent = fromOpenAIMessages(async () => [{ role: "assistant", content: "done" }]);
+declare const someAdkAgent: Parameters<typeof fromAdkAgent>[0];
+const adkAgent: Agent = fromAdkAgent(someAdkAgent);
+async function suite(): Promise<void> {
+  await AgentEvaluator.evaluate(fnAgent, "tests/fixtures", { numRuns: 2 });
+  const r: EvalSetResult = await evaluate({ evalSet: "{}", agent: logAgent });
+  const xml: string = toJUnit([r]);
+  const md: string = toMarkdown([r]);
+  void xml; void md; void adkAgent; void readEvalSetResult;
+}
+void suite;
