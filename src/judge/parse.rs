@@ -70,7 +70,23 @@ pub fn response_match_label(text: &str) -> Verdict {
             return Some(!(l == "true" || l == "invalid"));
         }
     }
-    None
+    // Beyond ADK, only where it finds nothing: a space before the colon, a label of two words
+    // (`partially valid`), or a label that ends the answer.
+    static LENIENT: OnceLock<Option<Regex>> = OnceLock::new();
+    let re = cached(&LENIENT, || {
+        Regex::new(&format!(
+            r#""is_the_agent_response_valid"[{WS}]*:[{WS}]*\[?[{WS}]*["*`]*([A-Za-z_]+(?: [A-Za-z_]+)?)["*`]*[{WS}]*\]?[{WS}]*(?:[,\n\}}]|$)"#
+        ))
+        .ok()
+    })?;
+    let l = norm(re.captures(text)?.get(1)?.as_str());
+    if invalid_label(&l) {
+        Some(false)
+    } else if l == "valid" || l == "true" {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 /// The per-turn user-simulator judge's `"is_valid": <label>` (ADK lower-cases this one).
@@ -351,7 +367,6 @@ mod tests {
         assert_eq!(v("\"is_the_agent_response_valid\": [valid]\n}"), Some(true));
         assert_eq!(v(r#""is_the_agent_response_valid": valid,"#), Some(true));
         assert_eq!(v(r#""is_the_agent_response_valid": true,"#), Some(true));
-        assert_eq!(v(r#""is_the_agent_response_valid": "valid""#), None);
         assert_eq!(v(r#""is_the_agent_response_valid": "partially_valid","#), Some(false));
         assert_eq!(v(r#""is_the_agent_response_valid": "almost","#), Some(false));
         assert_eq!(
@@ -369,6 +384,10 @@ mod tests {
         // Deliberately more lenient than ADK:
         assert_eq!(v(r#""is_the_agent_response_valid": "Valid"}"#), Some(true));
         assert_eq!(v(r#""is_the_agent_response_valid": "INVALID"}"#), Some(false));
+        assert_eq!(v(r#""is_the_agent_response_valid": "partially valid","#), Some(false));
+        assert_eq!(v(r#""is_the_agent_response_valid" : "valid"}"#), Some(true));
+        assert_eq!(v(r#""is_the_agent_response_valid": "valid""#), Some(true));
+        assert_eq!(v(r#""is_the_agent_response_valid": "maybe so","#), None);
     }
 
     #[test]
