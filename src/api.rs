@@ -259,6 +259,7 @@ pub async fn evaluate_invocations_with(
     let ports = Ports {
         judge: client.as_ref().map(|c| c as &dyn JudgePort),
         custom,
+        metrics: &[],
     };
     let run = CaseRun {
         efficiency_metrics: p.efficiency_metrics,
@@ -306,6 +307,7 @@ pub async fn plan_judge_calls(args: &str, judge: &str, host: Rc<dyn Host>) -> Re
     let ports = Ports {
         judge: Some(&client as &dyn JudgePort),
         custom: None,
+        metrics: &[],
     };
     evaluate_case_with(&p.case, &p.actual, &cfg, &run, ports).await?;
     let planned = client.planned();

@@ -2,7 +2,7 @@
 //! the always-on efficiency metrics, and the case status (SPEC §4.3-4.5).
 
 use super::call_index::CallIndex;
-use super::{known_metrics, lookup, Ctx, Kind, NotEvaluated, Outcome, EFFICIENCY};
+use super::{known_metrics, lookup, Ctx, Kind, Metric, NotEvaluated, Outcome, EFFICIENCY};
 use crate::error::{ErrorCode, EvalError, Result};
 use crate::schema::result::{CaseOutcome, Cell, EvalStatus, MetricHeader, MetricRun};
 use crate::schema::{Criterion, EvalCase, EvalConfig, Invocation};
@@ -53,8 +53,10 @@ fn check_case(case: &EvalCase, actual: &[Invocation]) -> Result<()> {
 }
 
 fn not_evaluated_run(header: MetricHeader, n: usize, why: NotEvaluated) -> MetricRun {
+    let per_invocation = (0..n)
+        .map(|_| Cell::not_evaluated(why.reason, why.message.clone()))
+        .collect();
     let overall = Cell::not_evaluated(why.reason, why.message);
-    let per_invocation = (0..n).map(|_| Cell::new(None, EvalStatus::NotEvaluated)).collect();
     MetricRun {
         header,
         overall,
@@ -68,7 +70,10 @@ fn attach(header: MetricHeader, n: usize, out: Outcome) -> MetricRun {
     let per_invocation = if out.per_invocation.len() == n {
         out.per_invocation
     } else {
-        (0..n).map(|_| Cell::new(None, EvalStatus::NotEvaluated)).collect()
+        let why = "the metric gave no result per invocation (only a case-level one)";
+        (0..n)
+            .map(|_| Cell::not_evaluated("no_per_invocation_result", why.to_string()))
+            .collect()
     };
     MetricRun {
         header,
@@ -140,6 +145,8 @@ pub struct CaseRun<'a> {
 pub struct Ports<'a> {
     pub judge: Option<&'a dyn crate::judge::JudgePort>,
     pub custom: Option<&'a dyn super::custom::CustomPort>,
+    /// Rust metrics of the embedding application, looked up before the built-ins.
+    pub metrics: &'a [&'a dyn super::Metric],
 }
 
 fn header_of(name: &str, criterion: &Criterion) -> MetricHeader {
@@ -159,15 +166,17 @@ async fn run_configured_async(name: &str, criterion: &Criterion, ctx: &Ctx<'_>, 
             Err(why) => not_evaluated_run(header, n, why),
         };
     }
-    match (lookup(name), ports.judge) {
-        (Some(Kind::Judged(f)), Some(judge)) => {
-            let header = header_of(name, criterion);
-            match f(ctx, criterion, judge, name).await {
-                Ok(out) => attach(header, n, out),
-                Err(why) => not_evaluated_run(header, n, why),
-            }
-        }
-        _ => run_configured(name, criterion, ctx),
+    let header = header_of(name, criterion);
+    let result = if let Some(m) = ports.metrics.iter().find(|m| m.name() == name) {
+        m.evaluate(ctx, criterion, ports.judge).await
+    } else if let Some(b) = super::builtin(name) {
+        b.evaluate(ctx, criterion, ports.judge).await
+    } else {
+        return run_configured(name, criterion, ctx);
+    };
+    match result {
+        Ok(out) => attach(header, n, out),
+        Err(why) => not_evaluated_run(header, n, why),
     }
 }
 

@@ -103,6 +103,73 @@ const REGISTRY: &[(&str, Kind)] = &[
     ("multi_turn_tool_use_quality_v1", Kind::Vertex),
 ];
 
+/// A metric written in Rust by an application embedding the core: registered per evaluation
+/// through [`case::Ports::metrics`], looked up by name before the built-ins (so it can also
+/// replace one), and given the judge when the evaluation has one. The built-ins are served
+/// through the same trait ([`Builtin`]).
+pub trait Metric {
+    fn name(&self) -> &str;
+    fn evaluate<'a>(
+        &'a self,
+        ctx: &'a Ctx<'a>,
+        criterion: &'a Criterion,
+        judge: Option<&'a dyn crate::judge::JudgePort>,
+    ) -> futures_util::future::LocalBoxFuture<'a, Result<Outcome, NotEvaluated>>;
+}
+
+/// A built-in metric of the registry table, as a [`Metric`].
+pub struct Builtin {
+    pub name: &'static str,
+    pub kind: Kind,
+}
+
+impl Metric for Builtin {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn evaluate<'a>(
+        &'a self,
+        ctx: &'a Ctx<'a>,
+        criterion: &'a Criterion,
+        judge: Option<&'a dyn crate::judge::JudgePort>,
+    ) -> futures_util::future::LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
+        let name = self.name;
+        match (self.kind, judge) {
+            (Kind::Judged(f), Some(j)) => f(ctx, criterion, j, name),
+            (Kind::Judged(_), None) => Box::pin(async move {
+                Err(NotEvaluated::new(
+                    "needs_judge",
+                    format!("{name} is judged by an LLM: pass a `judge` ({{provider, model, baseUrl?, fetch?}}) to evaluate it"),
+                ))
+            }),
+            (Kind::Scored(f), _) => Box::pin(async move { f(ctx, criterion) }),
+            (Kind::Informational(_), _) => Box::pin(async move {
+                Err(NotEvaluated::new(
+                    "threshold_not_allowed",
+                    format!("{name} is informational and always reported; it takes no threshold, so remove it from `criteria`"),
+                ))
+            }),
+            (Kind::Vertex, _) => Box::pin(async move {
+                Err(NotEvaluated::new(
+                    "unsupported",
+                    format!("{name} is computed by the Vertex AI evaluation service, which evalcore does not call"),
+                ))
+            }),
+        }
+    }
+}
+
+/// The built-in metric of this name, as a [`Metric`].
+pub fn builtin(name: &str) -> Option<Builtin> {
+    let name: &'static str = REGISTRY
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(EFFICIENCY.iter().map(|(n, _)| *n))
+        .find(|n| *n == name)?;
+    lookup(name).map(|kind| Builtin { name, kind })
+}
+
 /// Looks a metric up by name.
 pub fn lookup(name: &str) -> Option<Kind> {
     let scored = REGISTRY.iter().find(|(n, _)| *n == name).map(|(_, k)| *k);

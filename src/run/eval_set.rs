@@ -317,6 +317,7 @@ async fn score(
     let ports = Ports {
         judge: judge.map(|j| j as &dyn JudgePort),
         custom,
+        metrics: &[],
     };
     let case_run = CaseRun {
         efficiency_metrics: args.efficiency_metrics,

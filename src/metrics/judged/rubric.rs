@@ -13,7 +13,7 @@ use crate::judge::vote::{exact_mean, rubric_vote};
 use crate::judge::{criterion_rubrics, judge_options, CallKind, JudgeFailure, JudgePort};
 use crate::metrics::{empty_outcome, pass, Ctx, NotEvaluated, Outcome};
 use crate::schema::eval_set::{Rubric, RubricScore};
-use crate::schema::result::{Cell, EvalStatus};
+use crate::schema::result::Cell;
 use crate::schema::{Criterion, Invocation};
 use futures_util::future::LocalBoxFuture;
 use serde_json::{json, Value};
@@ -306,7 +306,14 @@ pub fn multi_turn_trajectory<'a>(
         .await;
         let samples = answers.into_iter().next().unwrap_or_default();
         let cell = invocation_cell(&samples, &eff, c.threshold);
-        let mut per_invocation: Vec<Cell> = (0..last).map(|_| Cell::new(None, EvalStatus::NotEvaluated)).collect();
+        let mut per_invocation: Vec<Cell> = (0..last)
+            .map(|_| {
+                Cell::not_evaluated(
+                    "judged_at_last_turn",
+                    "the conversation is judged as a whole at its last turn".to_string(),
+                )
+            })
+            .collect();
         let overall = cell.clone();
         per_invocation.push(cell);
         Ok(Outcome {

@@ -121,7 +121,10 @@ pub fn user_turn_quality<'a>(
                 };
                 Cell::new(Some(s), pass(Some(s), c.threshold))
             }
-            _ => Cell::new(None, EvalStatus::NotEvaluated),
+            _ => Cell::not_evaluated(
+                "missing_user_text",
+                "the first turn has no user text to compare".to_string(),
+            ),
         });
         for samples in answers.iter().take(n - 1) {
             per_invocation.push(verdict(samples, c.threshold));
