@@ -238,18 +238,15 @@ impl Inner {
         }
     }
 
-    async fn send(self: Rc<Self>, req: JudgeRequest, model: String, key: String) -> Result<String, JudgeFailure> {
+    async fn send(
+        self: Rc<Self>,
+        req: JudgeRequest,
+        http: provider::HttpRequest,
+        model: String,
+        key: String,
+    ) -> Result<String, JudgeFailure> {
         let s = &self.settings;
         let what = Self::describe(&req);
-        let http = provider::build(
-            s.provider,
-            &s.base_url,
-            &model,
-            &req.prompt,
-            req.config.as_ref(),
-            &s.headers,
-            s.max_tokens,
-        );
         let mut attempt: u32 = 0;
         loop {
             if self.host.aborted() {
@@ -325,7 +322,7 @@ impl JudgePort for JudgeClient {
                 &model,
                 &req.prompt,
                 req.config.as_ref(),
-                &[],
+                &s.headers,
                 s.max_tokens,
             );
             let key = cassette_key(s.provider, &model, &http.body, req.sample);
@@ -373,7 +370,7 @@ impl JudgePort for JudgeClient {
             inner.budget_used.set(inner.budget_used.get() + 1);
             inner.stats.borrow_mut().sent += 1;
             let fut: LocalBoxFuture<'static, Result<String, JudgeFailure>> =
-                Box::pin(inner.clone().send(req, model, key.clone()));
+                Box::pin(inner.clone().send(req, http, model, key.clone()));
             let shared = fut.shared();
             inner.memo.borrow_mut().insert(key, shared.clone());
             let r = shared.await;

@@ -210,7 +210,7 @@ pub async fn evaluate(
                         let sim = match sim_ref {
                             Ok(s) => s,
                             Err(_) => {
-                                default_sim = SimulatorConfig::from_config(None).unwrap_or_else(|_| unreachable_sim());
+                                default_sim = SimulatorConfig::default();
                                 &default_sim
                             }
                         };
@@ -275,17 +275,6 @@ pub async fn evaluate(
         }
     }
     out
-}
-
-fn unreachable_sim() -> SimulatorConfig {
-    SimulatorConfig {
-        model: None,
-        model_configuration: None,
-        max_allowed_invocations: Some(20),
-        custom_instructions: None,
-        include_function_calls: false,
-        stop_signal: "</finished>".into(),
-    }
 }
 
 fn results_of(o: &serde_json::Map<String, Value>) -> Vec<Value> {

@@ -20,16 +20,23 @@ pub struct SimulatorConfig {
     pub stop_signal: String,
 }
 
-impl SimulatorConfig {
-    pub fn from_config(v: Option<&Value>) -> Result<SimulatorConfig, String> {
-        let mut c = SimulatorConfig {
+impl Default for SimulatorConfig {
+    /// ADK's defaults: 20 invocations (the starting prompt included), stop signal `</finished>`.
+    fn default() -> Self {
+        SimulatorConfig {
             model: None,
             model_configuration: None,
             max_allowed_invocations: Some(20),
             custom_instructions: None,
             include_function_calls: false,
             stop_signal: "</finished>".into(),
-        };
+        }
+    }
+}
+
+impl SimulatorConfig {
+    pub fn from_config(v: Option<&Value>) -> Result<SimulatorConfig, String> {
+        let mut c = SimulatorConfig::default();
         let Some(v) = v.filter(|v| !v.is_null()) else {
             return Ok(c);
         };

@@ -3,7 +3,7 @@
 //! had (validator call). Step = mean label score; invocation = mean of step scores; case = mean
 //! of invocation scores, all exact means. `num_samples` does not apply (one call per stage).
 
-use super::{ask_all, Ask};
+use super::{ask_all, overall_cell, Ask};
 use crate::judge::context::{response_text, validation_context};
 use crate::judge::parse::{sentence_labels, sentences};
 use crate::judge::vote::exact_mean;
@@ -168,16 +168,12 @@ pub fn hallucinations<'a>(
         let per_invocation: Vec<Cell> = join_all(per_inv).await;
         let scores: Vec<f64> = per_invocation.iter().filter_map(|c| c.score).collect();
         let score = exact_mean(&scores);
-        let overall = match score {
-            Some(s) => Cell::new(Some(s), pass(Some(s), c.threshold)),
-            None => {
-                let why = per_invocation
-                    .iter()
-                    .find_map(|c| c.details.reason.zip(c.details.error.clone()))
-                    .unwrap_or(("nothing_to_judge", "no invocation could be judged".to_string()));
-                Cell::not_evaluated(why.0, why.1)
-            }
-        };
+        let overall = overall_cell(
+            score,
+            c.threshold,
+            &per_invocation,
+            ("nothing_to_judge", "no invocation could be judged"),
+        );
         Ok(Outcome {
             overall,
             per_invocation,

@@ -76,3 +76,53 @@ pub(crate) async fn ask_all(
 pub(crate) fn first_failure(samples: &[Result<String, JudgeFailure>]) -> Option<&JudgeFailure> {
     samples.iter().find_map(|s| s.as_ref().err())
 }
+
+/// An invocation's cell from its samples under a binary verdict (`parse` reads one answer):
+/// a failed sample makes it NOT_EVALUATED; otherwise the majority vote (ties negative).
+pub(crate) fn binary_cell(
+    samples: &[Result<String, JudgeFailure>],
+    threshold: f64,
+    parse: fn(&str) -> Option<bool>,
+) -> crate::schema::result::Cell {
+    use crate::schema::result::Cell;
+    if let Some(f) = first_failure(samples) {
+        return Cell::not_evaluated(f.reason, f.message.clone());
+    }
+    let scores: Vec<Option<f64>> = samples
+        .iter()
+        .map(|s| {
+            s.as_ref()
+                .ok()
+                .and_then(|t| parse(t))
+                .map(|v| if v { 1.0 } else { 0.0 })
+        })
+        .collect();
+    let score = scores.get(crate::judge::vote::binary_vote(&scores)).copied().flatten();
+    let mut cell = Cell::new(score, super::pass(score, threshold));
+    if score.is_none() {
+        cell.details.reason = Some("unparsable_answer");
+        cell.details.error = Some("no judge answer carried a recognisable verdict".into());
+    }
+    cell
+}
+
+/// The case cell for `score`; without one, NOT_EVALUATED with the first invocation's reason
+/// (or `fallback`).
+pub(crate) fn overall_cell(
+    score: Option<f64>,
+    threshold: f64,
+    per_invocation: &[crate::schema::result::Cell],
+    fallback: (&'static str, &str),
+) -> crate::schema::result::Cell {
+    use crate::schema::result::Cell;
+    match score {
+        Some(s) => Cell::new(Some(s), super::pass(Some(s), threshold)),
+        None => {
+            let (reason, message) = per_invocation
+                .iter()
+                .find_map(|c| c.details.reason.zip(c.details.error.clone()))
+                .unwrap_or((fallback.0, fallback.1.to_string()));
+            Cell::not_evaluated(reason, message)
+        }
+    }
+}

@@ -1,12 +1,11 @@
 //! final_response_match_v2 (SPEC §3.7) and safety_v1 as a judged metric: one binary verdict
 //! per sample, majority vote per invocation (ties negative), case = valid / evaluated.
 
-use super::{ask_all, first_failure, Ask};
+use super::{ask_all, binary_cell, overall_cell, Ask};
 use crate::judge::context::{response_text, user_text};
 use crate::judge::parse::response_match_label;
-use crate::judge::vote::binary_vote;
 use crate::judge::{judge_options, prompts, CallKind, JudgeFailure, JudgePort};
-use crate::metrics::{empty_outcome, pass, require_expected, Ctx, NotEvaluated, Outcome};
+use crate::metrics::{empty_outcome, require_expected, Ctx, NotEvaluated, Outcome};
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::Criterion;
 use futures_util::future::LocalBoxFuture;
@@ -83,27 +82,7 @@ fn binary_outcome(answers: &[Vec<Result<String, JudgeFailure>>], threshold: f64)
     }
     let per_invocation: Vec<Cell> = answers
         .iter()
-        .map(|samples| {
-            if let Some(f) = first_failure(samples) {
-                return Cell::not_evaluated(f.reason, f.message.clone());
-            }
-            let scores: Vec<Option<f64>> = samples
-                .iter()
-                .map(|s| {
-                    s.as_ref()
-                        .ok()
-                        .and_then(|t| response_match_label(t))
-                        .map(|v| if v { 1.0 } else { 0.0 })
-                })
-                .collect();
-            let score = scores.get(binary_vote(&scores)).copied().flatten();
-            let mut cell = Cell::new(score, pass(score, threshold));
-            if score.is_none() {
-                cell.details.reason = Some("unparsable_answer");
-                cell.details.error = Some("no judge answer carried a recognisable verdict".into());
-            }
-            cell
-        })
+        .map(|samples| binary_cell(samples, threshold, response_match_label))
         .collect();
     let mut valid = 0.0;
     let mut evaluated = 0usize;
@@ -113,16 +92,13 @@ fn binary_outcome(answers: &[Vec<Result<String, JudgeFailure>>], threshold: f64)
             evaluated += 1;
         }
     }
-    let overall = if evaluated == 0 {
-        let why = per_invocation
-            .iter()
-            .find_map(|c| c.details.reason.zip(c.details.error.clone()))
-            .unwrap_or(("unparsable_answer", "no invocation could be judged".to_string()));
-        Cell::not_evaluated(why.0, why.1)
-    } else {
-        let s = valid / evaluated as f64;
-        Cell::new(Some(s), pass(Some(s), threshold))
-    };
+    let score = (evaluated > 0).then(|| valid / evaluated as f64);
+    let overall = overall_cell(
+        score,
+        threshold,
+        &per_invocation,
+        ("unparsable_answer", "no invocation could be judged"),
+    );
     Outcome {
         overall,
         per_invocation,

@@ -2,7 +2,7 @@
 //! them, `num_samples` answers, per-rubric majority vote, exact means. Unlike ADK 2.13 (spec
 //! §7 item 14) each invocation's answers are matched against that invocation's own rubrics.
 
-use super::{ask_all, first_failure, Ask};
+use super::{ask_all, first_failure, overall_cell, Ask};
 use crate::judge::context::{
     agents_overview, conversation_history, developer_instructions, grounding, pretty, response_text, tool_declarations,
     tool_steps, user_text,
@@ -147,14 +147,12 @@ fn summarize(per_invocation: Vec<Cell>, threshold: f64) -> Outcome {
         }
     }
     let score = exact_mean(&all);
-    let mut overall = Cell::new(score, pass(score, threshold));
-    if score.is_none() {
-        let why = per_invocation
-            .iter()
-            .find_map(|c| c.details.reason.zip(c.details.error.clone()))
-            .unwrap_or(("unparsable_answer", "no rubric verdict could be read".to_string()));
-        overall = Cell::not_evaluated(why.0, why.1);
-    }
+    let mut overall = overall_cell(
+        score,
+        threshold,
+        &per_invocation,
+        ("unparsable_answer", "no rubric verdict could be read"),
+    );
     overall.details.rubric_scores = Some(
         by_id
             .into_iter()

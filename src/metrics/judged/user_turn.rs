@@ -3,10 +3,9 @@
 //! judged "turn" checks the stop signal, and a failure there replaces the last turn's result.
 //! Case = Σ scores of passed turns / number of turns.
 
-use super::{ask_all, first_failure, Ask};
+use super::{ask_all, binary_cell, Ask};
 use crate::judge::context::user_text;
 use crate::judge::parse::{is_valid_label, py_strip};
-use crate::judge::vote::binary_vote;
 use crate::judge::{criterion_text, judge_options, prompts, CallKind, JudgeFailure, JudgePort};
 use crate::metrics::{empty_outcome, pass, Ctx, NotEvaluated, Outcome};
 use crate::schema::content::text_of;
@@ -43,20 +42,7 @@ pub fn persona_text(p: Option<&PersonaRef>) -> Option<String> {
 }
 
 fn verdict(samples: &[Result<String, JudgeFailure>], threshold: f64) -> Cell {
-    if let Some(f) = first_failure(samples) {
-        return Cell::not_evaluated(f.reason, f.message.clone());
-    }
-    let scores: Vec<Option<f64>> = samples
-        .iter()
-        .map(|s| {
-            s.as_ref()
-                .ok()
-                .and_then(|t| is_valid_label(t))
-                .map(|v| if v { 1.0 } else { 0.0 })
-        })
-        .collect();
-    let score = scores.get(binary_vote(&scores)).copied().flatten();
-    Cell::new(score, pass(score, threshold))
+    binary_cell(samples, threshold, is_valid_label)
 }
 
 pub fn user_turn_quality<'a>(
