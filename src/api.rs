@@ -279,22 +279,11 @@ pub async fn evaluate_invocations_with(
 pub async fn plan_judge_calls(args: &str, judge: &str, host: Rc<dyn Host>) -> Result<String> {
     let p = PreparedCase::parse(args)?;
     let cfg = p.own_config()?;
-    let mut settings = judge_settings(judge)?.unwrap_or_else(|| JudgeSettings {
-        provider: crate::judge::provider::Provider::Gemini,
-        model: None,
-        base_url: String::new(),
-        headers: Vec::new(),
-        concurrency: 8,
-        timeout_ms: 0.0,
-        max_retries: 0,
-        retry_initial_ms: 0.0,
-        retry_max_ms: 0.0,
-        max_tokens: 4096,
-        cassette: None,
-        cassette_entries: Default::default(),
-        dry_run: true,
-        max_calls: None,
-    });
+    let mut settings = match judge_settings(judge)? {
+        Some(s) => s,
+        None => JudgeSettings::from_json(&serde_json::json!({"provider": "gemini"}))
+            .map_err(|m| EvalError::schema("$.judge", m))?,
+    };
     settings.dry_run = true;
     if settings.model.is_none() {
         settings.model = Some("gemini-2.5-flash".into());
