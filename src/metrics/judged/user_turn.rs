@@ -8,7 +8,6 @@ use crate::judge::context::user_text;
 use crate::judge::parse::{is_valid_label, py_strip};
 use crate::judge::{criterion_text, judge_options, prompts, CallKind, JudgeFailure, JudgePort};
 use crate::metrics::{empty_outcome, pass, Ctx, NotEvaluated, Outcome};
-use crate::schema::content::text_of;
 use crate::schema::eval_set::PersonaRef;
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::{Criterion, Invocation};
@@ -16,27 +15,35 @@ use futures_util::future::LocalBoxFuture;
 
 /// The history a judge sees for turns before `upto`: `user:` and agent blocks.
 pub fn history(invs: &[Invocation]) -> String {
-    invs.iter()
-        .map(|inv| {
-            let role = inv
-                .final_response
-                .as_ref()
-                .and_then(|c| c.role.as_deref())
-                .unwrap_or("model")
-                .to_string();
-            format!(
-                "user: {}\n\n{role}: {}",
-                user_text(inv),
-                text_of(inv.final_response.as_ref())
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n\n")
+    let mut out = Vec::new();
+    for inv in invs {
+        if inv.user_content.parts.as_ref().is_some_and(|p| !p.is_empty()) {
+            out.push(format!("user: {}", user_text(inv)));
+        }
+        if let Some(f) = &inv.final_response {
+            out.push(format!("{}: {}", f.role.as_deref().unwrap_or("model"), f.text()));
+        }
+    }
+    out.join("\n\n")
 }
 
+/// A persona as the simulated user and its judge read it: ADK's built-in personas described in
+/// our words, a persona object as its JSON.
 pub fn persona_text(p: Option<&PersonaRef>) -> Option<String> {
     p.map(|p| match p {
-        PersonaRef::Builtin(id) => format!("Built-in persona {id}"),
+        PersonaRef::Builtin(id) => match id.as_str() {
+            "EXPERT" => "EXPERT: knows exactly what they want and treats the agent as a tool. Gives every detail a \
+                         request needs up front, answers only relevant questions, corrects the agent's mistakes, \
+                         troubleshoots at most once, keeps a brief professional tone and no chit-chat."
+                .to_string(),
+            "NOVICE" => "NOVICE: does not fully understand the problem and relies on the agent for guidance. Answers \
+                         every question patiently, cannot troubleshoot or correct the agent, speaks conversationally."
+                .to_string(),
+            "EVALUATOR" => "EVALUATOR: checks whether the agent can accomplish the goals of the plan. Answers only \
+                            relevant questions, does not correct the agent, speaks conversationally."
+                .to_string(),
+            other => format!("Built-in persona {other}"),
+        },
         PersonaRef::Persona(obj) => crate::judge::context::pretty(&crate::schema::load::value_of(obj)),
     })
 }
@@ -98,8 +105,13 @@ pub fn user_turn_quality<'a>(
         let answers = ask_all(port, metric, &opts, asks).await;
         let first = ctx.actual.first().map(user_text);
         let mut per_invocation = Vec::with_capacity(n);
+        // As ADK: no user parts → not evaluated; otherwise the (possibly empty) text is compared.
+        let first_has_parts = ctx
+            .actual
+            .first()
+            .is_some_and(|a| a.user_content.parts.as_ref().is_some_and(|p| !p.is_empty()));
         per_invocation.push(match first {
-            Some(t) if !t.is_empty() => {
+            Some(t) if first_has_parts => {
                 let s = if py_strip(&t) == py_strip(&scenario.starting_prompt) {
                     1.0
                 } else {
@@ -109,7 +121,7 @@ pub fn user_turn_quality<'a>(
             }
             _ => Cell::not_evaluated(
                 "missing_user_text",
-                "the first turn has no user text to compare".to_string(),
+                "the first turn has no user content to compare".to_string(),
             ),
         });
         for samples in answers.iter().take(n - 1) {
