@@ -88,7 +88,7 @@ fn session_of(case: &EvalCase, host: &dyn Host) -> Session {
 async fn converse(
     host: &dyn Host,
     judge: Option<&JudgeClient>,
-    sim: &SimulatorConfig,
+    sim: Result<&SimulatorConfig, &str>,
     set_id: &str,
     case: &EvalCase,
     run: u32,
@@ -106,6 +106,7 @@ async fn converse(
                 None => break,
             }
         } else if let Some(scenario) = &case.conversation_scenario {
+            let sim = sim.map_err(|m| ("invalid_config", m.to_string()))?;
             let Some(j) = judge else {
                 return Err((
                     "needs_judge",
@@ -201,30 +202,16 @@ pub async fn evaluate(
                         .push(json!({"eval_id": case.eval_id, "run": run, "reason": why}));
                     return None;
                 }
-                let result = match &sim_ref {
-                    Err(m) if case.conversation_scenario.is_some() => {
-                        inference_failure(set_id_ref, case, run, &session, "invalid_config", m)
+                let sim = sim_ref.as_ref().map_err(String::as_str);
+                let result = match converse(host_ref, judge_ref, sim, set_id_ref, case, run, &session).await {
+                    Err(("cancelled", _)) => {
+                        skipped
+                            .borrow_mut()
+                            .push(json!({"eval_id": case.eval_id, "run": run, "reason": "cancelled"}));
+                        return None;
                     }
-                    _ => {
-                        let default_sim;
-                        let sim = match sim_ref {
-                            Ok(s) => s,
-                            Err(_) => {
-                                default_sim = SimulatorConfig::default();
-                                &default_sim
-                            }
-                        };
-                        match converse(host_ref, judge_ref, sim, set_id_ref, case, run, &session).await {
-                            Err(("cancelled", _)) => {
-                                skipped
-                                    .borrow_mut()
-                                    .push(json!({"eval_id": case.eval_id, "run": run, "reason": "cancelled"}));
-                                return None;
-                            }
-                            Err((code, m)) => inference_failure(set_id_ref, case, run, &session, code, &m),
-                            Ok(actual) => score(args_ref, judge_ref, custom, case, &actual, run, &session).await,
-                        }
-                    }
+                    Err((code, m)) => inference_failure(set_id_ref, case, run, &session, code, &m),
+                    Ok(actual) => score(args_ref, judge_ref, custom, case, &actual, run, &session).await,
                 };
                 {
                     let mut t = tally.borrow_mut();
