@@ -41,7 +41,8 @@ async function judgeOption(judge, fn) {
     throw new EvalError('schema', '$.judge', `${fn}: judge must be an object {provider, model, baseUrl?, fetch?, headers?}, found ${describe(judge)}`);
   }
   const fetchFn = judge.fetch === undefined ? globalThis.fetch : judge.fetch;
-  if (typeof fetchFn !== 'function' && !judge.dryRun) {
+  // Dry runs and pure replays never send a request, so they need no fetch (hosts that batch).
+  if (typeof fetchFn !== 'function' && !judge.dryRun && judge.cassette?.mode !== 'replay') {
     throw new EvalError('schema', '$.judge.fetch', `${fn}: judge.fetch must be a function (this runtime has no global fetch), found ${describe(fetchFn)}`);
   }
   let cassette = null;
