@@ -1,0 +1,177 @@
+//! The async half of the JSON-text surface: evaluateInvocations with a judge and custom
+//! metrics, planJudgeCalls, and the agent run loop (`evaluate`), over the host's capabilities.
+
+use super::{config_from_value, detail, to_json, PreparedCase};
+use crate::error::{EvalError, Result};
+use crate::judge::JudgePort;
+use crate::metrics::case::{evaluate_case_with, CaseRun, Ports};
+use crate::metrics::custom::CustomPort;
+use crate::run::client::{JudgeClient, JudgeSettings};
+use crate::run::eval_set::RunArgs;
+use crate::run::Host;
+use crate::schema::load::{self, LoadOptions};
+use crate::schema::result::{case_result_json, Detail};
+use crate::schema::EvalConfig;
+use serde::Deserialize;
+use serde_json::Value;
+use std::rc::Rc;
+
+/// Settings of the `judge` option (JSON text, "" for none), as an error value when malformed.
+fn judge_settings(judge: &str) -> Result<Option<JudgeSettings>> {
+    if judge.trim().is_empty() || judge.trim() == "null" {
+        return Ok(None);
+    }
+    let v = load::parse_json(judge)?;
+    JudgeSettings::from_json(&v)
+        .map(Some)
+        .map_err(|m| EvalError::schema("$.judge", m))
+}
+
+/// `evaluateInvocations` with judged and custom metrics: the same case pipeline, awaiting the
+/// judge through `host`. `judge` is the judge option as JSON ("" for none).
+pub async fn evaluate_invocations_with(
+    args: &str,
+    judge: &str,
+    host: Rc<dyn Host>,
+    custom: Option<&dyn CustomPort>,
+) -> Result<String> {
+    let p = PreparedCase::parse(args)?;
+    let cfg = p.own_config()?;
+    let client = judge_settings(judge)?.map(|s| JudgeClient::new(host, s));
+    let ports = Ports {
+        judge: client.as_ref().map(|c| c as &dyn JudgePort),
+        custom,
+        metrics: &[],
+    };
+    let run = CaseRun {
+        efficiency_metrics: p.efficiency_metrics,
+        call_index: None,
+    };
+    let outcome = evaluate_case_with(&p.case, &p.actual, &cfg, &run, ports).await;
+    if let Some(c) = &client {
+        c.close();
+    }
+    let outcome = outcome?;
+    Ok(case_result_json(&p.eval_set_id, &p.case, &p.actual, &outcome, p.detail))
+}
+
+/// `planJudgeCalls`: every judge call `evaluateInvocations` would make, without sending any.
+/// hallucinations_v1 validator calls depend on segmenter answers and are counted as at most one
+/// per segmenter call.
+pub async fn plan_judge_calls(args: &str, judge: &str, host: Rc<dyn Host>) -> Result<String> {
+    let p = PreparedCase::parse(args)?;
+    let cfg = p.own_config()?;
+    let mut settings = match judge_settings(judge)? {
+        Some(s) => s,
+        None => JudgeSettings::from_json(&serde_json::json!({"provider": "gemini"}))
+            .map_err(|m| EvalError::schema("$.judge", m))?,
+    };
+    settings.dry_run = true;
+    if settings.model.is_none() {
+        settings.model = Some("gemini-2.5-flash".into());
+    }
+    let client = JudgeClient::new(host, settings);
+    let run = CaseRun {
+        efficiency_metrics: false,
+        call_index: None,
+    };
+    let ports = Ports {
+        judge: Some(&client as &dyn JudgePort),
+        custom: None,
+        metrics: &[],
+    };
+    evaluate_case_with(&p.case, &p.actual, &cfg, &run, ports).await?;
+    let planned = client.planned();
+    client.close();
+    let validators_at_most = planned
+        .iter()
+        .filter(|c| c.get("kind").and_then(Value::as_str) == Some("segmenter"))
+        .count();
+    let mut plan = crate::run::eval_set::plan_json(planned);
+    if let Some(o) = plan.as_object_mut() {
+        o.insert(
+            "pendingValidatorCallsAtMost".into(),
+            serde_json::json!(validators_at_most),
+        );
+    }
+    Ok(to_json(&plan))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RunArgsJson {
+    eval_set: Value,
+    #[serde(default)]
+    config: Value,
+    #[serde(default)]
+    num_runs: Option<u32>,
+    #[serde(default)]
+    concurrency: Option<usize>,
+    #[serde(default)]
+    eval_ids: Option<Vec<String>>,
+    #[serde(default)]
+    app_name: Option<String>,
+    #[serde(default)]
+    include_invocations: Option<bool>,
+    #[serde(default)]
+    per_invocation: Option<bool>,
+    #[serde(default)]
+    efficiency_metrics: Option<bool>,
+}
+
+/// `evaluate`: runs the agent (through `host`) over an eval set and scores every case.
+pub async fn evaluate_eval_set(
+    args: &str,
+    judge: &str,
+    host: Rc<dyn Host>,
+    custom: Option<&dyn CustomPort>,
+) -> Result<String> {
+    let a: RunArgsJson = load::from_str(args)?;
+    let eval_set = load::load_eval_set_value(&a.eval_set, &LoadOptions::default()).map_err(|e| EvalError {
+        path: e.path.replacen('$', "$.evalSet", 1),
+        ..e
+    })?;
+    let config = if a.config.is_null() {
+        EvalConfig::default_criteria()
+    } else {
+        config_from_value(&a.config).map_err(|e| EvalError {
+            path: e.path.replacen('$', "$.config", 1),
+            ..e
+        })?
+    };
+    let num_runs = a.num_runs.unwrap_or(1);
+    if num_runs == 0 || num_runs > 1000 {
+        return Err(EvalError::schema(
+            "$.numRuns",
+            format!("numRuns must be between 1 and 1000, found {num_runs}"),
+        ));
+    }
+    if let Some(ids) = &a.eval_ids {
+        let unknown: Vec<&String> = ids
+            .iter()
+            .filter(|i| !eval_set.eval_cases.iter().any(|c| &c.eval_id == *i))
+            .collect();
+        if !unknown.is_empty() {
+            return Err(EvalError::schema(
+                "$.evalIds",
+                format!("eval set {:?} has no case with id {:?}", eval_set.eval_set_id, unknown),
+            ));
+        }
+    }
+    let client = judge_settings(judge)?.map(|s| JudgeClient::new(host.clone(), s));
+    let run_args = RunArgs {
+        eval_set,
+        config,
+        num_runs,
+        concurrency: a.concurrency.unwrap_or(4).max(1),
+        eval_ids: a.eval_ids,
+        app_name: a.app_name.unwrap_or_else(|| "evalcore".into()),
+        detail: detail(Detail::default(), a.include_invocations, a.per_invocation),
+        efficiency_metrics: a.efficiency_metrics.unwrap_or(true),
+    };
+    let out = crate::run::eval_set::evaluate(host, run_args, client.clone(), custom).await;
+    if let Some(c) = &client {
+        c.close();
+    }
+    Ok(to_json(&out))
+}
