@@ -88,6 +88,16 @@ test('fromFunction: args and responses are copied as JSON (keys as they are, the
   assert.deepEqual(events[1].content.parts[0].function_response.response, { outKey: 'v' });
 });
 
+test("fromFunction: bytes are base64, Node's Buffer too (not its toJSON `{type, data}`)", async () => {
+  const agent = fromFunction(() => ({
+    text: 'ok',
+    toolCalls: [{ name: 'f', args: { u8: new Uint8Array([104, 105]) }, response: { buf: Buffer.from('hi'), ab: new Uint8Array([104, 105]).buffer } }],
+  }));
+  const { events } = await agent(turn('x'));
+  assert.deepEqual(events[0].content.parts[0].function_call.args, { u8: 'aGk=' });
+  assert.deepEqual(events[1].content.parts[0].function_response.response, { buf: 'aGk=', ab: 'aGk=' });
+});
+
 test('fromFunction: a throw or a rejection of the function is an agent_error with the original as cause', async () => {
   const boom = new Error('boom');
   for (const fn of [() => { throw boom; }, async () => { throw boom; }, () => Promise.reject(boom)]) {

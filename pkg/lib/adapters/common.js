@@ -47,10 +47,11 @@ export function toJson(value, { rule = () => undefined, code = 'agent_reply', wh
     }
     if (typeof v === 'bigint') fail(path, 'a BigInt cannot be written as JSON');
     if (typeof v !== 'object') return undefined;
-    if (typeof v.toJSON === 'function' && !(v instanceof Date)) v = v.toJSON();
-    if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
+    // Bytes before toJSON: Node's Buffer has one, which would write `{type, data}` instead.
     if (v instanceof ArrayBuffer) return base64(new Uint8Array(v));
     if (ArrayBuffer.isView(v)) return base64(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+    if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
+    if (typeof v.toJSON === 'function') v = v.toJSON();
     if (v === null || typeof v !== 'object') return walk(v, path, rulePath, mode);
     if (stack.has(v)) fail(path, 'the value refers to itself (a cycle)');
     stack.add(v);
