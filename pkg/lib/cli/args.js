@@ -29,7 +29,7 @@ export function parseArgs(argv, flags, command) {
       help = true;
       continue;
     }
-    if (!arg.startsWith('--') || arg === '--') {
+    if (!arg.startsWith('--')) {
       positionals.push(arg);
       continue;
     }

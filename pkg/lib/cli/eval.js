@@ -90,7 +90,7 @@ export function judgeFromFlags(opts, env = process.env) {
 }
 
 /**
- * The eval sets to run: `[{ evalSet, evalIds, source }]`. File mode when the first argument is
+ * The eval sets to run: `[{ evalSet, evalIds }]`. File mode when the first argument is
  * an existing path (every argument must then be a file); otherwise every argument is an id
  * under the app folder.
  */
@@ -115,9 +115,8 @@ function collectEvalSets(selectors, appDir, warn) {
       if (!existsSync(path)) throw new UsageError(`eval set not found: no file ${key} and no eval set "${key}" at ${path}`, COMMAND);
     }
     const entry = byPath.get(path);
-    if (entry) {
-      if (entry.ids.length > 0 || ids.length > 0) entry.ids = [...new Set([...entry.ids, ...ids])];
-    } else byPath.set(path, { source: key, ids: [...ids] });
+    if (entry) entry.ids = [...new Set([...entry.ids, ...ids])];
+    else byPath.set(path, { source: key, ids: [...ids] });
   }
   const sets = [];
   const seenIds = new Map();
@@ -138,9 +137,9 @@ function collectEvalSets(selectors, appDir, warn) {
       for (const id of ids) if (!known.has(id)) warn(`warning: eval set "${evalSet.eval_set_id}" has no eval case "${id}"`);
       evalIds = ids.filter((id) => known.has(id));
     }
-    sets.push({ evalSet, evalIds, source });
+    sets.push({ evalSet, evalIds });
   }
-  return { sets, fileMode };
+  return sets;
 }
 
 function splitByRun(result) {
@@ -169,7 +168,7 @@ export async function runEval(argv, io) {
   const modulePath = resolveAgentPath(agentArg, COMMAND);
   const { appDir, appName } = appLocation(modulePath);
   const selectors = parseSelectors(setArgs);
-  const { sets } = collectEvalSets(selectors, appDir, (line) => io.stderr.write(`${line}\n`));
+  const sets = collectEvalSets(selectors, appDir, (line) => io.stderr.write(`${line}\n`));
   const configPath = resolveConfigPath(opts.config_file_path, [...selectors.keys()], COMMAND);
   const { config, raw } = readConfig(configPath);
   const historyDir = opts.results_dir !== undefined ? resolve(opts.results_dir) : evalHistoryDir(appDir);

@@ -10,7 +10,7 @@
 export function parseSelectors(args) {
   const sets = new Map();
   for (const arg of args) {
-    const drive = arg.length >= 3 && /^[A-Za-z]:[\\/]/.test(arg);
+    const drive = /^[A-Za-z]:[\\/]/.test(arg);
     const at = arg.indexOf(':', drive ? 3 : 0);
     let set = arg;
     let ids = [];
@@ -18,8 +18,9 @@ export function parseSelectors(args) {
       set = arg.slice(0, at);
       ids = arg.slice(at + 1).split(':')[0].split(',').map((s) => s.trim()).filter((s) => s !== '');
     }
-    if (!sets.has(set)) sets.set(set, []);
-    for (const id of ids) if (!sets.get(set).includes(id)) sets.get(set).push(id);
+    const list = sets.get(set) ?? [];
+    sets.set(set, list);
+    for (const id of ids) if (!list.includes(id)) list.push(id);
   }
   return sets;
 }
