@@ -4,9 +4,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EvalError } from './errors.js';
-import { dumpAdkJson, pythonFloat, statusName, STATUS_CODES } from './cli/adk_json.js';
+import { dumpAdkJson, pythonFloat, statusName, STATUS_CODES } from './adk_json.js';
 
-export { STATUS_CODES, statusCode, statusName } from './cli/adk_json.js';
+export { STATUS_CODES, statusCode, statusName } from './adk_json.js';
 
 export const EVAL_HISTORY_DIR = join('.adk', 'eval_history');
 export const RESULT_FILE_SUFFIX = '.evalset_result.json';

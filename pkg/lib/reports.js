@@ -1,7 +1,7 @@
 //! Reports over eval results for machines and people: JUnit XML for CI, JSON with a summary,
 //! and a Markdown summary for pull-request comments. Pure functions of the result objects (no
 //! wasm), so they work on results read back from ADK's files too.
-import { statusName } from './cli/adk_json.js';
+import { statusName } from './adk_json.js';
 
 // ---------------------------------------------------------------------------------------------
 // Looking into results

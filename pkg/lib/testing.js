@@ -6,7 +6,7 @@ import { AssertionError } from 'node:assert';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EvalError, evaluate, formatReport, loadEvalConfig, loadEvalSet } from '../index.js';
-import { pythonFloat } from './cli/adk_json.js';
+import { pythonFloat } from './adk_json.js';
 import { loadAgent } from './cli/agent.js';
 import { findEvalFiles, readEvalSetFile, readSessionFile } from './cli/evalsets.js';
 import { migrateFile } from './cli/migrate.js';

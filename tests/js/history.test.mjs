@@ -12,7 +12,7 @@ import {
   createEvalSetResult, evalHistoryDir, formatEvalSetResult, listEvalSetResults, readEvalSetResult,
   readEvalSetResultFile, saveEvalSetResult, statusCode, statusName, validatePathSegment, writeEvalSetResult,
 } from '../../pkg/lib/history.js';
-import { pydanticFloat, pythonFloat } from '../../pkg/lib/cli/adk_json.js';
+import { pydanticFloat, pythonFloat } from '../../pkg/lib/adk_json.js';
 import { ROOT } from './helpers.mjs';
 
 const ADK_FILE = join(ROOT, 'tools', 'adk-results', 'hello_world.adk-2.13.evalset_result.json');

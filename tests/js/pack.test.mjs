@@ -65,8 +65,8 @@ test('npm pack ships exactly the package files', () => {
   // The runtime, its types, the CLI and the Node-only subpaths; no tests, examples or sources.
   assert.deepEqual(files, [
     'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'history.d.ts', 'index.d.ts', 'index.js',
-    'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/api.js',
-    'lib/cli/adk_json.js', 'lib/cli/agent.js', 'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
+    'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/adk_json.js', 'lib/api.js',
+    'lib/cli/agent.js', 'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
     'lib/cli/eval_set.js', 'lib/cli/evalsets.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 'lib/cli/personas.js',
     'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/errors.js', 'lib/history.js', 'lib/reports.js',
     'lib/run.js', 'lib/state.js', 'lib/testing.js', 'lib/wire.js', 'package.json', 'reports.d.ts',

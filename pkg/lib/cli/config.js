@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadEvalConfig } from '../../index.js';
 import { UsageError } from './args.js';
-import { pythonFloat } from './adk_json.js';
+import { pythonFloat } from '../adk_json.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { EvalError, loadEvalSet } from '../../index.js';
 import { appLocation, resolveAgentPath } from './agent.js';
-import { dumpAdkJson, pythonJsonDumps } from './adk_json.js';
+import { dumpAdkJson, pythonJsonDumps } from '../adk_json.js';
 import { parseArgs, UsageError } from './args.js';
 import { evalSetPath } from './evalsets.js';
 import { PERSONAS } from './personas.js';

@@ -2,7 +2,7 @@
 //! `AgentEvaluator.migrate_eval_data_to_new_schema` (SPEC §5.1) with deterministic ids.
 import { existsSync, writeFileSync } from 'node:fs';
 import { EvalError } from '../../index.js';
-import { dumpAdkJson } from './adk_json.js';
+import { dumpAdkJson } from '../adk_json.js';
 import { parseArgs, UsageError } from './args.js';
 import { readEvalSetFile, readSessionFile } from './evalsets.js';
 

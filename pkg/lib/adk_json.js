@@ -4,8 +4,8 @@
 //!
 //! The model tables below are google-adk 2.13 / google-genai 2.34's field lists, in order. A
 //! value the table does not describe is written as it is (plain JSON).
-import { EvalError } from '../errors.js';
-import { PERSONAS } from './personas.js';
+import { EvalError } from './errors.js';
+import { PERSONAS } from './cli/personas.js';
 
 export const STATUS_CODES = Object.freeze({ PASSED: 1, FAILED: 2, NOT_EVALUATED: 3, INFORMATIONAL: 4 });
 const STATUS_NAMES = Object.freeze({ 1: 'PASSED', 2: 'FAILED', 3: 'NOT_EVALUATED', 4: 'INFORMATIONAL' });
