@@ -73,6 +73,12 @@ export declare function invocationView(entry: {
   eval_metric_results?: unknown[];
 }): InvocationView;
 
+/**
+ * An {@link InvocationView} as text lines (prompt, responses, tool calls), then `metrics`
+ * (default: the view's) as `name: STATUS (score S, threshold T)`.
+ */
+export declare function invocationLines(view: InvocationView, metrics?: InvocationView['metrics']): string[];
+
 /** Why a case did not pass: its deciding metrics, then the invocations they failed on. */
 export declare function explainCase(result: EvalCaseResult): string;
 

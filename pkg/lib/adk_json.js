@@ -25,6 +25,16 @@ export function statusName(value, path = '') {
   return STATUS_NAMES[statusCode(value, path)];
 }
 
+/** Seconds since the epoch with sub-millisecond digits, like Python's `time.time()`. */
+export function pythonTime() {
+  return (performance.timeOrigin + performance.now()) / 1000;
+}
+
+/** A built-in persona id (`"EXPERT"`, ...) as the persona object ADK dumps for it; anything else as it is. */
+export function expandPersona(value) {
+  return typeof value === 'string' && Object.hasOwn(PERSONAS, value) ? PERSONAS[value] : value;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Python number text
 
@@ -234,7 +244,7 @@ function convert(value, type, compact) {
         return convert(value, isObject(value) && ('invocation_events' in value || 'invocationEvents' in value)
           ? 'InvocationEvents' : 'IntermediateData', compact);
       case 'persona':
-        return plain(typeof value === 'string' && PERSONAS[value] ? PERSONAS[value] : value);
+        return plain(expandPersona(value));
       case 'str': case 'bool': case 'int': case 'any':
         return plain(value);
       default:

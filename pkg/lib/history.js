@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EvalError } from './errors.js';
-import { dumpAdkJson, pythonFloat, statusName, STATUS_CODES } from './adk_json.js';
+import { dumpAdkJson, pythonFloat, pythonTime, statusName } from './adk_json.js';
 
 export { STATUS_CODES, statusCode, statusName } from './adk_json.js';
 
@@ -35,17 +35,12 @@ export function evalHistoryDir(appDir) {
   return join(appDir, EVAL_HISTORY_DIR);
 }
 
-/** Seconds since the epoch with sub-millisecond digits, like Python's `time.time()`. */
-function now() {
-  return (performance.timeOrigin + performance.now()) / 1000;
-}
-
 /**
  * A new EvalSetResult as ADK's `create_eval_set_result` makes it: id
  * `<app>_<eval_set_id>_<time float>`, name = id with `/` replaced by `_`. Statuses stay as
  * they are given (strings in evalcore's objects).
  */
-export function createEvalSetResult(appName, evalSetId, evalCaseResults, { timestamp = now() } = {}) {
+export function createEvalSetResult(appName, evalSetId, evalCaseResults, { timestamp = pythonTime() } = {}) {
   const id = `${appName}_${evalSetId}_${pythonFloat(timestamp)}`;
   return {
     eval_set_result_id: id,

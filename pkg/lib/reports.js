@@ -78,8 +78,25 @@ export function invocationView(entry) {
   };
 }
 
+/**
+ * One invocation of a {@link invocationView} as text lines: prompt, responses, tool calls, then
+ * `metrics` (default: all of the view's) with score and threshold.
+ */
+export function invocationLines(view, metrics = view.metrics) {
+  const lines = [`prompt:              ${view.prompt}`];
+  if (view.expectedResponse !== null) lines.push(`expected_response:   ${view.expectedResponse}`);
+  lines.push(`actual_response:     ${view.actualResponse}`);
+  if (view.expectedToolCalls !== null) lines.push(`expected_tool_calls: ${view.expectedToolCalls.join(', ') || '(none)'}`);
+  lines.push(`actual_tool_calls:   ${view.actualToolCalls.join(', ') || '(none)'}`);
+  for (const m of metrics) lines.push(`${m.metric_name}: ${status(m.eval_status)} (score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)})`);
+  return lines;
+}
+
 /** Metrics that decide a verdict (not the always-on informational ones). */
 const decisive = (m) => status(m.eval_status) !== 'INFORMATIONAL';
+
+/** `name: STATUS, score S, threshold T`. */
+const metricLine = (m) => `${m.metric_name}: ${status(m.eval_status)}, score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)}`;
 
 /**
  * Results in any of the shapes evalcore hands out — one EvalSetResult, a list of them, or a list
@@ -129,9 +146,8 @@ function failureLines(result) {
   if (isObject(result.error)) lines.push(`agent error (${result.error.code ?? 'error'}): ${result.error.message ?? ''}`);
   for (const m of result.overall_eval_metric_results ?? []) {
     if (!decisive(m)) continue;
-    const s = status(m.eval_status);
-    const reason = s === 'NOT_EVALUATED' && m.details?.error ? ` — ${m.details.error}` : '';
-    lines.push(`${m.metric_name}: ${s}, score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)}${reason}`);
+    const reason = status(m.eval_status) === 'NOT_EVALUATED' && m.details?.error ? ` — ${m.details.error}` : '';
+    lines.push(`${metricLine(m)}${reason}`);
   }
   if (lines.length === 0) lines.push('no metric was evaluated');
   return lines;
@@ -148,21 +164,12 @@ function failingInvocations(result) {
   return out;
 }
 
-function invocationLines(inv) {
-  const v = inv.view;
-  const lines = [`invocation ${inv.index + 1} of ${inv.of}`, `  prompt:              ${v.prompt}`];
-  if (v.expectedResponse !== null) lines.push(`  expected_response:   ${v.expectedResponse}`);
-  lines.push(`  actual_response:     ${v.actualResponse}`);
-  if (v.expectedToolCalls !== null) lines.push(`  expected_tool_calls: ${v.expectedToolCalls.join(', ') || '(none)'}`);
-  lines.push(`  actual_tool_calls:   ${v.actualToolCalls.join(', ') || '(none)'}`);
-  for (const m of inv.bad) lines.push(`  ${m.metric_name}: ${status(m.eval_status)} (score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)})`);
-  return lines;
-}
-
 /** A readable explanation of why a case did not pass: metrics, then the failing invocations. */
 export function explainCase(result) {
   const lines = failureLines(result);
-  for (const inv of failingInvocations(result)) lines.push('', ...invocationLines(inv));
+  for (const { index, of, view, bad } of failingInvocations(result)) {
+    lines.push('', `invocation ${index + 1} of ${of}`, ...invocationLines(view, bad).map((l) => `  ${l}`));
+  }
   return lines.join('\n');
 }
 
@@ -227,9 +234,7 @@ export function toJUnit(results, { name = 'evalcore' } = {}) {
 }
 
 function metricSummary(result) {
-  return (result.overall_eval_metric_results ?? [])
-    .map((m) => `${m.metric_name}: ${status(m.eval_status)}, score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)}`)
-    .join('\n');
+  return (result.overall_eval_metric_results ?? []).map(metricLine).join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------

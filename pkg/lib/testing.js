@@ -3,14 +3,15 @@
 //! invocation of every run (SPEC §4.6, from the run summary), and fails with node:assert's
 //! AssertionError whose message says which metric missed its threshold and on what.
 import { AssertionError } from 'node:assert';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EvalError, evaluate, formatReport, loadEvalConfig, loadEvalSet } from '../index.js';
 import { pythonFloat } from './adk_json.js';
 import { loadAgent } from './cli/agent.js';
+import { readConfig } from './cli/config.js';
 import { findEvalFiles, readEvalSetFile, readSessionFile } from './cli/evalsets.js';
 import { migrateFile } from './cli/migrate.js';
-import { formatScore, invocationView } from './reports.js';
+import { formatScore, invocationLines, invocationView } from './reports.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** A number as ADK's failure lines print it (Python's float repr). */
@@ -29,12 +30,7 @@ async function toAgent(agent) {
 
 function readConfigFile(path) {
   if (!existsSync(path)) throw new EvalError('not_found', '', `AgentEvaluator: config file not found: ${path}`);
-  try {
-    return loadEvalConfig(readFileSync(path, 'utf8'));
-  } catch (e) {
-    if (e instanceof EvalError) throw new EvalError(e.code, e.path, `${path}: ${e.message}`);
-    throw e;
-  }
+  return readConfig(path).config;
 }
 
 /** `config`, else `configPath`, else `test_config.json` beside the eval file, else ADK's defaults. */
@@ -80,16 +76,8 @@ function invocationBlocks(caseResults, failingMetrics) {
   }
   const lines = [];
   for (const b of blocks.values()) {
-    const v = b.view;
     lines.push(`    ${b.runs.length > 1 ? `runs ${b.runs.join(', ')}` : `run ${b.runs[0]}`}, invocation ${b.index + 1} of ${b.of}`);
-    lines.push(`      prompt:              ${v.prompt}`);
-    if (v.expectedResponse !== null) lines.push(`      expected_response:   ${v.expectedResponse}`);
-    lines.push(`      actual_response:     ${v.actualResponse}`);
-    if (v.expectedToolCalls !== null) lines.push(`      expected_tool_calls: ${v.expectedToolCalls.join(', ') || '(none)'}`);
-    lines.push(`      actual_tool_calls:   ${v.actualToolCalls.join(', ') || '(none)'}`);
-    for (const m of b.bad) {
-      lines.push(`      ${m.metric_name}: ${m.eval_status} (score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)})`);
-    }
+    lines.push(...invocationLines(b.view, b.bad).map((l) => `      ${l}`));
   }
   return lines;
 }

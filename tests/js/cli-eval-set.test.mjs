@@ -149,6 +149,7 @@ describe('eval_set add_eval_case', () => {
     assertUsageError(add(write('b3.json', { scenarios: [], extra: 1 })), /unknown field "extra"/);
     assertUsageError(add(write('b4.json', { scenarios: [{ starting_prompt: 'x', conversation_plan: 'y' }] }), write('bs.json', { user_id: 'u' })), /bs\.json/);
     assertUsageError(add(join(work, 'missing.json')), /scenarios file not found/);
+    assertUsageError(add(dir), /not_found: scenarios file .*: EISDIR$/m);
     assertUsageError(add(write('b5.json', { scenarios: [] }), sess, 'absent_set'), /eval set absent_set not found/);
     assertUsageError(cli(['eval_set', 'add_eval_case', dir, 's', '--scenarios_file', 'x']), /missing --session_input_file/);
     assert.equal(readFileSync(join(dir, 's.evalset.json'), 'utf8'), before);
@@ -207,6 +208,9 @@ describe('migrate', () => {
     assertUsageError(cli(['migrate', bad, join(work, 'z.json')]), /bad\.test\.json/);
     assert.ok(!existsSync(join(work, 'z.json')));
     assertUsageError(cli(['migrate', bad]), /expected OLD_FILE NEW_FILE/);
+    const folder = cli(['migrate', work, join(work, 'f.json')]);
+    assertUsageError(folder, /EISDIR/);
+    assert.ok(folder.stderr.includes(`${work}: EISDIR`), `the message names the folder: ${folder.stderr}`);
   });
 });
 

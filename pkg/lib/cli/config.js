@@ -4,8 +4,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadEvalConfig } from '../../index.js';
-import { UsageError } from './args.js';
 import { pythonFloat } from '../adk_json.js';
+import { UsageError } from './args.js';
+import { inFile } from './evalsets.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -27,8 +28,10 @@ export function resolveConfigPath(explicit, evalSetArgs, command) {
 /** `{ config, raw }`: the normalised EvalConfig and the file's own JSON (null for defaults). */
 export function readConfig(path) {
   if (path === null) return { config: loadEvalConfig(), raw: null };
-  const text = readFileSync(path, 'utf8');
-  const config = withPath(() => loadEvalConfig(text), path);
+  const { text, config } = inFile(path, () => {
+    const text = readFileSync(path, 'utf8');
+    return { text, config: loadEvalConfig(text) };
+  });
   let raw = null;
   try {
     raw = JSON.parse(text);
@@ -36,17 +39,6 @@ export function readConfig(path) {
     // loadEvalConfig accepted it, so this cannot fail; the repr then falls back to the config.
   }
   return { config, raw };
-}
-
-function withPath(fn, path) {
-  try {
-    return fn();
-  } catch (e) {
-    if (e && typeof e.code === 'string') {
-      e.message = `${path}: ${e.message}`;
-    }
-    throw e;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,13 +2,12 @@
 //! `<agent folder>/<id>.evalset.json`, written as ADK's LocalEvalSetsManager writes them
 //! (null and default fields left out).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { EvalError, loadEvalSet } from '../../index.js';
+import { dumpAdkJson, expandPersona, pythonJsonDumps, pythonTime } from '../adk_json.js';
 import { appLocation, resolveAgentPath } from './agent.js';
-import { dumpAdkJson, pythonJsonDumps } from '../adk_json.js';
 import { parseArgs, UsageError } from './args.js';
-import { evalSetPath } from './evalsets.js';
-import { PERSONAS } from './personas.js';
+import { evalSetPath, readEvalSetFile, readJsonFile } from './evalsets.js';
 
 export const HELP = `Usage: evalcore eval_set create AGENT_MODULE EVAL_SET_ID
        evalcore eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S
@@ -24,10 +23,12 @@ AGENT_MODULE is the agent's module file or folder; its folder is the app.
 `;
 
 const ID_PATTERN = /^[a-zA-Z0-9_]+$/;
-const now = () => (performance.timeOrigin + performance.now()) / 1000;
 
-function appDirOf(agentArg, command) {
-  return appLocation(resolveAgentPath(agentArg, command));
+/** The app of AGENT_MODULE and the file of eval set `id` in it: `{ appName, path }`. */
+function evalSetOf(agentArg, id, command) {
+  const { appDir, appName } = appLocation(resolveAgentPath(agentArg, command));
+  if (!ID_PATTERN.test(id)) throw new UsageError(`invalid eval set id "${id}": it must match ^[a-zA-Z0-9_]+$`, command);
+  return { appName, path: evalSetPath(appDir, id) };
 }
 
 function createSet(argv, io) {
@@ -39,24 +40,16 @@ function createSet(argv, io) {
   }
   if (positionals.length !== 2) throw new UsageError('expected AGENT_MODULE EVAL_SET_ID', command);
   const [agentArg, id] = positionals;
-  const { appDir, appName } = appDirOf(agentArg, command);
-  if (!ID_PATTERN.test(id)) {
-    throw new UsageError(`invalid eval set id "${id}": it must match ^[a-zA-Z0-9_]+$`, command);
-  }
-  const path = evalSetPath(appDir, id);
+  const { appName, path } = evalSetOf(agentArg, id, command);
   if (existsSync(path)) throw new UsageError(`eval set ${id} already exists for app ${appName} (${path})`, command);
-  writeFileSync(path, dumpAdkJson({ eval_set_id: id, name: id, eval_cases: [], creation_timestamp: now() }, 'EvalSet', { compact: true }));
+  writeFileSync(path, dumpAdkJson({ eval_set_id: id, name: id, eval_cases: [], creation_timestamp: pythonTime() }, 'EvalSet', { compact: true }));
   io.stdout.write(`Eval set '${id}' created for app '${appName}'.\n`);
   return 0;
 }
 
 function readJson(path, what, command) {
   if (!existsSync(path)) throw new UsageError(`${what} not found: ${path}`, command);
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new EvalError('invalid_json', '', `${path}: ${e.message}`);
-  }
+  return readJsonFile(path, what);
 }
 
 /**
@@ -65,11 +58,10 @@ function readJson(path, what, command) {
  * hex digits.
  */
 export function scenarioEvalId(scenario) {
-  const persona = scenario.user_persona ?? null;
   const dump = {
     starting_prompt: scenario.starting_prompt,
     conversation_plan: scenario.conversation_plan,
-    user_persona: typeof persona === 'string' ? PERSONAS[persona] ?? persona : persona,
+    user_persona: expandPersona(scenario.user_persona ?? null),
   };
   return createHash('sha256').update(pythonJsonDumps(dump), 'utf8').digest('hex').slice(0, 8);
 }
@@ -114,19 +106,11 @@ function addEvalCase(argv, io) {
     if (options[f] === undefined) throw new UsageError(`missing --${f}`, command);
   }
   const [agentArg, id] = positionals;
-  const { appDir } = appDirOf(agentArg, command);
-  if (!ID_PATTERN.test(id)) throw new UsageError(`invalid eval set id "${id}": it must match ^[a-zA-Z0-9_]+$`, command);
-  const path = evalSetPath(appDir, id);
+  const { path } = evalSetOf(agentArg, id, command);
   if (!existsSync(path)) throw new UsageError(`eval set ${id} not found (${path}); create it with \`evalcore eval_set create\``, command);
   const { scenarios, session } = checkedScenarios(options.scenarios_file, options.session_input_file, command);
 
-  let evalSet;
-  try {
-    evalSet = loadEvalSet(readFileSync(path));
-  } catch (e) {
-    if (e instanceof EvalError) throw new EvalError(e.code, e.path, `${path}: ${e.message}`);
-    throw e;
-  }
+  const { evalSet } = readEvalSetFile(path);
   const known = new Set(evalSet.eval_cases.map((c) => c.eval_id));
   let added = 0;
   for (const scenario of scenarios) {
@@ -135,12 +119,11 @@ function addEvalCase(argv, io) {
       io.stdout.write(`Eval case '${evalId}' already exists in eval set '${id}', skipped adding.\n`);
       continue;
     }
-    const persona = scenario.user_persona;
     evalSet.eval_cases.push({
       eval_id: evalId,
-      conversation_scenario: { ...scenario, user_persona: typeof persona === 'string' ? PERSONAS[persona] ?? persona : persona },
+      conversation_scenario: { ...scenario, user_persona: expandPersona(scenario.user_persona) },
       session_input: session,
-      creation_timestamp: now(),
+      creation_timestamp: pythonTime(),
     });
     known.add(evalId);
     added++;

@@ -29,22 +29,29 @@ function parsedOrNull(text) {
   }
 }
 
-/**
- * Loads an eval set file in any shape. Returns `{ evalSet, legacy }`; `legacy` is true for the
- * list shapes, which take `sessionInput` as their cases' initial session. EvalError messages
- * name the file.
- */
-export function readEvalSetFile(path, { sessionInput } = {}) {
-  const bytes = readFileSync(path);
-  const legacy = Array.isArray(parsedOrNull(bytes.toString('utf8')));
-  const options = legacy ? { id: idFromFileName(path) } : {};
-  if (legacy && sessionInput !== undefined && sessionInput !== null) options.sessionInput = sessionInput;
+/** `fn()`; the message of an EvalError or a file error it throws starts with `path`. */
+export function inFile(path, fn) {
   try {
-    return { evalSet: loadEvalSet(bytes, Object.keys(options).length ? options : undefined), legacy };
+    return fn();
   } catch (e) {
     if (e && typeof e.code === 'string' && typeof e.message === 'string') e.message = `${path}: ${e.message}`;
     throw e;
   }
+}
+
+/**
+ * Loads an eval set file in any shape. Returns `{ evalSet, legacy }`; `legacy` is true for the
+ * list shapes, which take `sessionInput` as their cases' initial session. Error messages name
+ * the file.
+ */
+export function readEvalSetFile(path, { sessionInput } = {}) {
+  return inFile(path, () => {
+    const bytes = readFileSync(path);
+    const legacy = Array.isArray(parsedOrNull(bytes.toString('utf8')));
+    const options = legacy ? { id: idFromFileName(path) } : {};
+    if (legacy && sessionInput !== undefined && sessionInput !== null) options.sessionInput = sessionInput;
+    return { evalSet: loadEvalSet(bytes, Object.keys(options).length ? options : undefined), legacy };
+  });
 }
 
 /** `<appDir>/<id>.evalset.json`, where ADK's LocalEvalSetsManager keeps eval set `id`. */
@@ -67,17 +74,27 @@ export function findEvalFiles(dir) {
   return found;
 }
 
+/** A JSON file's value; a file that cannot be read or is not JSON is an EvalError naming `what` and the file. */
+export function readJsonFile(path, what) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new EvalError('not_found', '', `${what} ${path}: ${e.code ?? e.message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new EvalError('invalid_json', '', `${what} ${path}: ${e.message}`);
+  }
+}
+
 /**
  * The initial session of legacy data from a JSON file `{app_name, user_id, state}`, as ADK's
  * AgentEvaluator builds it: missing keys become `""` / `{}`; an empty object means none.
  */
 export function readSessionFile(path) {
-  let value;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new EvalError(e instanceof SyntaxError ? 'invalid_json' : 'not_found', '', `initial session file ${path}: ${e.code ?? e.message}`);
-  }
+  const value = readJsonFile(path, 'initial session file');
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new EvalError('schema', '$', `initial session file ${path}: expected an object {app_name, user_id, state}`);
   }
