@@ -111,7 +111,7 @@ export function groupResults(input) {
   }
   const groups = new Map();
   for (const set of sets) {
-    if (!isObject(set) || !Array.isArray(set.eval_case_results)) {
+    if (!isObject(set) || !Array.isArray(set.eval_case_results) || !set.eval_case_results.every(isObject)) {
       throw new TypeError('evalcore reports: expected an EvalSetResult, a list of them, or a list of EvalCaseResults');
     }
     const ordinal = new Map();

@@ -221,7 +221,11 @@ test('--help for every command', () => {
     assert.equal(r.code, 0, args.join(' '));
     assert.match(r.stdout, pattern);
   }
-  const none = cli([]);
-  assert.equal(none.code, 2);
-  assert.match(none.stderr, /Usage: evalcore/);
+  // A missing command is a usage error: the help goes to stderr, stdout stays empty.
+  for (const args of [[], ['eval_set']]) {
+    const r = cli(args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, /Usage: evalcore/);
+    assert.equal(r.stdout, '', args.join(' '));
+  }
 });

@@ -274,3 +274,12 @@ test('Markdown rows: failing first, then each case with its runs together', () =
   const rows = md.split('\n').filter((l) => /^\| (✅|❌)/.test(l)).map((l) => l.split(' | ')[1]);
   assert.deepEqual(rows, ['b (run 1)', 'a (run 1)', 'a (run 2)', 'b (run 2)']);
 });
+
+test('input that is not results is a TypeError saying what is expected, a null case result too', () => {
+  const expected = /expected an EvalSetResult, a list of them, or a list of EvalCaseResults/;
+  for (const bad of [null, [null], { eval_set_id: 's', eval_case_results: [null] }, { eval_set_id: 's', eval_case_results: [42] }]) {
+    for (const report of [toJUnit, toJson, toMarkdown, groupResults]) {
+      assert.throws(() => report(bad), (e) => e instanceof TypeError && expected.test(e.message), `${report.name}(${JSON.stringify(bad)})`);
+    }
+  }
+});

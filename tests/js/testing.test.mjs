@@ -4,7 +4,7 @@
 // readable summary of what failed.
 import assert from 'node:assert/strict';
 import { AssertionError } from 'node:assert';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -86,6 +86,16 @@ describe('AgentEvaluator.evaluate on the hello_world example', () => {
     assert.deepEqual(err.results.map((r) => r.eval_set_id), ['greet', 'hello_world'], 'sorted, recursive, node_modules skipped');
     assert.match(err.message, /greet run 1: the agent did not complete the conversation \([^)]*recorded_turns\.json has no turns for eval case greet/);
     assert.match(err.message, /1 of 4 eval cases failed in hello_world/);
+  });
+
+  test('a dangling symlink named like an eval file is skipped, not a crash', async () => {
+    const root = join(work, 'dangling');
+    mkdirSync(root, { recursive: true });
+    cpSync(SET, join(root, 'hello.evalset.json'));
+    cpSync(join(EXAMPLE, 'test_config.json'), join(root, 'test_config.json'));
+    symlinkSync(join(root, 'gone.json'), join(root, 'broken.test.json'));
+    const results = await AgentEvaluator.evaluate(replayAgent, root, { numRuns: 1, evalIds: ['greeting'] });
+    assert.deepEqual(results.map((r) => r.eval_set_id), ['hello_world']);
   });
 
   test('nothing to evaluate, or a bad numRuns, is an EvalError', async () => {

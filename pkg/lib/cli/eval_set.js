@@ -137,9 +137,13 @@ function addEvalCase(argv, io) {
 /** Runs `evalcore eval_set <subcommand>`; returns the exit code. */
 export function runEvalSet(argv, io) {
   const [sub, ...rest] = argv;
-  if (sub === undefined || sub === '--help' || sub === '-h') {
+  if (sub === undefined) {
+    io.stderr.write(HELP);
+    return 2;
+  }
+  if (sub === '--help' || sub === '-h') {
     io.stdout.write(HELP);
-    return sub === undefined ? 2 : 0;
+    return 0;
   }
   if (sub === 'create') return createSet(rest, io);
   if (sub === 'add_eval_case' || sub === 'add-eval-case') return addEvalCase(rest, io);

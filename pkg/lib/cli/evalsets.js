@@ -67,7 +67,7 @@ export function findEvalFiles(dir) {
       const p = join(d, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(p);
-      } else if (/\.(test|evalset)\.json$/i.test(entry.name) && statSync(p).isFile()) found.push(p);
+      } else if (/\.(test|evalset)\.json$/i.test(entry.name) && statSync(p, { throwIfNoEntry: false })?.isFile()) found.push(p);
     }
   };
   walk(dir);
