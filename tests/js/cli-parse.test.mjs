@@ -167,4 +167,19 @@ test('the progress display draws only on a terminal, in place, and clears itself
   assert.match(frames[1], /1\/2 cases/);
   assert.match(frames[2], /2\/2 cases .*1 failed.*0:02$/);
   assert.equal(frames.at(-1), '', 'the line is cleared at the end');
+
+  // Colours on (no NO_COLOR): a line wider than the terminal is still cut, or it would wrap and
+  // the next redraw would clear only its last row.
+  const narrow = { ...sink(true), columns: 30 };
+  const colored = createProgress(narrow, { env: {} });
+  colored.update({ ...p, failed: 1 });
+  colored.done();
+  const drawn = narrow.out.split('\r\x1b[2K').filter((f) => f !== '');
+  assert.ok(drawn.length > 0);
+  for (const f of drawn) assert.ok(f.length < 30, `cut to the terminal: ${JSON.stringify(f)}`);
+  const wide = { ...sink(true), columns: 200 };
+  const full = createProgress(wide, { env: {} });
+  full.update({ ...p, failed: 1 });
+  full.done();
+  assert.match(wide.out, /\x1b\[31m1 failed\x1b\[39m/, 'colours when the line fits');
 });

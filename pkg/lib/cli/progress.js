@@ -43,9 +43,12 @@ export function createProgress(stream, { runs = 1, force = false, now = Date.now
 
   const draw = () => {
     if (!active || last === null) return;
-    let line = progressLine(last, { label, runs, elapsedMs: now() - start, color });
+    const opts = { label, runs, elapsedMs: now() - start };
+    // A line wider than the terminal wraps, and `\r` then redraws only its last row: cut it
+    // (without colours, whose escapes must not be cut in half).
+    const plain = progressLine(last, opts);
     const width = stream.columns;
-    if (!color && width && line.length >= width) line = line.slice(0, width - 1);
+    const line = width && plain.length >= width ? plain.slice(0, width - 1) : progressLine(last, { ...opts, color });
     stream.write(`\r\x1b[2K${line}`);
   };
 
