@@ -141,6 +141,14 @@ describe('running the hello_world example', () => {
     assert.ok(md.stdout.startsWith('### ✅ evalcore: 1 of 1 eval case passed\n'), md.stdout);
   });
 
+  test('an --output file that cannot be written: one line, exit 2, and the console summary is still printed', () => {
+    const app = appCopy('output_folder');
+    const r = cli(['eval', app, join(app, 'hello_world.evalset.json'), '--format', 'junit', '--output', app]);
+    assertUsageError(r, /^evalcore: EISDIR/);
+    assert.equal(r.stdout, `${CRITERIA}${STARS}Eval Run Summary\nhello_world:\n  Tests passed: 3\n  Tests failed: 1\n`);
+    assert.equal(historyOf(app).length, 1, 'the result file was written');
+  });
+
   test('progress on a terminal: drawn on stderr and cleared (in process, stderr a TTY)', async () => {
     const app = appCopy('tty');
     const sink = (isTTY) => ({ isTTY, columns: 200, text: '', write(s) { this.text += s; return true; } });

@@ -234,13 +234,13 @@ export async function runEval(argv, io) {
   const report = format === 'text' ? text
     : format === 'json' ? toJson(setResults)
       : format === 'junit' ? toJUnit(setResults) : toMarkdown(setResults);
+  io.stdout.write(reportToStdout ? report : text);
+  // After the console output: a report file that cannot be written (exit 2) does not take it away.
   if (opts.output !== undefined) {
     const out = resolve(opts.output);
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, report);
   }
-  if (reportToStdout) io.stdout.write(report);
-  else io.stdout.write(text);
 
   const failed = caseResults.filter((r) => r.final_eval_status !== 'PASSED').length;
   if (failed > 0 || caseResults.length === 0) return 1;
