@@ -3,7 +3,7 @@
 //! had (validator call). Step = mean label score; invocation = mean of step scores; case = mean
 //! of invocation scores, all exact means. `num_samples` does not apply (one call per stage).
 
-use super::{ask_all, overall_cell, Ask};
+use super::{aligned, ask_all, overall_cell, Ask};
 use crate::judge::context::{response_text, validation_context};
 use crate::judge::parse::{sentence_labels, sentences};
 use crate::judge::vote::exact_mean;
@@ -124,14 +124,7 @@ pub fn hallucinations<'a>(
             "evaluate_intermediate_nl_responses",
             "evaluateIntermediateNlResponses",
         )?;
-        if let Some(e) = ctx.expected {
-            if e.len() != ctx.actual.len() {
-                return Err(NotEvaluated::new(
-                    "count_mismatch",
-                    "actual and expected invocation counts differ",
-                ));
-            }
-        }
+        aligned(ctx)?;
         if ctx.actual.is_empty() {
             return Ok(empty_outcome());
         }

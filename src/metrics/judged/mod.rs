@@ -126,3 +126,14 @@ pub(crate) fn overall_cell(
         }
     }
 }
+
+/// Expected invocations, when the case has them, pair one to one with the actual ones.
+pub(crate) fn aligned(ctx: &Ctx) -> Result<(), NotEvaluated> {
+    match ctx.expected {
+        Some(e) if e.len() != ctx.actual.len() => Err(NotEvaluated::new(
+            "count_mismatch",
+            format!("{} actual invocations but {} expected ones", ctx.actual.len(), e.len()),
+        )),
+        _ => Ok(()),
+    }
+}

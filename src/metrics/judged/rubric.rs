@@ -2,7 +2,7 @@
 //! them, `num_samples` answers, per-rubric majority vote, exact means. Unlike ADK 2.13 (spec
 //! §7 item 14) each invocation's answers are matched against that invocation's own rubrics.
 
-use super::{ask_all, first_failure, overall_cell, Ask};
+use super::{aligned, ask_all, first_failure, overall_cell, Ask};
 use crate::judge::context::{
     agents_overview, conversation_history, developer_instructions, grounding, pretty, response_text, tool_declarations,
     tool_steps, user_text,
@@ -182,14 +182,7 @@ fn per_invocation_rubric_metric<'a>(
     Box::pin(async move {
         let opts = judge_options(metric, c)?;
         let criterion = criterion_rubrics(metric, c)?;
-        if let Some(e) = ctx.expected {
-            if e.len() != ctx.actual.len() {
-                return Err(NotEvaluated::new(
-                    "count_mismatch",
-                    "actual and expected invocation counts differ",
-                ));
-            }
-        }
+        aligned(ctx)?;
         if ctx.actual.is_empty() {
             return Ok(empty_outcome());
         }
