@@ -4,7 +4,7 @@
 // judge servers started here in Node (oracle mode). The verdicts must equal google-adk 2.13's
 // and the call accounting must be clean, exactly as in tests/js/judge-oracles.test.mjs.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { denoRunner } from './deno-runner.mjs';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -42,33 +42,14 @@ console.log(JSON.stringify(out));
 
 const work = mkdtempSync(join(tmpdir(), 'evalcore-judge-deno-'));
 const servers = [];
-let child;
+const denoProcess = denoRunner(DENO, work);
 after(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  denoProcess.kill();
   await Promise.all(servers.map((s) => s.close()));
   rmSync(work, { recursive: true, force: true });
 });
 
-function runDeno(args, cwd) {
-  return new Promise((resolve, reject) => {
-    child = spawn(DENO, args, {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DENO_DIR: join(work, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1', NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(stdout);
-      else reject(new Error(`deno exited with ${code ?? signal}\n${stderr.slice(-4000)}`));
-    });
-  });
-}
+const runDeno = (args, cwd) => denoProcess.run(args, cwd);
 
 test('deno: judged evaluateInvocations against the loopback judge equals google-adk 2.13', async (t) => {
   assert.ok(existsSync(DENO), `deno not found at ${DENO}: run scripts/setup.sh`);

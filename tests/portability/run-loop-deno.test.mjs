@@ -2,7 +2,7 @@
 // a plain callback agent — two static cases, two runs, streamed results and progress, Deno's
 // AbortSignal handed to the agent — and the numbers must equal the same evaluation in Node.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { denoRunner } from './deno-runner.mjs';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -80,32 +80,13 @@ console.log(JSON.stringify(out));
 `;
 
 const work = mkdtempSync(join(tmpdir(), 'evalcore-run-loop-deno-'));
-let child;
+const denoProcess = denoRunner(DENO, work);
 after(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  denoProcess.kill();
   rmSync(work, { recursive: true, force: true });
 });
 
-function runDeno(args, cwd) {
-  return new Promise((resolve, reject) => {
-    child = spawn(DENO, args, {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DENO_DIR: join(work, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1', NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(stdout);
-      else reject(new Error(`deno exited with ${code ?? signal}\n${stderr.slice(-4000)}`));
-    });
-  });
-}
+const runDeno = (args, cwd) => denoProcess.run(args, cwd);
 
 test('deno: evaluate() with a callback agent gives the same results as in Node', async (t) => {
   assert.ok(existsSync(DENO), `deno not found at ${DENO}: run scripts/setup.sh`);
