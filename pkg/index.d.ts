@@ -15,6 +15,10 @@ export type ErrorCode =
   | "count_mismatch"
   | "unsupported"
   | "too_large"
+  /** The wasm instance trapped (abort, out of memory); it was replaced, the next call works. */
+  | "trap"
+  /** `PreparedCase.evaluate()` after `free()`. */
+  | "freed"
   | (string & {});
 
 /** Thrown for every input the core rejects; a thrown error never leaves the module unusable. */
@@ -647,6 +651,24 @@ export declare function formatReport(
 
 /** The Rust crate's version, for diagnostics. */
 export declare function coreVersion(): string;
+
+/** The live wasm instance's linear memory, the ceiling, and how often an instance was replaced. */
+export interface CoreMemory {
+  bytes: number;
+  ceiling: number;
+  /** Instances replaced so far: after a trap, or retired over the ceiling. */
+  replacements: number;
+}
+
+/** Linear memory of the instance the next call runs on (a fresh one after a trap or retirement). */
+export declare function coreMemory(): CoreMemory;
+
+/**
+ * After a call, an instance holding more than `bytes` of linear memory (default 64 MiB; wasm
+ * memory never shrinks) is replaced by a fresh one when nothing uses it (no async call in
+ * flight, no live PreparedCase), so the memory goes back to the host. `Infinity` disables it.
+ */
+export declare function setMemoryCeiling(bytes: number): void;
 
 // ---------------------------------------------------------------------------------------------
 // Initialisation (the browser/worker entry needs it; in Node, Deno and Bun both are no-ops)

@@ -1,11 +1,9 @@
 // The Node / Deno / Bun entry: instantiates the wasm synchronously from the file next to this
 // one at import time (no top-level await), so `import { rouge1 } from 'evalcore'` is ready.
 import { readFileSync } from 'node:fs';
-import { initSync as initGlue } from './wasm/evalcore_core.js';
-import { markReady } from './lib/state.js';
+import { startSync } from './lib/instance.js';
 
-initGlue({ module: readFileSync(new URL('./wasm/evalcore_core_bg.wasm', import.meta.url)) });
-markReady();
+startSync({ module: readFileSync(new URL('./wasm/evalcore_core_bg.wasm', import.meta.url)) });
 
 export * from './lib/api.js';
 

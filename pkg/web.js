@@ -1,7 +1,6 @@
 // The browser / worker (workerd) entry: nothing happens at import; call `await init(source)` or
 // `initSync(bytesOrModule)` once, then use the same API as the Node entry.
-import initGlue, { initSync as initSyncGlue } from './wasm/evalcore_core.js';
-import { isReady, markReady } from './lib/state.js';
+import { isReady, start, startSync } from './lib/instance.js';
 
 export * from './lib/api.js';
 
@@ -17,7 +16,7 @@ export function init(source) {
   if (pending === null) {
     const arg = source === undefined ? undefined
       : isWrapped(source, 'module_or_path') ? source : { module_or_path: source };
-    pending = initGlue(arg).then(() => { markReady(); }, (e) => { pending = null; throw e; });
+    pending = start(arg).catch((e) => { pending = null; throw e; });
   }
   return pending;
 }
@@ -28,8 +27,7 @@ export function initSync(source) {
   if (source === undefined || source === null) {
     throw new TypeError('evalcore: initSync needs the .wasm bytes or a WebAssembly.Module');
   }
-  initSyncGlue(isWrapped(source, 'module') ? source : { module: source });
-  markReady();
+  startSync(isWrapped(source, 'module') ? source : { module: source });
 }
 
 // wasm-bindgen's own `{module}` / `{module_or_path}` argument forms pass through unchanged.

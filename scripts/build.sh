@@ -54,6 +54,9 @@ wasm-opt -Os "${features[@]}" --strip-debug --strip-producers --strip-target-fea
   "$OUT/${NAME}_bg.wasm" -o "$OUT/${NAME}_bg.wasm.opt"
 mv "$OUT/${NAME}_bg.wasm.opt" "$OUT/${NAME}_bg.wasm"
 
+# The glue as a factory, so a trapped instance can be replaced by a fresh one (pkg/lib/instance.js).
+node "$ROOT/scripts/glue-factory.mjs" "$OUT/${NAME}.js" "$OUT/${NAME}_factory.js"
+
 # Sizes: every build prints them (STYLE.md §9).
 size_of() { wc -c < "$1" | tr -d ' '; }
 gz_of() { gzip -9 -c "$1" | wc -c | tr -d ' '; }

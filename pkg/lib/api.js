@@ -3,15 +3,19 @@
 // Every raw export takes JSON text and returns `{"ok": value}` or
 // `{"error": {code, path, message}}`; this file turns inputs into that text (strings pass as
 // they are, bytes are decoded, anything else is JSON.stringify'd) and errors into EvalError.
-import * as raw from '../wasm/evalcore_core.js';
 import { EvalError, fromWire } from './errors.js';
 import {
   MAX_TEXT_LENGTH, checkLength, describe, toJson, stringify, unwrap, requireObject, caseArgs,
 } from './wire.js';
-import { ensureReady } from './state.js';
+import { callOn, callSync, checkAlive, coreMemory, instance, setMemoryCeiling } from './instance.js';
 import { evaluateInvocationsJudged } from './run.js';
 
-export { EvalError };
+export { EvalError, coreMemory, setMemoryCeiling };
+
+const ensureReady = instance;
+
+/** A raw export of the live instance; a trap during it is thrown as EvalError `trap`. */
+const core = (name, ...args) => callSync((g) => g[name](...args));
 
 /**
  * Parses an eval set in any shape found in practice (current schema, legacy test-file list,
@@ -21,8 +25,8 @@ export function loadEvalSet(input, options) {
   ensureReady();
   const opts = options === undefined || options === null ? '' : toJson(options, 'options');
   const bytes = asBytes(input, 'input');
-  if (bytes) return unwrap(raw.loadEvalSetBytes(bytes, opts));
-  return unwrap(raw.loadEvalSetJson(toJson(input, 'input'), opts));
+  if (bytes) return unwrap(core('loadEvalSetBytes', bytes, opts));
+  return unwrap(core('loadEvalSetJson', toJson(input, 'input'), opts));
 }
 
 /**
@@ -49,7 +53,7 @@ export function validateEvalSet(input) {
     if (e instanceof EvalError) return { ok: false, errors: [e] };
     throw e;
   }
-  const report = JSON.parse(bytes ? raw.validateEvalSetBytes(bytes) : raw.validateEvalSetJson(text));
+  const report = JSON.parse(bytes ? core('validateEvalSetBytes', bytes) : core('validateEvalSetJson', text));
   const errors = Array.isArray(report.errors) ? report.errors.map(fromWire) : [];
   return { ok: report.ok === true && errors.length === 0, errors };
 }
@@ -57,7 +61,7 @@ export function validateEvalSet(input) {
 /** An eval config with criteria in object form; undefined/null gives ADK's default criteria. */
 export function loadEvalConfig(input) {
   ensureReady();
-  return unwrap(raw.loadEvalConfigJson(input === undefined || input === null ? '' : toJson(input, 'input', true)));
+  return unwrap(core('loadEvalConfigJson', input === undefined || input === null ? '' : toJson(input, 'input', true)));
 }
 
 /** ADK 2.13's response_match_score arithmetic (ROUGE-1 with NLTK-mode Porter stemming). */
@@ -71,7 +75,7 @@ export function rouge1(candidate, reference) {
   }
   checkLength(candidate, 'rouge1: candidate');
   checkLength(reference, 'rouge1: reference');
-  const [precision, recall, fmeasure] = raw.rouge1(candidate, reference);
+  const [precision, recall, fmeasure] = core('rouge1', candidate, reference);
   return { precision, recall, fmeasure };
 }
 
@@ -102,7 +106,7 @@ export function rouge1Batch(pairs) {
     lens[2 * i] = c.length;
     lens[2 * i + 1] = r.length;
   }
-  const flat = raw.rouge1Batch(checkLength(texts.join(''), 'rouge1Batch'), lens);
+  const flat = core('rouge1Batch', checkLength(texts.join(''), 'rouge1Batch'), lens);
   const n = pairs.length;
   const precision = new Float64Array(n);
   const recall = new Float64Array(n);
@@ -126,20 +130,38 @@ export async function evaluateInvocations(args) {
     && ((args.judge !== undefined && args.judge !== null) || (args.customMetrics !== undefined && args.customMetrics !== null))) {
     return evaluateInvocationsJudged(args);
   }
-  return unwrap(raw.evaluateInvocationsJson(caseArgs(args, 'evaluateInvocations', true)));
+  return unwrap(core('evaluateInvocationsJson', caseArgs(args, 'evaluateInvocations', true)));
 }
 
-/** A case parsed once, to be scored under many configs. Call free() when done (or rely on GC). */
+/**
+ * A case parsed once, to be scored under many configs. Call free() when done (or rely on GC).
+ * It lives in the wasm instance that prepared it: after that instance trapped, evaluate() throws
+ * EvalError `trap` (prepare the case again).
+ */
 class PreparedCase {
-  #handle;
+  #slot;
 
-  constructor(handle) {
-    this.#handle = handle;
+  constructor(slot) {
+    this.#slot = slot;
+    collector.register(this, slot, this);
   }
 
   evaluate(config, options) {
     ensureReady();
-    if (this.#handle === null) throw new Error('evalcore: this PreparedCase has been freed');
+    const slot = this.#slot;
+    if (slot.handle !== null || slot.trapped) {
+      try {
+        checkAlive(slot.gen);
+      } catch (e) {
+        // Its instance is gone: let go of the handle (and with it the old memory).
+        slot.trapped = true;
+        this.free();
+        throw e;
+      }
+    }
+    if (slot.handle === null) {
+      throw new EvalError('freed', '', 'PreparedCase.evaluate: this PreparedCase has been freed; prepare the case again');
+    }
     const cfg = config === undefined || config === null ? '' : toJson(config, 'config', true);
     let opts = '';
     if (options !== undefined && options !== null) {
@@ -149,13 +171,14 @@ class PreparedCase {
         opts = stringify({ includeInvocations, perInvocation, efficiencyMetrics }, 'options');
       }
     }
-    return unwrap(this.#handle.evaluateJson(cfg, opts));
+    return unwrap(callOn(slot.gen, () => slot.handle.evaluateJson(cfg, opts)));
   }
 
   free() {
-    if (this.#handle !== null) {
-      this.#handle.free();
-      this.#handle = null;
+    const slot = this.#slot;
+    if (slot.handle !== null) {
+      collector.unregister(this);
+      release(slot);
     }
   }
 }
@@ -163,22 +186,41 @@ if (typeof Symbol.dispose === 'symbol') {
   PreparedCase.prototype[Symbol.dispose] = PreparedCase.prototype.free;
 }
 
+// The Rust object goes with its PreparedCase: on free(), or when the PreparedCase is collected.
+// The slot holds the handle (and through it the instance), so nothing else may keep it.
+function release(slot) {
+  const { handle, gen } = slot;
+  slot.handle = null;
+  gen.handles--;
+  if (gen.trap === null) {
+    try {
+      callOn(gen, () => handle.free());
+    } catch {
+      // Its instance died meanwhile: the memory goes with the instance.
+    }
+  }
+}
+const collector = new FinalizationRegistry(release);
+
 /** Parses `evalCase` + `actual` once; `evaluate(config)` then scores without re-parsing. */
 export function prepareCase(args) {
   ensureReady();
   const text = caseArgs(args, 'prepareCase', false);
-  let handle;
-  try {
-    handle = raw.PreparedCase.fromJson(text);
-  } catch (e) {
-    // The core throws its error envelope as a string.
-    if (typeof e === 'string') {
-      unwrap(e);
-      throw new EvalError('internal', '', 'evalcore: PreparedCase.fromJson failed without an error');
+  return callSync((g, gen) => {
+    let handle;
+    try {
+      handle = g.PreparedCase.fromJson(text);
+    } catch (e) {
+      // The core throws its error envelope as a string.
+      if (typeof e === 'string') {
+        unwrap(e);
+        throw new EvalError('internal', '', 'evalcore: PreparedCase.fromJson failed without an error');
+      }
+      throw e;
     }
-    throw e;
-  }
-  return new PreparedCase(handle);
+    gen.handles++;
+    return new PreparedCase({ handle, gen });
+  });
 }
 
 /** ADK's console summary (and with `{detailed: true}` the per-case tables) as text. */
@@ -190,13 +232,14 @@ export function formatReport(results, options) {
     list = list.eval_case_results;
   }
   const opts = options === undefined || options === null ? '' : toJson(options, 'options');
-  return unwrap(raw.formatReportJson(toJson(list, 'results'), opts));
+  return unwrap(core('formatReportJson', toJson(list, 'results'), opts));
 }
 
 /** The Rust crate's version, for diagnostics. */
 export function coreVersion() {
   ensureReady();
-  return raw.coreVersion();
+  return core('coreVersion');
 }
 
 export { evaluate, planJudgeCalls } from './run.js';
+

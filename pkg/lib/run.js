@@ -5,10 +5,10 @@
 // the agent and custom metrics resolve to JSON text, either a result or
 // `{"error": {kind, message}}`, so a synchronous throw, a rejection and a malformed value reach
 // the core as distinct kinds.
-import * as raw from '../wasm/evalcore_core.js';
 import { EvalError } from './errors.js';
-import { ensureReady } from './state.js';
+import { callAsync, callSync, instance as ensureReady } from './instance.js';
 import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLength } from './wire.js';
+import { RunRecord, merge, pairsOf } from './resume.js';
 
 const NEVER = new AbortController().signal;
 const ABORTED = Symbol('aborted');
@@ -35,11 +35,15 @@ function headersOf(res) {
 }
 
 /** The judge option as the core reads it (everything but `fetch`), plus the host-side parts. */
-async function judgeOption(judge, fn) {
-  if (judge === undefined || judge === null) return { json: '', fetch: null, cassette: null };
-  if (typeof judge !== 'object' || Array.isArray(judge)) {
+function checkJudgeType(judge, fn) {
+  if (judge !== undefined && judge !== null && (typeof judge !== 'object' || Array.isArray(judge))) {
     throw new EvalError('schema', '$.judge', `${fn}: judge must be an object {provider, model, baseUrl?, fetch?, headers?}, found ${describe(judge)}`);
   }
+}
+
+async function judgeOption(judge, fn) {
+  if (judge === undefined || judge === null) return { json: '', fetch: null, cassette: null };
+  checkJudgeType(judge, fn);
   const fetchFn = judge.fetch === undefined ? globalThis.fetch : judge.fetch;
   // Dry runs and pure replays never send a request, so they need no fetch (hosts that batch).
   if (typeof fetchFn !== 'function' && !judge.dryRun && judge.cassette?.mode !== 'replay') {
@@ -83,7 +87,7 @@ async function saveCassette(cassette) {
   await fs.writeFile(cassette.path, `${JSON.stringify({ version: 1, entries: sorted }, null, 2)}\n`);
 }
 
-function makeHost({ fetchFn, agent, customMetrics, signal, onEvent }) {
+function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTurn, onEmitError }) {
   const sig = signal ?? NEVER;
   // One listener on the caller's signal for the whole run (not one per call, which trips Node's
   // MaxListenersExceededWarning with many calls in flight); it aborts every pending fetch and
@@ -153,6 +157,7 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent }) {
     async agent(turnJson) {
       if (typeof agent !== 'function') return fail('failed', 'no agent was given');
       const turn = JSON.parse(turnJson);
+      if (onTurn) onTurn(turn);
       turn.signal = sig;
       let reply;
       try {
@@ -171,7 +176,12 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent }) {
       }
     },
     emit(eventJson) {
-      if (onEvent) onEvent(JSON.parse(eventJson));
+      // Called from inside the core: an exception here would unwind wasm frames (a trap).
+      try {
+        if (onEvent) onEvent(JSON.parse(eventJson));
+      } catch (e) {
+        if (onEmitError) onEmitError(e);
+      }
     },
     aborted: () => sig.aborted,
     hasCustom: (name) => customMetrics != null && Object.prototype.hasOwnProperty.call(customMetrics, name)
@@ -235,10 +245,18 @@ export async function evaluateInvocationsJudged(args) {
   const text = caseArgs(args, 'evaluateInvocations', true);
   const custom = checkCustom(args.customMetrics, 'evaluateInvocations');
   const judge = await judgeOption(args.judge, 'evaluateInvocations');
-  const host = makeHost({ fetchFn: judge.fetch, customMetrics: custom, signal: args.signal, onEvent: cassetteRecorder(judge.cassette, null) });
-  const out = await raw.evaluateInvocationsAsync(text, judge.json, host);
+  const emitErrors = [];
+  const host = makeHost({
+    fetchFn: judge.fetch, customMetrics: custom, signal: args.signal,
+    onEvent: cassetteRecorder(judge.cassette, null), onEmitError: (e) => emitErrors.push(e),
+  });
+  const out = await callAsync((g) => g.evaluateInvocationsAsync(text, judge.json, host));
   await saveCassette(judge.cassette);
-  return unwrap(out);
+  const result = unwrap(out);
+  if (emitErrors.length > 0) {
+    throw new EvalError('callback_error', '$.judge.cassette.onRecord', `evaluateInvocations: judge.cassette.onRecord threw: ${errorText(emitErrors[0])}`, { cause: emitErrors[0] });
+  }
+  return result;
 }
 
 /**
@@ -248,10 +266,13 @@ export async function evaluateInvocationsJudged(args) {
  */
 export async function planJudgeCalls(args) {
   ensureReady();
+  requireObject(args, 'planJudgeCalls');
+  // Checked before anything is copied: spreading a long string would make an object of its characters.
+  checkJudgeType(args.judge, 'planJudgeCalls');
   const text = caseArgs(args, 'planJudgeCalls', true);
-  const judge = await judgeOption(args.judge === undefined ? undefined : { ...args.judge, dryRun: true }, 'planJudgeCalls');
+  const judge = await judgeOption(args.judge === undefined || args.judge === null ? undefined : { ...args.judge, dryRun: true }, 'planJudgeCalls');
   const host = makeHost({ fetchFn: null });
-  return unwrap(await raw.planJudgeCallsAsync(text, judge.json, host));
+  return unwrap(await callAsync((g) => g.planJudgeCallsAsync(text, judge.json, host)));
 }
 
 /**
@@ -279,42 +300,65 @@ export async function evaluate(args) {
   const members = [`"evalSet":${toMember(evalSet, 'evalSet')}`];
   if (config !== undefined && config !== null) members.push(`"config":${toMember(config, 'config', true)}`);
   const num = (v, name, min) => {
-    if (v === undefined || v === null) return;
+    if (v === undefined || v === null) return undefined;
     if (!Number.isInteger(v) || v < min) {
       throw new EvalError('schema', `$.${name}`, `evaluate: ${name} must be an integer >= ${min}, found ${JSON.stringify(v)}`);
     }
-    members.push(`"${name}":${v}`);
+    return v;
   };
-  num(numRuns, 'numRuns', 1);
-  num(concurrency, 'concurrency', 1);
+  const runs = num(numRuns, 'numRuns', 1);
+  const conc = num(concurrency, 'concurrency', 1);
+  if (conc !== undefined) members.push(`"concurrency":${conc}`);
   if (evalIds !== undefined && evalIds !== null) {
     if (!Array.isArray(evalIds) || evalIds.some((x) => typeof x !== 'string')) {
       throw new EvalError('schema', '$.evalIds', `evaluate: evalIds must be an array of strings, found ${describe(evalIds)}`);
     }
-    members.push(`"evalIds":${stringify(evalIds, 'evalIds')}`);
   }
   if (appName !== undefined && appName !== null) members.push(`"appName":${stringify(String(appName), 'appName')}`);
   for (const k of ['includeInvocations', 'perInvocation', 'efficiencyMetrics']) {
     if (args[k] !== undefined) members.push(`"${k}":${stringify(Boolean(args[k]), k)}`);
   }
+  // The args of one call: the whole request, or after a trap the runs and cases left.
+  const argsText = (ids, count) => {
+    const m = [...members];
+    if (count !== undefined) m.push(`"numRuns":${count}`);
+    if (ids !== undefined && ids !== null) m.push(`"evalIds":${stringify(ids, 'evalIds')}`);
+    return checkLength(`{${m.join(',')}}`, 'evaluate');
+  };
+  const first = argsText(evalIds, runs);
   const custom = checkCustom(customMetrics, 'evaluate');
   const j = await judgeOption(judge, 'evaluate');
   const listenerErrors = [];
   const safe = (f, v) => {
     try { f(v); } catch (e) { listenerErrors.push(e); }
   };
-  const onEvent = cassetteRecorder(j.cassette, (ev) => {
+  const deliver = (ev) => {
     if (ev.type === 'progress' && onProgress) {
       const { type, ...p } = ev;
       safe(onProgress, p);
     } else if (ev.type === 'case_result' && onCaseResult) {
       safe(onCaseResult, ev.result);
     }
+  };
+  const record = new RunRecord(runs ?? 1);
+  const onEvent = cassetteRecorder(j.cassette, (ev) => {
+    const out = record.event(ev);
+    if (out !== null) deliver(out);
   });
-  const host = makeHost({ fetchFn: j.fetch, agent, customMetrics: custom, signal, onEvent });
-  const out = await raw.evaluateAsync(checkLength(`{${members.join(',')}}`, 'evaluate'), j.json, host);
+  const host = makeHost({
+    fetchFn: j.fetch, agent, customMetrics: custom, signal, onEvent,
+    onTurn: (t) => record.turn(t), onEmitError: (e) => listenerErrors.push(e),
+  });
+  const calls = [];
+  let result;
+  try {
+    result = unwrap(await callAsync((g) => g.evaluateAsync(first, j.json, host)));
+  } catch (e) {
+    // A trap before the run loop began (the eval set itself) has nothing to keep: it is thrown.
+    if (!(e instanceof EvalError) || e.code !== 'trap' || !record.callStarted) throw e;
+    result = await resumeAfterTrap(e);
+  }
   await saveCassette(j.cassette);
-  const result = unwrap(out);
   if (signal && signal.aborted) {
     const err = new Error('evalcore: the evaluation was aborted; `partialResult` holds the cases that completed', { cause: signal.reason });
     err.name = 'AbortError';
@@ -327,4 +371,43 @@ export async function evaluate(args) {
     throw err;
   }
   return result;
+
+  // The cases that were running are FAILED (`trap`); the rest run on a fresh instance, in as
+  // many calls as traps need; the results of every call are merged into one EvalSetResult.
+  async function resumeAfterTrap(trap) {
+    const set = unwrap(callSync((g) => g.loadEvalSetJson(members[0].slice('"evalSet":'.length), '')));
+    if (record.setId === null) record.setId = set.eval_set_id;
+    const ids = evalIds ?? set.eval_cases.map((c) => c.eval_id);
+    const fail = (err, pairs) => {
+      for (const r of record.failAfterTrap(err, pairs)) {
+        deliver({ type: 'case_result', result: r });
+        deliver(record.progress('case', r.run, r.eval_id));
+      }
+    };
+    fail(trap, pairsOf(ids, 0, runs ?? 1));
+    let plan = record.plan(ids);
+    // With nothing left, an empty call still gives the result's ids and timestamp.
+    if (plan.length === 0) plan = [{ from: 0, count: 1, ids: [] }];
+    while (plan.length > 0) {
+      const call = plan.shift();
+      record.offset = call.from;
+      record.callStarted = false;
+      try {
+        const out = unwrap(await callAsync((g) => g.evaluateAsync(argsText(call.ids, call.count), j.json, host)));
+        calls.push({ from: call.from, result: out });
+      } catch (e) {
+        if (!(e instanceof EvalError) || e.code !== 'trap') throw e;
+        if (call.ids.length === 0) {
+          // Even an empty run traps: the eval set itself does. What completed is kept here.
+          e.partialResult = { eval_set_id: record.setId, eval_case_results: record.results };
+          throw e;
+        }
+        fail(e, pairsOf(call.ids, call.from, call.count));
+        plan = record.plan(ids);
+        if (plan.length === 0 && calls.length === 0) plan = [{ from: 0, count: 1, ids: [] }];
+      }
+    }
+    deliver(record.progress('done', (runs ?? 1) - 1, null));
+    return merge(record, calls, (results) => unwrap(callSync((g) => g.runSummaryJson(stringify(results, 'results'), runs ?? 1))));
+  }
 }

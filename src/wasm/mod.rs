@@ -141,3 +141,47 @@ pub fn evaluate_async(args: String, judge: String, host: host::JsHost) -> js_sys
         api::envelope(api::evaluate_eval_set(&args, &judge, h, Some(&custom)).await)
     })
 }
+
+/// Any JSON text as bytes, read by the core's parser (its depth and size rules) and written back
+/// compactly: the CLI's small JSON files (session input, scenarios) go through it, so the host's
+/// own `JSON.parse` only ever sees text the core has bounded. Returns an envelope.
+#[wasm_bindgen(js_name = parseJsonBytes)]
+pub fn parse_json_bytes(input: &[u8]) -> String {
+    api::envelope(
+        api::utf8(input)
+            .and_then(crate::schema::load::parse_json)
+            .map(|v| v.to_string()),
+    )
+}
+
+/// The `run_summary` of an EvalSetResult over `num_runs` runs, for results the JS skin merged
+/// from more than one call (a run resumed on a fresh instance after a trap). Returns an envelope.
+#[wasm_bindgen(js_name = runSummaryJson)]
+pub fn run_summary_json(results: &str, num_runs: u32) -> String {
+    api::envelope(
+        crate::schema::load::from_str::<Vec<serde_json::Value>>(results)
+            .map(|r| crate::run::eval_set::run_summary(&r, num_runs).to_string()),
+    )
+}
+
+/// Test hook, not API: grows the heap by `mib` MiB, then traps (`unreachable`), so the JS
+/// skin's trap recovery can be tested deterministically.
+#[doc(hidden)]
+#[wasm_bindgen(js_name = __trapForTesting)]
+pub fn trap_for_testing(mib: u32) {
+    let held = vec![1u8; (mib as usize) << 20];
+    std::mem::forget(held);
+    core::arch::wasm32::unreachable()
+}
+
+/// Test hook, not API: the same trap inside a future, one microtask later, where the
+/// wasm-bindgen executor polls it (as a trap inside the run loop happens).
+#[doc(hidden)]
+#[wasm_bindgen(js_name = __trapForTestingAsync)]
+pub fn trap_for_testing_async(mib: u32) -> js_sys::Promise {
+    promise_of(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&JsValue::NULL)).await;
+        trap_for_testing(mib);
+        String::new()
+    })
+}

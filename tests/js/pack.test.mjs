@@ -68,9 +68,9 @@ test('npm pack ships exactly the package files', () => {
     'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/adk_json.js', 'lib/api.js',
     'lib/cli/agent.js', 'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
     'lib/cli/eval_set.js', 'lib/cli/evalsets.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 'lib/cli/personas.js',
-    'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/errors.js', 'lib/history.js', 'lib/reports.js',
-    'lib/run.js', 'lib/state.js', 'lib/testing.js', 'lib/wire.js', 'package.json', 'reports.d.ts',
-    'testing.d.ts', 'wasm/evalcore_core.js', 'wasm/evalcore_core_bg.wasm', 'web.js',
+    'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/errors.js', 'lib/history.js', 'lib/instance.js',
+    'lib/reports.js', 'lib/resume.js', 'lib/run.js', 'lib/testing.js', 'lib/wire.js', 'package.json', 'reports.d.ts',
+    'testing.d.ts', 'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
   ]);
   assert.equal(info.name, 'evalcore');
 });
@@ -80,8 +80,8 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   const dir = project('from-tarball');
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
-  assert.deepEqual(out.keys, ['EvalError', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'validateEvalSet']);
+  assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'init', 'initSync',
+    'loadEvalConfig', 'loadEvalSet', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'setMemoryCeiling', 'validateEvalSet']);
   assert.deepEqual(out.subpaths, ['AgentEvaluator', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
   assert.match(out.version, /^\d+\.\d+\.\d+/);
   assert.equal(out.rouge, 1);
