@@ -7,7 +7,7 @@
 // the core as distinct kinds.
 import { EvalError } from './errors.js';
 import { callAsync, callSync, instance as ensureReady } from './instance.js';
-import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLength } from './wire.js';
+import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLength, parseJsonBytes } from './wire.js';
 import { RunRecord, merge, pairsOf } from './resume.js';
 
 const NEVER = new AbortController().signal;
@@ -60,11 +60,13 @@ async function judgeOption(judge, fn) {
     const mode = c.mode ?? 'auto';
     let entries = c.entries ?? {};
     if (c.path !== undefined) {
-      const fs = await import('node:fs/promises');
       try {
-        const parsed = JSON.parse(await fs.readFile(c.path, 'utf8'));
+        const parsed = parseJsonBytes(await readRegularFileAsync(c.path), `${fn}: judge.cassette.path ${c.path}`);
         entries = { ...(parsed && parsed.entries ? parsed.entries : {}), ...entries };
       } catch (e) {
+        if (e instanceof EvalError) {
+          throw new EvalError(e.code, '$.judge.cassette.path', `${fn}: cannot read the cassette ${c.path}: ${e.message}`, { cause: e });
+        }
         if (e && e.code === 'ENOENT') {
           if (mode === 'replay') {
             throw new EvalError('schema', '$.judge.cassette.path', `${fn}: the cassette file ${c.path} does not exist (mode "replay" needs a recorded cassette)`);
@@ -78,6 +80,22 @@ async function judgeOption(judge, fn) {
     out.cassette = { mode, entries };
   }
   return { json: stringify(out, 'judge'), fetch: fetchFn, cassette };
+}
+
+// A cassette file's bytes: a regular file only (a FIFO would block the read forever), checked
+// before opening and again on the descriptor, which is opened non-blocking.
+async function readRegularFileAsync(path) {
+  const fs = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  const notRegular = () => new EvalError('not_a_file', '$.judge.cassette.path', `the cassette ${path} is not a regular file`);
+  if (!(await fs.stat(path)).isFile()) throw notRegular();
+  const handle = await fs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    if (!(await handle.stat()).isFile()) throw notRegular();
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
 }
 
 async function saveCassette(cassette) {

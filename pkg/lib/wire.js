@@ -1,5 +1,6 @@
 // Values to JSON text for the core and envelopes back: shared by the API and the run loop.
 import { EvalError, fromWire } from './errors.js';
+import { callSync } from './instance.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -131,3 +132,15 @@ export function caseArgs(args, fn, withConfig) {
   return checkLength(`{${members.join(',')}}`, fn);
 }
 
+
+/**
+ * JSON bytes (a file) to a value: the core parses them first (its depth and size rules, so no
+ * input makes the host's parser spend unbounded memory), then `JSON.parse` reads its compact output.
+ */
+export function parseJsonBytes(bytes, what) {
+  if (bytes.byteLength > 3 * MAX_TEXT_LENGTH) {
+    throw new EvalError('too_large', '', `${what}: ${bytes.byteLength} bytes exceed the limit of ${MAX_TEXT_LENGTH} UTF-16 code units`);
+  }
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  return unwrap(callSync((g) => g.parseJsonBytes(view)));
+}

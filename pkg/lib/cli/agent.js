@@ -1,9 +1,10 @@
 //! Loading the agent module `evalcore eval` runs: a .js/.mjs file (or .ts when this Node can
 //! import it) exporting an Agent callback or an @google/adk agent; its folder is the app.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UsageError } from './args.js';
+import { isRegularFile, readJsonFile } from './files.js';
 
 const CANDIDATES = ['agent.mjs', 'agent.js', 'index.mjs', 'index.js', 'agent.ts', 'index.ts'];
 const TS = new Set(['.ts', '.mts', '.cts']);
@@ -15,10 +16,12 @@ export class AgentLoadError extends UsageError {}
 export function resolveAgentPath(path, command) {
   const abs = resolve(path);
   if (!existsSync(abs)) throw new UsageError(`agent module not found: ${path}`, command);
-  if (!statSync(abs).isDirectory()) return abs;
+  const st = statSync(abs);
+  if (st.isFile()) return abs;
+  if (!st.isDirectory()) throw new UsageError(`agent module ${path} is not a regular file or a folder`, command);
   for (const name of CANDIDATES) {
     const file = join(abs, name);
-    if (existsSync(file) && statSync(file).isFile()) return file;
+    if (isRegularFile(file)) return file;
   }
   throw new UsageError(`${path} is a folder without an agent module (looked for ${CANDIDATES.join(', ')})`, command);
 }
@@ -56,7 +59,7 @@ async function adkNear(file) {
     const manifest = join(root, 'package.json');
     if (existsSync(manifest)) {
       try {
-        const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+        const pkg = readJsonFile(manifest, '@google/adk manifest');
         const dot = typeof pkg.exports === 'object' && pkg.exports !== null ? pkg.exports['.'] ?? pkg.exports : null;
         const entry = (typeof dot === 'string' ? dot : dot?.import ?? dot?.node ?? dot?.default) ?? pkg.module ?? pkg.main;
         if (typeof entry === 'string') return await import(pathToFileURL(join(root, entry)).href);

@@ -9,6 +9,7 @@ import { loadAgent, resolveAgentPath, appLocation } from './agent.js';
 import { parseArgs, UsageError } from './args.js';
 import { criteriaLine, readConfig, resolveConfigPath } from './config.js';
 import { evalSetPath, readEvalSetFile } from './evalsets.js';
+import { isRegularFile } from './files.js';
 import { createProgress } from './progress.js';
 import { parseSelectors } from './selectors.js';
 
@@ -97,13 +98,17 @@ export function judgeFromFlags(opts, env = process.env) {
 function collectEvalSets(selectors, appDir, warn) {
   const keys = [...selectors.keys()];
   // ADK decides on existence alone; a folder of that name (often the app itself) is not a set.
-  const isFile = (p) => existsSync(p) && statSync(p).isFile();
+  const isFile = (p) => isRegularFile(p);
   const fileMode = isFile(keys[0]);
+  const first = statSync(keys[0], { throwIfNoEntry: false });
+  if (first && !first.isFile() && !first.isDirectory()) throw new UsageError(`eval set file ${keys[0]} is not a regular file`, COMMAND);
   const byPath = new Map();
   for (const [key, ids] of selectors) {
     let path;
     if (fileMode) {
-      if (!isFile(key)) throw new UsageError(`eval set file not found: ${key}`, COMMAND);
+      if (!isFile(key)) {
+        throw new UsageError(existsSync(key) ? `eval set file ${key} is not a regular file` : `eval set file not found: ${key}`, COMMAND);
+      }
       path = realpathSync(key);
     } else {
       try {
@@ -113,6 +118,7 @@ function collectEvalSets(selectors, appDir, warn) {
       }
       path = evalSetPath(appDir, key);
       if (!existsSync(path)) throw new UsageError(`eval set not found: no file ${key} and no eval set "${key}" at ${path}`, COMMAND);
+      if (!isFile(path)) throw new UsageError(`eval set "${key}": ${path} is not a regular file`, COMMAND);
     }
     const entry = byPath.get(path);
     if (entry) entry.ids = [...new Set([...entry.ids, ...ids])];

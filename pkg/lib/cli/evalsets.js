@@ -1,9 +1,12 @@
 //! Eval set files as the CLI and AgentEvaluator meet them: any shape `loadEvalSet` accepts
 //! (current schema, legacy `*.test.json` turn list, legacy named list), with legacy ids taken
 //! from the file name; and the eval sets ADK keeps at `<agents_dir>/<app>/<id>.evalset.json`.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { EvalError, loadEvalSet } from '../../index.js';
+import { isRegularFile, readJsonFile, readRegularFile } from './files.js';
+
+export { readJsonFile };
 
 const SUFFIXES = ['.evalset.json', '.test.json', '.json'];
 
@@ -20,13 +23,14 @@ export function idFromFileName(path) {
   return id === '' ? undefined : id;
 }
 
-/** Parsed JSON of a file, or null when it is not JSON (loadEvalSet then reports why). */
-function parsedOrNull(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
+/**
+ * Whether JSON bytes hold a list at the top (a legacy shape): the first byte after a UTF-8 BOM
+ * and whitespace is `[`, the core's own test. Nothing is parsed here.
+ */
+function startsWithList(bytes) {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x0c)) i++;
+  return bytes[i] === 0x5b;
 }
 
 /** `fn()`; the message of an EvalError or a file error it throws starts with `path`. */
@@ -45,9 +49,10 @@ export function inFile(path, fn) {
  * the file.
  */
 export function readEvalSetFile(path, { sessionInput } = {}) {
+  // The file's bytes go to the core as they are: it bounds and parses them (no JS parse first).
+  const bytes = readRegularFile(path, 'eval set file');
   return inFile(path, () => {
-    const bytes = readFileSync(path);
-    const legacy = Array.isArray(parsedOrNull(bytes.toString('utf8')));
+    const legacy = startsWithList(bytes);
     const options = legacy ? { id: idFromFileName(path) } : {};
     if (legacy && sessionInput !== undefined && sessionInput !== null) options.sessionInput = sessionInput;
     return { evalSet: loadEvalSet(bytes, Object.keys(options).length ? options : undefined), legacy };
@@ -67,26 +72,11 @@ export function findEvalFiles(dir) {
       const p = join(d, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(p);
-      } else if (/\.(test|evalset)\.json$/i.test(entry.name) && statSync(p, { throwIfNoEntry: false })?.isFile()) found.push(p);
+      } else if (/\.(test|evalset)\.json$/i.test(entry.name) && isRegularFile(p)) found.push(p);
     }
   };
   walk(dir);
   return found;
-}
-
-/** A JSON file's value; a file that cannot be read or is not JSON is an EvalError naming `what` and the file. */
-export function readJsonFile(path, what) {
-  let text;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new EvalError('not_found', '', `${what} ${path}: ${e.code ?? e.message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new EvalError('invalid_json', '', `${what} ${path}: ${e.message}`);
-  }
 }
 
 /**
