@@ -50,7 +50,12 @@ async function judgeOption(judge, fn) {
     throw new EvalError('schema', '$.judge.fetch', `${fn}: judge.fetch must be a function (this runtime has no global fetch), found ${describe(fetchFn)}`);
   }
   let cassette = null;
-  const out = { ...judge };
+  let out;
+  try {
+    out = { ...judge };
+  } catch (cause) {
+    throw new EvalError('schema', '$.judge', `${fn}: judge cannot be read as an object: ${errorText(cause)}`, { cause });
+  }
   delete out.fetch;
   if (judge.cassette !== undefined && judge.cassette !== null) {
     const c = judge.cassette;
@@ -237,7 +242,13 @@ function checkCustom(customMetrics, fn) {
   if (typeof customMetrics !== 'object' || Array.isArray(customMetrics)) {
     throw new EvalError('schema', '$.customMetrics', `${fn}: customMetrics must map metric names to functions, found ${describe(customMetrics)}`);
   }
-  for (const [k, v] of Object.entries(customMetrics)) {
+  let entries;
+  try {
+    entries = Object.entries(customMetrics);
+  } catch (cause) {
+    throw new EvalError('schema', '$.customMetrics', `${fn}: customMetrics cannot be read as an object: ${errorText(cause)}`, { cause });
+  }
+  for (const [k, v] of entries) {
     if (typeof v !== 'function') {
       throw new EvalError('schema', `$.customMetrics.${k}`, `${fn}: customMetrics.${k} must be a function, found ${describe(v)}`);
     }
@@ -288,7 +299,15 @@ export async function planJudgeCalls(args) {
   // Checked before anything is copied: spreading a long string would make an object of its characters.
   checkJudgeType(args.judge, 'planJudgeCalls');
   const text = caseArgs(args, 'planJudgeCalls', true);
-  const judge = await judgeOption(args.judge === undefined || args.judge === null ? undefined : { ...args.judge, dryRun: true }, 'planJudgeCalls');
+  let dry;
+  if (args.judge !== undefined && args.judge !== null) {
+    try {
+      dry = { ...args.judge, dryRun: true };
+    } catch (cause) {
+      throw new EvalError('schema', '$.judge', `planJudgeCalls: judge cannot be read as an object: ${errorText(cause)}`, { cause });
+    }
+  }
+  const judge = await judgeOption(dry, 'planJudgeCalls');
   const host = makeHost({ fetchFn: null });
   return unwrap(await callAsync((g) => g.planJudgeCallsAsync(text, judge.json, host)));
 }
@@ -320,7 +339,7 @@ export async function evaluate(args) {
   const num = (v, name, min) => {
     if (v === undefined || v === null) return undefined;
     if (!Number.isInteger(v) || v < min) {
-      throw new EvalError('schema', `$.${name}`, `evaluate: ${name} must be an integer >= ${min}, found ${JSON.stringify(v)}`);
+      throw new EvalError('schema', `$.${name}`, `evaluate: ${name} must be an integer >= ${min}, found ${typeof v === 'number' ? v : describe(v)}`);
     }
     return v;
   };

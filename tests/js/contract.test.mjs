@@ -1,0 +1,105 @@
+// Issue 9 item 6, the JS half: every error the public API throws for bad input is an EvalError,
+// type checks come before any copying, and calls after free() are EvalErrors.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as api from '../../pkg/index.js';
+import { MINIMAL_SET, actualFor } from './helpers.mjs';
+
+const { EvalError } = api;
+
+const cyclic = () => {
+  const o = { eval_set_id: 's' };
+  o.self = o;
+  return o;
+};
+const BAD = {
+  undefined, null: null, number: 42, nan: NaN, string: 'x', emptyString: '', boolean: true, bigint: 10n,
+  symbol: Symbol('s'), fn: () => {}, array: [1, 2], cyclic: cyclic(), deepArray: JSON.parse(`${'['.repeat(2000)}${']'.repeat(2000)}`),
+  loneSurrogate: '\uD800', longString: 'x'.repeat(1e6), date: new Date(0), map: new Map([[1, 2]]), typed: new Float32Array(3),
+  badUtf8: new Uint8Array([0x7b, 0xff, 0x7d]), proxy: new Proxy({}, { ownKeys() { throw new Error('trap in ownKeys'); } }),
+};
+
+async function outcome(f) {
+  try {
+    await f();
+    return null;
+  } catch (e) {
+    return e;
+  }
+}
+
+test('every public function answers bad arguments with an EvalError (or a value), never another error', async () => {
+  const evalCase = MINIMAL_SET.eval_cases[0];
+  const calls = {
+    loadEvalSet: (v) => api.loadEvalSet(v),
+    'loadEvalSet options': (v) => api.loadEvalSet(MINIMAL_SET, v),
+    validateEvalSet: (v) => api.validateEvalSet(v),
+    loadEvalConfig: (v) => api.loadEvalConfig(v),
+    'rouge1 candidate': (v) => api.rouge1(v, 'a'),
+    'rouge1 reference': (v) => api.rouge1('a', v),
+    rouge1Batch: (v) => api.rouge1Batch(v),
+    'rouge1Batch pair': (v) => api.rouge1Batch([v]),
+    evaluateInvocations: (v) => api.evaluateInvocations(v),
+    'evaluateInvocations evalCase': (v) => api.evaluateInvocations({ evalCase: v, actual: actualFor() }),
+    'evaluateInvocations actual': (v) => api.evaluateInvocations({ evalCase, actual: v }),
+    'evaluateInvocations config': (v) => api.evaluateInvocations({ evalCase, actual: actualFor(), config: v }),
+    'evaluateInvocations judge': (v) => api.evaluateInvocations({ evalCase, actual: actualFor(), judge: v }),
+    'evaluateInvocations customMetrics': (v) => api.evaluateInvocations({ evalCase, actual: actualFor(), customMetrics: v }),
+    prepareCase: (v) => api.prepareCase(v),
+    'PreparedCase.evaluate config': (v) => api.prepareCase({ evalCase, actual: actualFor() }).evaluate(v),
+    'PreparedCase.evaluate options': (v) => api.prepareCase({ evalCase, actual: actualFor() }).evaluate(null, v),
+    formatReport: (v) => api.formatReport(v),
+    'formatReport options': (v) => api.formatReport([], v),
+    planJudgeCalls: (v) => api.planJudgeCalls(v),
+    'planJudgeCalls judge': (v) => api.planJudgeCalls({ evalCase, actual: actualFor(), judge: v }),
+    evaluate: (v) => api.evaluate(v),
+    'evaluate evalSet': (v) => api.evaluate({ evalSet: v, agent: async () => 'x' }),
+    'evaluate agent': (v) => api.evaluate({ evalSet: MINIMAL_SET, agent: v }),
+    'evaluate config': (v) => api.evaluate({ evalSet: MINIMAL_SET, agent: async () => 'x', config: v }),
+    'evaluate numRuns': (v) => api.evaluate({ evalSet: MINIMAL_SET, agent: async () => 'x', numRuns: v }),
+    'evaluate evalIds': (v) => api.evaluate({ evalSet: MINIMAL_SET, agent: async () => 'x', evalIds: v }),
+    'evaluate judge': (v) => api.evaluate({ evalSet: MINIMAL_SET, agent: async () => 'x', judge: v }),
+    'evaluate signal': (v) => api.evaluate({ evalSet: MINIMAL_SET, agent: async () => 'x', signal: v }),
+    setMemoryCeiling: (v) => api.setMemoryCeiling(v),
+  };
+  const wrong = [];
+  for (const [name, call] of Object.entries(calls)) {
+    for (const [kind, v] of Object.entries(BAD)) {
+      const e = await outcome(() => call(v));
+      if (e !== null && !(e instanceof EvalError)) wrong.push(`${name}(${kind}): ${e.name}: ${e.message}`);
+    }
+  }
+  api.setMemoryCeiling(64 * 2 ** 20);
+  assert.deepEqual(wrong, []);
+});
+
+test('planJudgeCalls({ judge: "x".repeat(1e6) }) is rejected at once with a clear EvalError', async () => {
+  const t0 = performance.now();
+  const e = await outcome(() => api.planJudgeCalls({
+    evalCase: MINIMAL_SET.eval_cases[0], actual: actualFor(), judge: 'x'.repeat(1e6),
+  }));
+  const ms = performance.now() - t0;
+  assert.ok(e instanceof EvalError, String(e));
+  assert.equal(e.code, 'schema');
+  assert.equal(e.path, '$.judge');
+  assert.match(e.message, /judge must be an object .* found string/);
+  assert.ok(ms < 200, `took ${Math.round(ms)} ms`);
+  for (const judge of [[1, 2], 42, true]) {
+    await assert.rejects(api.planJudgeCalls({ evalCase: MINIMAL_SET.eval_cases[0], actual: actualFor(), judge }),
+      (err) => err instanceof EvalError && err.path === '$.judge');
+  }
+});
+
+test('a throwing cassette onRecord never unwinds through the core: the call reports it as an EvalError', async () => {
+  const evalCase = MINIMAL_SET.eval_cases[0];
+  const fetch = async () => new Response(JSON.stringify({ choices: [{ message: { content: 'Label: valid' } }] }), { status: 200 });
+  const e = await outcome(() => api.evaluateInvocations({
+    evalCase, actual: actualFor(), config: { criteria: { final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 1 } } } },
+    judge: { provider: 'openai', model: 'm', fetch, cassette: { mode: 'record', onRecord: () => { throw new Error('disk full'); } } },
+  }));
+  assert.ok(e instanceof EvalError, String(e));
+  assert.equal(e.code, 'callback_error');
+  assert.match(e.message, /onRecord threw: disk full/);
+  assert.equal(api.rouge1('a', 'a').fmeasure, 1, 'the instance is still usable');
+  assert.equal(api.coreMemory().replacements >= 0, true);
+});
