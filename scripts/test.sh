@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order, each under a header:
 #   setup -> cargo test (native) -> lint -> build (wasm + size budget) -> JS tests on the built package
-#   -> portability (Node, Deno, workerd) -> example projects -> tsc consumer check -> JS-crate boundary check.
+#   -> a short JS fuzz run -> portability (Node, Deno, workerd) -> example projects -> tsc consumer check -> JS-crate boundary check.
 # Keeps going after a failed check to report them all (except when setup or the build fails),
 # prints a summary, and exits non-zero if anything failed.
 set -uo pipefail
@@ -93,6 +93,17 @@ fi
 
 step "JS tests on the built package (node --test tests/js/)" "$LOGS/js.log" node_tests js "$LOGS/js.tap" tests/js/
 count_node "$LOGS/js.tap"
+
+# A short run of the structure-aware fuzzer over the built package (tests/fuzz/fuzz.mjs).
+step "fuzz: structure-aware JS fuzzer over the built package (node tests/fuzz/fuzz.mjs)" "$LOGS/fuzz.log" \
+  node tests/fuzz/fuzz.mjs --iterations "${EVALCORE_FUZZ_ITERATIONS:-500}" --seconds "${EVALCORE_FUZZ_SECONDS:-45}" --quiet
+count_fuzz() { # "fuzz: N passed, M failed"
+  local p f
+  p=$(sed -n 's/^fuzz: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$1" | tail -n1)
+  f=$(sed -n 's/^fuzz: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$1" | tail -n1)
+  passed_total=$((passed_total + ${p:-0})); failed_total=$((failed_total + ${f:-0}))
+}
+count_fuzz "$LOGS/fuzz.log"
 
 step "portability: the same .wasm in Node, Deno and workerd (node --test tests/portability/)" "$LOGS/portability.log" \
   node_tests portability "$LOGS/portability.tap" tests/portability/

@@ -1,9 +1,13 @@
 //! ADK's eval history: EvalSetResult files under `<app dir>/.adk/eval_history/`, written as
 //! google-adk 2.13 writes them (ids, file names, every field, integer statuses) and read in
 //! every shape ADK has written (2.x plain JSON, 1.x double-encoded), with string statuses.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+// The Node entry: instantiates the core, which parses result files.
+import '../index.js';
 import { EvalError } from './errors.js';
+import { readRegularFile } from './node/files.js';
+import { parseJsonBytes } from './wire.js';
 import { dumpAdkJson, pythonFloat, pythonTime, statusName } from './adk_json.js';
 
 export { STATUS_CODES, statusCode, statusName } from './adk_json.js';
@@ -158,12 +162,16 @@ function readCase(c, path) {
  */
 export function readEvalSetResult(input) {
   let value = input;
-  if (value instanceof Uint8Array || value instanceof ArrayBuffer) value = new TextDecoder().decode(value);
-  for (let depth = 0; typeof value === 'string' && depth < 2; depth++) {
+  // Text is parsed by the core (its depth and size bounds), never by JSON.parse first.
+  for (let depth = 0; depth < 2 && (typeof value === 'string' || value instanceof Uint8Array || value instanceof ArrayBuffer); depth++) {
+    const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value;
     try {
-      value = JSON.parse(value);
-    } catch (cause) {
-      throw new EvalError('invalid_json', '', `an eval set result must be JSON: ${cause.message}`, { cause });
+      value = parseJsonBytes(bytes, 'an eval set result');
+    } catch (e) {
+      if (e instanceof EvalError && e.code === 'invalid_json') {
+        throw new EvalError('invalid_json', '', `an eval set result must be JSON: ${e.message}`, { cause: e });
+      }
+      throw e;
     }
   }
   if (!isObject(value)) throw new EvalError('schema', '$', `expected an EvalSetResult object, found ${describe(value)}`);
@@ -180,14 +188,9 @@ export function readEvalSetResult(input) {
 
 /** `readEvalSetResult` of a file; EvalError messages name the file. */
 export function readEvalSetResultFile(path) {
-  let text;
+  const bytes = readRegularFile(path, 'cannot read');
   try {
-    text = readFileSync(path, 'utf8');
-  } catch (cause) {
-    throw new EvalError('not_found', '', `cannot read ${path}: ${cause.code ?? cause.message}`, { cause });
-  }
-  try {
-    return readEvalSetResult(text);
+    return readEvalSetResult(bytes);
   } catch (e) {
     if (e instanceof EvalError) throw new EvalError(e.code, e.path, `${path}: ${e.message}`, { cause: e });
     throw e;

@@ -104,17 +104,39 @@ const metricLine = (m) => `${m.metric_name}: ${status(m.eval_status)}, score ${f
  * per eval set in first-seen order. A case's run is its `run` field, else the position of its
  * EvalSetResult among those of the same set.
  */
+// Not `every`, which skips the holes of a sparse array.
+function allObjects(xs) {
+  for (let i = 0; i < xs.length; i++) if (!isObject(xs[i])) return false;
+  return true;
+}
+const listOfObjects = (v) => v === undefined || v === null || (Array.isArray(v) && allObjects(v));
+
+// The lists the reports walk, checked up front: a malformed result (a file edited by hand, a
+// null metric) is the documented TypeError saying where, not a crash deep in a formatter.
+function checkCase(r, where) {
+  const bad = (path, what) => {
+    throw new TypeError(`evalcore reports: expected ${what} at ${where}.${path}`);
+  };
+  if (!listOfObjects(r.overall_eval_metric_results)) bad('overall_eval_metric_results', 'a list of metric results');
+  const per = r.eval_metric_result_per_invocation;
+  if (!listOfObjects(per)) bad('eval_metric_result_per_invocation', 'a list of per-invocation results');
+  (per ?? []).forEach((e, j) => {
+    if (!listOfObjects(e.eval_metric_results)) bad(`eval_metric_result_per_invocation[${j}].eval_metric_results`, 'a list of metric results');
+  });
+}
+
 export function groupResults(input) {
   let sets = Array.isArray(input) ? input : [input];
-  if (sets.length > 0 && sets.every((s) => isObject(s) && !('eval_case_results' in s) && 'final_eval_status' in s)) {
+  if (sets.length > 0 && allObjects(sets) && sets.every((s) => !('eval_case_results' in s) && 'final_eval_status' in s)) {
     sets = [{ eval_set_id: sets[0].eval_set_id ?? '', eval_case_results: sets }];
   }
   const groups = new Map();
   for (const set of sets) {
-    if (!isObject(set) || !Array.isArray(set.eval_case_results) || !set.eval_case_results.every(isObject)) {
+    if (!isObject(set) || !Array.isArray(set.eval_case_results) || !allObjects(set.eval_case_results)) {
       throw new TypeError('evalcore reports: expected an EvalSetResult, a list of them, or a list of EvalCaseResults');
     }
     const ordinal = new Map();
+    set.eval_case_results.forEach((r, i) => checkCase(r, `eval_case_results[${i}]`));
     for (const r of set.eval_case_results) {
       const id = r.eval_set_id || set.eval_set_id || '';
       if (!groups.has(id)) groups.set(id, { evalSetId: id, seen: 0, cases: [], runs: new Set(), runSummary: null });

@@ -77,7 +77,7 @@ await new Promise((resolveAll) => {
       outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
       if (m.finding) findings.push({ i: m.i, target: m.target, ...m.finding });
       else passed++;
-      if (!opt.quiet && m.finding) console.log(`  finding: --seed ${seed} --only ${m.i} [${m.target}] ${m.finding.kind}: ${m.finding.error}`);
+      if (m.finding) console.log(`  finding: --seed ${seed} --only ${m.i} [${m.target}] ${m.finding.kind}: ${m.finding.error}`);
       feed();
     });
     w.on('error', (e) => {

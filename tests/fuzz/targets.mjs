@@ -4,6 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as api from '../../pkg/index.js';
+import { readEvalSetResult } from '../../pkg/lib/history.js';
+import { toJUnit, toJson, toMarkdown } from '../../pkg/lib/reports.js';
 
 const { EvalError } = api;
 
@@ -253,6 +255,16 @@ export const TARGETS = {
       () => { throw new Error('metric throws'); }, () => Promise.reject(new Error('metric rejects')), () => 'x'.repeat(r.int(4) * MiB)]);
     return api.evaluateInvocations({ evalCase: ec, actual: c.turns[ec.eval_id], config: { criteria: { mine: 0.5 } }, customMetrics: { mine: () => value() } });
   },
+  reports: (r, c) => {
+    const set = { eval_set_result_id: 'r', eval_set_id: 's', eval_case_results: c.results };
+    const input = mutate(r, r.chance(0.5) ? [set] : c.results, some(r));
+    return r.pick([toJUnit, toJson, toMarkdown])(input);
+  },
+  history: (r, c) => {
+    const set = { eval_set_result_id: 'r', eval_set_id: 's', creation_timestamp: 1, eval_case_results: c.results };
+    const value = mutate(r, set, some(r));
+    return readEvalSetResult(r.pick([() => value, () => JSON.stringify(value), () => JSON.stringify(JSON.stringify(value)), () => asInput(r, value)])());
+  },
   evaluate: (r, c) => {
     const set = r.chance(0.7) ? c.evalSet : mutate(r, c.evalSet, 1);
     return api.evaluate({ evalSet: set, agent: fakeAgent(r, c), config: r.chance(0.5) ? c.configs[0] : mutate(r, c.configs[0], 1), concurrency: 1 + r.int(4), numRuns: 1 + r.int(2) });
@@ -277,7 +289,15 @@ async function check(r, corpus, name) {
     if (trapped) return { kind: 'trap', error: `in evaluate(): ${trapped.error.message}`.slice(0, 500) };
   } catch (e) {
     runOne.outcome = e instanceof EvalError ? e.code : 'thrown';
-    if (!(e instanceof EvalError)) return { kind: 'non_evalerror', error: `${e && e.name}: ${e && e.message}`.slice(0, 500) };
+    // evalcore/reports answers input that is not results with a TypeError saying so (its contract).
+    if (name === 'reports' && e instanceof TypeError && e.message.startsWith('evalcore reports: ')) {
+      runOne.outcome = 'TypeError (documented)';
+      return null;
+    }
+    if (!(e instanceof EvalError)) {
+      const at = String(e && e.stack).split('\n').find((l) => l.includes('/pkg/')) ?? '';
+      return { kind: 'non_evalerror', error: `${e && e.name}: ${e && e.message}`.slice(0, 500) + (at ? ` ${at.trim()}` : '') };
+    }
     if (e.code === 'trap') return { kind: 'trap', error: e.message.slice(0, 500) };
   }
   return null;

@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UsageError } from './args.js';
-import { isRegularFile, readJsonFile } from './files.js';
+import { isRegularFile, readJsonFile } from '../node/files.js';
 
 const CANDIDATES = ['agent.mjs', 'agent.js', 'index.mjs', 'index.js', 'agent.ts', 'index.ts'];
 const TS = new Set(['.ts', '.mts', '.cts']);

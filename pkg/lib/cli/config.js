@@ -7,7 +7,7 @@ import { loadEvalConfig } from '../../index.js';
 import { pythonFloat } from '../adk_json.js';
 import { UsageError } from './args.js';
 import { inFile } from './evalsets.js';
-import { isRegularFile, readRegularFile } from './files.js';
+import { isRegularFile, readRegularFile } from '../node/files.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 

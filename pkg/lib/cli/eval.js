@@ -9,7 +9,7 @@ import { loadAgent, resolveAgentPath, appLocation } from './agent.js';
 import { parseArgs, UsageError } from './args.js';
 import { criteriaLine, readConfig, resolveConfigPath } from './config.js';
 import { evalSetPath, readEvalSetFile } from './evalsets.js';
-import { isRegularFile } from './files.js';
+import { isRegularFile } from '../node/files.js';
 import { createProgress } from './progress.js';
 import { parseSelectors } from './selectors.js';
 

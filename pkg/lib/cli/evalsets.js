@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { EvalError, loadEvalSet } from '../../index.js';
-import { isRegularFile, readJsonFile, readRegularFile } from './files.js';
+import { isRegularFile, readJsonFile, readRegularFile } from '../node/files.js';
 
 export { readJsonFile };
 

@@ -1,10 +1,12 @@
-//! Files as the CLI reads them: regular files only, and JSON parsed by the core first.
+//! Files as the CLI and the result-file reader read them: regular files only, and JSON parsed by the core first.
 //!
 //! A FIFO opened for reading blocks until a writer comes (forever, in a CLI run), and a device
 //! or a directory is never an eval file; so every path is stat'ed before it is opened, opened
 //! non-blocking, and checked again on the descriptor. JSON is parsed by the core, which bounds
 //! depth and size before spending memory, and only then by `JSON.parse` (on the core's output).
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+// The Node entry: instantiates the core, which parses the files first.
+import '../../index.js';
 import { EvalError } from '../errors.js';
 import { parseJsonBytes } from '../wire.js';
 
