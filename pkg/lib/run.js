@@ -12,6 +12,7 @@ import { RunRecord, merge, pairsOf } from './resume.js';
 
 const NEVER = new AbortController().signal;
 const ABORTED = Symbol('aborted');
+const TIMED_OUT = Symbol('timed out');
 
 function errorText(e) {
   if (e instanceof Error) return e.message || e.name;
@@ -133,7 +134,13 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTurn, onEm
       if (sig.aborted) return fail('aborted', 'cancelled');
       const ctrl = new AbortController();
       let timedOut = false;
-      const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; ctrl.abort(); }, timeoutMs) : null;
+      // The timeout does not trust the host: a fetch (or a body) that ignores its signal still
+      // ends when the timer fires, as does the caller's abort.
+      let expire;
+      const expired = new Promise((resolve) => { expire = resolve; });
+      const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; ctrl.abort(); expire(TIMED_OUT); }, timeoutMs) : null;
+      const ended = Promise.race([expired, abortedPromise]);
+      const settled = (p) => Promise.race([p, ended]);
       pendingFetches.add(ctrl);
       try {
         let pending;
@@ -144,7 +151,9 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTurn, onEm
         }
         let res;
         try {
-          res = await pending;
+          res = await settled(pending);
+          if (res === TIMED_OUT) return fail('timeout', 'timed out');
+          if (res === ABORTED) return fail('aborted', 'cancelled');
         } catch (e) {
           if (timedOut) return fail('timeout', 'timed out');
           if (sig.aborted) return fail('aborted', 'cancelled');
@@ -155,7 +164,9 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTurn, onEm
         }
         let text;
         try {
-          text = await res.text();
+          text = await settled(res.text());
+          if (text === TIMED_OUT) return fail('timeout', 'timed out');
+          if (text === ABORTED) return fail('aborted', 'cancelled');
         } catch (e) {
           if (timedOut) return fail('timeout', 'timed out');
           if (sig.aborted) return fail('aborted', 'cancelled');

@@ -103,3 +103,23 @@ test('a throwing cassette onRecord never unwinds through the core: the call repo
   assert.equal(api.rouge1('a', 'a').fmeasure, 1, 'the instance is still usable');
   assert.equal(api.coreMemory().replacements >= 0, true);
 });
+
+test('a judge fetch that ignores its signal, or a body that never ends, still times out and is retried', { timeout: 30_000 }, async () => {
+  const criteria = { final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 1 } } };
+  const never = () => new Promise(() => {});
+  const stuckBody = async () => ({ status: 200, headers: new Headers(), text: never });
+  for (const [name, fetch] of [['fetch', never], ['body', stuckBody]]) {
+    let calls = 0;
+    const t0 = performance.now();
+    const r = await api.evaluateInvocations({
+      evalCase: MINIMAL_SET.eval_cases[0], actual: actualFor(), config: { criteria },
+      judge: { provider: 'openai', model: 'm', fetch: (...a) => { calls++; return fetch(...a); }, timeoutMs: 150, maxRetries: 1 },
+    });
+    const m = r.overall_eval_metric_results[0];
+    assert.equal(m.eval_status, 'NOT_EVALUATED', name);
+    assert.equal(m.details.reason, 'judge_error', name);
+    assert.match(m.details.error, /timeout/, name);
+    assert.equal(calls, 2, `${name}: the timeout is retried once (maxRetries: 1)`);
+    assert.ok(performance.now() - t0 < 10_000, `${name}: ${Math.round(performance.now() - t0)} ms`);
+  }
+});
