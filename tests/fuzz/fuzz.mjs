@@ -55,15 +55,18 @@ await new Promise((resolveAll) => {
   let worker;
   let timer = null;
   let current = null;
+  let currentTarget = '?';
   const finish = () => { clearTimeout(timer); if (worker) worker.terminate(); resolveAll(); };
   const feed = () => {
     if (next >= last || Date.now() > deadline) { finish(); return; }
     current = next++;
+    currentTarget = '?';
     timer = setTimeout(() => {
-      findings.push({ i: current, target: '?', kind: 'hang', error: `still running after ${HANG_MS} ms` });
+      findings.push({ i: current, target: currentTarget, kind: 'hang', error: `still running after ${HANG_MS} ms` });
       const w = worker;
       worker = null;
-      w.terminate().then(() => { worker = launch(); feed(); });
+      // The fresh worker's ready message feeds it the next input.
+      w.terminate().then(() => { worker = launch(); });
     }, HANG_MS);
     worker.postMessage({ i: current });
   };
@@ -72,6 +75,7 @@ await new Promise((resolveAll) => {
     w.on('message', (m) => {
       if (w !== worker) return;
       if (m.type === 'ready') { feed(); return; }
+      if (m.type === 'start') { currentTarget = m.target; return; }
       clearTimeout(timer);
       const key = `${m.target}: ${m.outcome}`;
       outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
@@ -83,7 +87,7 @@ await new Promise((resolveAll) => {
     w.on('error', (e) => {
       if (w !== worker) return;
       clearTimeout(timer);
-      findings.push({ i: current, target: '?', kind: 'worker_crash', error: String(e && e.stack ? e.stack : e).slice(0, 500) });
+      findings.push({ i: current, target: currentTarget, kind: 'worker_crash', error: String(e && e.stack ? e.stack : e).slice(0, 500) });
       worker = launch();
     });
     return w;
@@ -92,7 +96,7 @@ await new Promise((resolveAll) => {
 });
 
 for (const f of findings.filter((x) => x.kind === 'hang' || x.kind === 'worker_crash')) {
-  console.log(`  finding: --seed ${seed} --only ${f.i} ${f.kind}: ${f.error}`);
+  console.log(`  finding: --seed ${seed} --only ${f.i} [${f.target}] ${f.kind}: ${f.error}`);
 }
 if (!opt.quiet) {
   console.log('  outcomes (target: value or EvalError code):');

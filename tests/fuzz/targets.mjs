@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as api from '../../pkg/index.js';
+import { __trapForTesting } from '../../pkg/lib/test_hooks.js';
 import { readEvalSetResult } from '../../pkg/lib/history.js';
 import { toJUnit, toJson, toMarkdown } from '../../pkg/lib/reports.js';
 
@@ -162,7 +163,7 @@ function judgeBody(r, provider) {
 }
 
 function fakeFetch(r, provider) {
-  const mode = r.int(8);
+  const mode = r.int(9);
   const amp = r.chance(0.1) ? (1 + r.int(24)) * MiB : 0;
   return (url, init) => {
     switch (mode) {
@@ -174,6 +175,8 @@ function fakeFetch(r, provider) {
         const t = setTimeout(() => resolve(new Response('{}', { status: 200 })), 50 + r.int(300));
         init.signal.addEventListener('abort', () => { clearTimeout(t); reject(new DOMException('aborted', 'AbortError')); });
       });
+      case 8: return r.chance(0.5) ? new Promise(() => {}) // ignores its signal: the timeout must still hold
+        : Promise.resolve({ status: 200, headers: new Headers(), text: () => new Promise(() => {}) });
       case 4: return Promise.resolve(new Response(r.pick(['', 'not json', '{"error": {"message": "x"}}', '[]']), { status: r.pick([200, 400, 429, 500, 503]), headers: { 'retry-after': r.pick(['0', '1', 'soon', '-1']) } }));
       default: {
         let body = JSON.stringify(mutate(r, judgeBody(r, provider), r.int(3)));
@@ -240,7 +243,8 @@ export const TARGETS = {
     const pv = provider(r);
     return api.evaluateInvocations({
       evalCase: ec, actual: c.turns[ec.eval_id], config: mutate(r, c.configs[1], some(r)),
-      judge: { provider: pv, model: 'm', fetch: fakeFetch(r, pv), timeoutMs: 500, maxRetries: r.int(2) },
+      // Short timeouts and many calls in flight: a stuck fetch costs 200 ms per attempt, not a minute.
+      judge: { provider: pv, model: 'm', fetch: fakeFetch(r, pv), timeoutMs: 200, maxRetries: r.int(2), concurrency: 64 },
     });
   },
   planJudgeCalls: (r, c) => {
@@ -270,6 +274,22 @@ export const TARGETS = {
     return api.evaluate({ evalSet: set, agent: fakeAgent(r, c), config: r.chance(0.5) ? c.configs[0] : mutate(r, c.configs[0], 1), concurrency: 1 + r.int(4), numRuns: 1 + r.int(2) });
   },
 };
+
+// The detector's own checks (`--target __hang` etc.; never picked at random): each must be a finding.
+const held = [];
+export const SELF_CHECKS = {
+  __hang: () => new Promise(() => {}),
+  __spin: () => { for (;;) { /* a synchronous hang: only terminating the worker ends it */ } },
+  __throw: () => { throw new RangeError('not an EvalError'); },
+  __trap: () => __trapForTesting(),
+  __asyncTrap: () => __trapForTesting(0, { async: true }),
+  __leak: (r, c) => {
+    // A live PreparedCase pins its instance, so memory grown meanwhile never comes back.
+    held.push(api.prepareCase({ evalCase: c.cases[0], actual: c.turns[c.cases[0].eval_id] }));
+    api.rouge1('word '.repeat(8 * MiB), 'word');
+  },
+};
+Object.assign(TARGETS, SELF_CHECKS);
 
 /**
  * Runs one input: `{ finding, outcome }`; finding is null when the answer is a value or an

@@ -6,7 +6,7 @@ import { TARGETS, loadCorpus, rng, runOne } from './targets.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const corpus = loadCorpus(ROOT);
-const names = workerData.target ? [workerData.target] : Object.keys(TARGETS);
+const names = workerData.target ? [workerData.target] : Object.keys(TARGETS).filter((n) => !n.startsWith('__'));
 const MiB = 2 ** 20;
 const settle = async () => {
   for (let k = 0; k < 2; k++) { globalThis.gc?.(); await new Promise((r) => setTimeout(r, 10)); }
@@ -17,6 +17,7 @@ const rssStart = process.memoryUsage().rss;
 parentPort.on('message', async ({ i }) => {
   const r = rng((workerData.seed * 1_000_003 + i) >>> 0);
   const target = r.pick(names);
+  parentPort.postMessage({ type: 'start', i, target });
   let finding = await runOne(r, corpus, target);
   const mem = coreMemory();
   if (finding === null && mem.bytes > mem.ceiling) {

@@ -274,3 +274,20 @@ test('setMemoryCeiling: an idle instance over the ceiling is replaced; Infinity 
     api.setMemoryCeiling(64 * 2 ** 20);
   }
 });
+
+test('after traps, an input that fit before still gets its EvalError (the dead memory is not carried over)', () => {
+  const out = inChild(`${CHILD_PRELUDE}
+// Just under what fits: rejected (a type error at the end) with EvalError on a fresh instance.
+const fits = JSON.stringify({ eval_set_id: 's', eval_cases: Array.from({ length: 3000 }, (_, i) => caseOf(i, 'hello')) }).slice(0, -2) + ',1]}';
+await probe('before', () => api.loadEvalSet(fits));
+const text = JSON.stringify(bigSet);
+await probe('trap1', () => api.loadEvalSet(text));
+await probe('trap2', () => api.loadEvalSet(text));
+await probe('after', () => api.loadEvalSet(fits));
+console.log(JSON.stringify(out));
+`);
+  assert.equal(out.before, 'schema');
+  assert.equal(out.trap1, 'trap');
+  assert.equal(out.trap2, 'trap');
+  assert.equal(out.after, 'schema', 'the same input after two traps is its EvalError again, not a trap');
+});
