@@ -200,7 +200,10 @@ function release(slot) {
     }
   }
 }
-const collector = new FinalizationRegistry(release);
+// workerd has no FinalizationRegistry: there only free() releases.
+const collector = typeof FinalizationRegistry === 'undefined'
+  ? { register() {}, unregister() {} }
+  : new FinalizationRegistry(release);
 
 /** Parses `evalCase` + `actual` once; `evaluate(config)` then scores without re-parsing. */
 export function prepareCase(args) {
