@@ -115,7 +115,12 @@ export function instance() {
   }
   if (current === null) {
     const gen = new Generation();
-    gen.glue.initSync({ module: compiled });
+    try {
+      gen.glue.initSync({ module: compiled });
+    } catch (cause) {
+      // The host could not give a fresh instance its memory; the next call tries again.
+      throw new EvalError('trap', '', `evalcore: a fresh wasm instance could not be made (${causeText(cause)})`, { cause });
+    }
     current = gen;
     replacements++;
   }

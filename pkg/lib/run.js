@@ -290,8 +290,13 @@ export async function evaluateInvocationsJudged(args) {
     fetchFn: judge.fetch, customMetrics: custom, signal: args.signal,
     onEvent: cassetteRecorder(judge.cassette, null), onEmitError: (e) => emitErrors.push(e),
   });
-  const out = await callAsync((g) => g.evaluateInvocationsAsync(text, judge.json, host));
-  await saveCassette(judge.cassette);
+  let out;
+  try {
+    out = await callAsync((g) => g.evaluateInvocationsAsync(text, judge.json, host));
+  } finally {
+    // What was recorded is kept, even when the call failed (a trap).
+    await saveCassette(judge.cassette);
+  }
   const result = unwrap(out);
   if (emitErrors.length > 0) {
     throw new EvalError('callback_error', '$.judge.cassette.onRecord', `evaluateInvocations: judge.cassette.onRecord threw: ${errorText(emitErrors[0])}`, { cause: emitErrors[0] });
@@ -400,13 +405,17 @@ export async function evaluate(args) {
   const calls = [];
   let result;
   try {
-    result = unwrap(await callAsync((g) => g.evaluateAsync(first, j.json, host)));
-  } catch (e) {
-    // A trap before the run loop began (the eval set itself) has nothing to keep: it is thrown.
-    if (!(e instanceof EvalError) || e.code !== 'trap' || !record.callStarted) throw e;
-    result = await resumeAfterTrap(e);
+    try {
+      result = unwrap(await callAsync((g) => g.evaluateAsync(first, j.json, host)));
+    } catch (e) {
+      // A trap before the run loop began (the eval set itself) has nothing to keep: it is thrown.
+      if (!(e instanceof EvalError) || e.code !== 'trap' || !record.callStarted) throw e;
+      result = await resumeAfterTrap(e);
+    }
+  } finally {
+    // What was recorded is kept, even when the run failed.
+    await saveCassette(j.cassette);
   }
-  await saveCassette(j.cassette);
   if (signal && signal.aborted) {
     const err = new Error('evalcore: the evaluation was aborted; `partialResult` holds the cases that completed', { cause: signal.reason });
     err.name = 'AbortError';

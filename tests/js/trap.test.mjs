@@ -291,3 +291,29 @@ console.log(JSON.stringify(out));
   assert.equal(out.trap2, 'trap');
   assert.equal(out.after, 'schema', 'the same input after two traps is its EvalError again, not a trap');
 });
+
+test('a trap during judged scoring: EvalError "trap", and the cassette keeps what was recorded before it', async () => {
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'evalcore-trap-cassette-'));
+  try {
+    const path = join(dir, 'cassette.json');
+    let calls = 0;
+    const fetch = async () => {
+      calls++;
+      if (calls === 2) await __trapForTesting(0, { async: true }).catch(() => {});
+      return new Response(JSON.stringify({ choices: [{ message: { content: 'Label: valid' } }] }), { status: 200 });
+    };
+    await assert.rejects(api.evaluateInvocations({
+      evalCase: MINIMAL_SET.eval_cases[0], actual: actualFor(),
+      config: { criteria: { final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 2 } } } },
+      judge: { provider: 'openai', model: 'm', fetch, concurrency: 1, cassette: { path, mode: 'record' } },
+    }), assertTrap);
+    const saved = JSON.parse(readFileSync(path, 'utf8'));
+    assert.equal(Object.keys(saved.entries).length, 1, 'the first call, answered before the trap, is on disk');
+    assert.equal(api.rouge1('a', 'a').fmeasure, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -77,6 +77,11 @@ async function main(): Promise<void> {
 }
 
 const version: string = coreVersion();
+import { coreMemory, setMemoryCeiling, type CoreMemory, type ErrorCode } from "evalcore";
+const mem: CoreMemory = coreMemory();
+const memBytes: number = mem.bytes + mem.ceiling + mem.replacements;
+setMemoryCeiling(64 * 2 ** 20);
+const trapCode: ErrorCode = "trap";
 void [firstId, firstPath, fromNull, threshold, f, badJudge, main, version];
 
 // The run loop, judges and custom metrics.
