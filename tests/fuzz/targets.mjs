@@ -154,7 +154,7 @@ function asInput(r, value) {
 
 function judgeBody(r, provider) {
   const answer = r.pick([
-    'The response is valid.\nLabel: valid', '**Label:** invalid', 'Property: is polite\nRationale: x\nVerdict: yes',
+    '{"is_the_agent_response_valid": "valid"}', '"is_the_agent_response_valid": **invalid**', 'Label: valid', 'Property: is polite\nRationale: x\nVerdict: yes',
     'sentence: a\nlabel: supported', text(r, 200), '', '{"not": "an answer"}', 'Label: valid'.repeat(r.int(10000)),
   ]);
   if (provider === 'gemini') return { candidates: [{ content: { parts: [{ text: answer }] } }] };

@@ -218,9 +218,19 @@ try {
     config: { criteria: { final_response_match_v2: 0.5 } }, judge });
   out.judge = j.overall_eval_metric_results[0].eval_status;
 } catch (e) { out.judge = e instanceof api.EvalError ? e.code : 'NOT EvalError: ' + e; }
+let n = 0;
+const judged = await api.evaluate({ evalSet: set, concurrency: 1, agent: (t) => 'hi there ' + t.evalId,
+  config: { criteria: { final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 1 } } } },
+  judge: { provider: 'openai', model: 'm', maxRetries: 0, concurrency: 1,
+    fetch: async () => new Response(JSON.stringify({ choices: [{ message: { content: ++n === 2 ? huge : '{"is_the_agent_response_valid": "valid"}' } }] }), { status: 200 }) } });
+out.judgedRun = judged.eval_case_results.map((x) => [x.eval_id, x.final_eval_status, x.error ? x.error.code : null]).sort();
 out.after = api.rouge1('a b', 'a b').fmeasure;
 console.log(JSON.stringify(out));
 `);
+  assert.equal(out.judgedRun.length, 4, JSON.stringify(out.judgedRun));
+  const bad = out.judgedRun.filter(([, status]) => status !== 'PASSED');
+  assert.equal(bad.length, 1, `one case met the huge judge reply: ${JSON.stringify(out.judgedRun)}`);
+  assert.ok(bad[0][2] === 'trap' || bad[0][1] === 'NOT_EVALUATED', JSON.stringify(bad));
   assert.equal(out.run.length, 4, JSON.stringify(out.run));
   for (const [id, status, code] of out.run) {
     if (id === 'c1') {
