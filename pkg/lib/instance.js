@@ -156,7 +156,7 @@ export function callSync(fn) {
 }
 
 /**
- * `start(glue)` returns the promise of an async export; resolves to its value, or rejects with
+ * `start(glue, generation)` returns the promise of an async export; resolves to its value, or rejects with
  * an EvalError `trap` as soon as the instance traps (its own promise then never settles).
  */
 export async function callAsync(start) {
@@ -166,7 +166,7 @@ export async function callAsync(start) {
   const trapped = new Promise((_, r) => { reject = r; });
   gen.waiters.add(reject);
   try {
-    const pending = callSync(() => start(gen.glue));
+    const pending = callSync(() => start(gen.glue, gen));
     if (gen.trap !== null) throw trapError(gen);
     return await Promise.race([pending, trapped]);
   } catch (e) {

@@ -16,6 +16,7 @@ export class RunRecord {
     this.resumed = false;      // a trap happened: events are renumbered
     this.callStarted = false;  // the current call's run loop began (its start event came)
     this.setId = null;
+    this.idleTrapAt = -1;      // results.length at the last trap that found no case running
   }
 
   /** Before the agent sees a turn: its run number made global, the pair marked started. */
@@ -60,13 +61,20 @@ export class RunRecord {
 
   /**
    * After a trap in a call over `pairs` ([evalId, run]): the pairs it was running (started, no
-   * result) are FAILED with `trap`; when none was running the trap belongs to no case, and every
-   * pair of the call left is failed, so a resumed run always ends. Returns the new results.
+   * result) are FAILED with `trap`. When none was running the trap belongs to no case: the rest
+   * is tried once more, and if that traps again before any case finishes, every pair left is
+   * failed, so a resumed run always ends. Returns the new results.
    */
   failAfterTrap(err, pairs) {
     const open = pairs.filter(([id, run]) => !this.finished.has(keyOf(id, run)));
     const running = open.filter(([id, run]) => this.started.has(keyOf(id, run)));
-    const failed = (running.length > 0 ? running : open).map(([id, run]) => {
+    this.resumed = true;
+    const idle = running.length === 0;
+    if (idle && this.idleTrapAt !== this.results.length) {
+      this.idleTrapAt = this.results.length;
+      return [];
+    }
+    const failed = (idle ? open : running).map(([id, run]) => {
       const turn = this.started.get(keyOf(id, run));
       const setId = this.setId ?? '';
       return {
@@ -78,7 +86,6 @@ export class RunRecord {
       };
     });
     for (const r of failed) this.add(r);
-    this.resumed = true;
     return failed;
   }
 

@@ -248,6 +248,26 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTurn, onEm
   };
 }
 
+/**
+ * The host as one instance sees it. A trapped instance may still run on until its frames return;
+ * from then on its calls reach nobody: no event is delivered, no agent turn or request starts.
+ */
+function hostFor(host, gen) {
+  const dead = () => gen.trap !== null;
+  const gone = () => Promise.resolve(fail('aborted', 'the wasm instance trapped'));
+  return {
+    fetch: (...a) => (dead() ? gone() : host.fetch(...a)),
+    sleep: (ms) => (dead() ? Promise.resolve() : host.sleep(ms)),
+    now: () => host.now(),
+    random: () => host.random(),
+    agent: (turn) => (dead() ? gone() : host.agent(turn)),
+    emit: (event) => { if (!dead()) host.emit(event); },
+    aborted: () => dead() || host.aborted(),
+    hasCustom: (name) => host.hasCustom(name),
+    custom: (name, payload) => (dead() ? gone() : host.custom(name, payload)),
+  };
+}
+
 function checkCustom(customMetrics, fn) {
   if (customMetrics === undefined || customMetrics === null) return null;
   if (typeof customMetrics !== 'object' || Array.isArray(customMetrics)) {
@@ -292,7 +312,7 @@ export async function evaluateInvocationsJudged(args) {
   });
   let out;
   try {
-    out = await callAsync((g) => g.evaluateInvocationsAsync(text, judge.json, host));
+    out = await callAsync((g, gen) => g.evaluateInvocationsAsync(text, judge.json, hostFor(host, gen)));
   } finally {
     // What was recorded is kept, even when the call failed (a trap).
     await saveCassette(judge.cassette);
@@ -325,7 +345,7 @@ export async function planJudgeCalls(args) {
   }
   const judge = await judgeOption(dry, 'planJudgeCalls');
   const host = makeHost({ fetchFn: null });
-  return unwrap(await callAsync((g) => g.planJudgeCallsAsync(text, judge.json, host)));
+  return unwrap(await callAsync((g, gen) => g.planJudgeCallsAsync(text, judge.json, hostFor(host, gen))));
 }
 
 /**
@@ -406,7 +426,7 @@ export async function evaluate(args) {
   let result;
   try {
     try {
-      result = unwrap(await callAsync((g) => g.evaluateAsync(first, j.json, host)));
+      result = unwrap(await callAsync((g, gen) => g.evaluateAsync(first, j.json, hostFor(host, gen))));
     } catch (e) {
       // A trap before the run loop began (the eval set itself) has nothing to keep: it is thrown.
       if (!(e instanceof EvalError) || e.code !== 'trap' || !record.callStarted) throw e;
@@ -450,7 +470,7 @@ export async function evaluate(args) {
       record.offset = call.from;
       record.callStarted = false;
       try {
-        const out = unwrap(await callAsync((g) => g.evaluateAsync(argsText(call.ids, call.count), j.json, host)));
+        const out = unwrap(await callAsync((g, gen) => g.evaluateAsync(argsText(call.ids, call.count), j.json, hostFor(host, gen))));
         calls.push({ from: call.from, result: out });
       } catch (e) {
         if (!(e instanceof EvalError) || e.code !== 'trap') throw e;

@@ -139,17 +139,26 @@ test('evaluate() over runs: the trapped pair fails, every other (case, run) is s
 
 test('a trap in an onCaseResult callback: the run completes; the callback error is reported with the result', async () => {
   let once = false;
+  const turns = new Map();
+  const streamed = [];
   const err = await api.evaluate({
     evalSet: fiveCases(),
     concurrency: 1,
-    agent: async () => goodReply,
-    onCaseResult: () => {
+    agent: async (turn) => {
+      turns.set(turn.evalId, (turns.get(turn.evalId) ?? 0) + 1);
+      return goodReply;
+    },
+    onCaseResult: (r) => {
+      streamed.push(r.eval_id);
       if (!once) {
         once = true;
         __trapForTesting();
       }
     },
   }).then(() => null, (e) => e);
+  // The trapped instance runs on until its frames return, but reaches nobody: no case is run twice.
+  assert.deepEqual([...turns.values()], [1, 1, 1, 1, 1], JSON.stringify([...turns]));
+  assert.deepEqual(streamed.sort(), ['a', 'b', 'c', 'd', 'e']);
   assert.ok(err instanceof AggregateError, String(err));
   assertTrap(err.errors[0]);
   assert.equal(err.result.eval_case_results.length, 5);
