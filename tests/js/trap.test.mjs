@@ -336,3 +336,24 @@ test('a trap during judged scoring: EvalError "trap", and the cassette keeps wha
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a trap while no case is running (in onProgress at the start): the whole run is tried again, every case scored', async () => {
+  const turns = [];
+  let trapped = false;
+  const err = await api.evaluate({
+    evalSet: fiveCases(),
+    concurrency: 2,
+    agent: async (turn) => { turns.push(turn.evalId); return goodReply; },
+    onProgress: (p) => {
+      if (p.phase === 'start' && !trapped) {
+        trapped = true;
+        __trapForTesting();
+      }
+    },
+  }).then(() => null, (e) => e);
+  assert.ok(err instanceof AggregateError, String(err));
+  assertTrap(err.errors[0]);
+  const statuses = err.result.eval_case_results.map((r) => `${r.eval_id}:${r.final_eval_status}`).sort();
+  assert.deepEqual(statuses, ['a:PASSED', 'b:PASSED', 'c:PASSED', 'd:PASSED', 'e:PASSED']);
+  assert.deepEqual(turns.sort(), ['a', 'b', 'c', 'd', 'e'], 'each case ran once, on the fresh instance');
+});
