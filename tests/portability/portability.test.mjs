@@ -103,6 +103,7 @@ test('deno: the same numbers through `import "evalcore"`', async (t) => {
   symlinkSync(PKG, join(project, 'node_modules', 'evalcore'), 'dir');
   copyFileSync(join(HERE, 'deno-run.mjs'), join(project, 'deno-run.mjs'));
   copyFileSync(join(HERE, 'vectors.mjs'), join(project, 'vectors.mjs'));
+  copyFileSync(join(HERE, 'trap-check.mjs'), join(project, 'trap-check.mjs'));
   const stdout = await run(DENO, [
     'run', '--quiet', '--no-lock', '--no-config', '--node-modules-dir=manual', `--allow-read=${project},${PKG},${SHARED}`,
     'deno-run.mjs', ROUGE_FILE, CASES_FILE,
@@ -114,6 +115,7 @@ test('deno: the same numbers through `import "evalcore"`', async (t) => {
   assert.match(results.deno.entry, /\/index\.js$/, `deno resolved evalcore to ${results.deno.entry}`);
   t.diagnostic(`${results.deno.runtime}: ${results.deno.lines.length} numbers, sha256 ${results.deno.digest}`);
   assertSameNumbers('deno', results.deno);
+  assert.deepEqual(results.deno.trap, { sync: 'trap', async: 'trap', same: true, replacements: 2 }, 'trap recovery in Deno');
 });
 
 test('workerd: the same numbers through the worker entry and a wasm module', async (t) => {
@@ -125,10 +127,14 @@ test('workerd: the same numbers through the worker entry and a wasm module', asy
   assert.equal(sha256(readFileSync(join(dir, 'evalcore', 'wasm', 'evalcore_core_bg.wasm'))), wasmDigest);
   copyFileSync(join(HERE, 'worker.js'), join(dir, 'worker.js'));
   copyFileSync(join(HERE, 'vectors.mjs'), join(dir, 'vectors.mjs'));
+  copyFileSync(join(HERE, 'trap-check.mjs'), join(dir, 'trap-check.mjs'));
+  copyFileSync(join(PKG, 'lib', 'test_hooks.js'), join(dir, 'evalcore', 'lib', 'test_hooks.js'));
   const port = await freePort();
   const modules = [
     '(name = "worker.js", esModule = embed "worker.js")',
     '(name = "vectors.mjs", esModule = embed "vectors.mjs")',
+    '(name = "trap-check.mjs", esModule = embed "trap-check.mjs")',
+    '(name = "evalcore/lib/test_hooks.js", esModule = embed "evalcore/lib/test_hooks.js")',
     ...WEB_FILES.map((f) => (f.endsWith('.wasm')
       ? `(name = "evalcore/${f}", wasm = embed "evalcore/${f}")`
       : `(name = "evalcore/${f}", esModule = embed "evalcore/${f}")`)),
@@ -174,4 +180,5 @@ const portability :Workerd.Worker = (
   }
   t.diagnostic(`${results.workerd.runtime}: ${results.workerd.lines.length} numbers, sha256 ${results.workerd.digest}`);
   assertSameNumbers('workerd', results.workerd);
+  assert.deepEqual(results.workerd.trap, { sync: 'trap', async: 'trap', same: true, replacements: 2 }, 'trap recovery in workerd');
 });

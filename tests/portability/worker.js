@@ -3,6 +3,8 @@
 // numbers back.
 import wasmModule from './evalcore/wasm/evalcore_core_bg.wasm';
 import * as api from './evalcore/web.js';
+import * as hooks from './evalcore/lib/test_hooks.js';
+import { trapCheck } from './trap-check.mjs';
 import { parseVectors, runVectors } from './vectors.mjs';
 
 export default {
@@ -12,6 +14,7 @@ export default {
     const { rouge, cases } = await request.json();
     const out = await runVectors(api, parseVectors(rouge, cases));
     out.runtime = `workerd ${navigator.userAgent}`;
+    out.trap = await trapCheck(api, hooks);
     return Response.json(out);
   },
 };
