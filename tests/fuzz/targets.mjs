@@ -7,6 +7,7 @@ import * as api from '../../pkg/index.js';
 import { __trapForTesting } from '../../pkg/lib/test_hooks.js';
 import { readEvalSetResult } from '../../pkg/lib/history.js';
 import { toJUnit, toJson, toMarkdown } from '../../pkg/lib/reports.js';
+import { convertOpenAIMessages, fromFunction } from '../../pkg/lib/adapters/generic.js';
 
 const { EvalError } = api;
 
@@ -268,6 +269,19 @@ export const TARGETS = {
     const set = { eval_set_result_id: 'r', eval_set_id: 's', creation_timestamp: 1, eval_case_results: c.results };
     const value = mutate(r, set, some(r));
     return readEvalSetResult(r.pick([() => value, () => JSON.stringify(value), () => JSON.stringify(JSON.stringify(value)), () => asInput(r, value)])());
+  },
+  openaiMessages: (r) => {
+    const log = [
+      { role: 'system', content: 'be brief' }, { role: 'user', content: 'roll a die' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'roll_die', arguments: '{"sides": 6}' } }] },
+      { role: 'tool', tool_call_id: 't1', content: '{"result": 4}' },
+      { role: 'assistant', content: 'You rolled a 4.', usage: { prompt_tokens: 3, completion_tokens: 4 } },
+    ];
+    return convertOpenAIMessages(mutate(r, log, some(r) + 1), r.chance(0.2) ? mutate(r, { author: 'agent' }) : undefined);
+  },
+  functionAgent: (r, c) => {
+    const agent = fromFunction(() => mutate(r, { text: 'ok', toolCalls: [{ name: 'roll_die', args: { sides: 6 } }] }, some(r)));
+    return api.evaluate({ evalSet: c.evalSet, agent, concurrency: 2 });
   },
   evaluate: (r, c) => {
     const set = r.chance(0.7) ? c.evalSet : mutate(r, c.evalSet, 1);

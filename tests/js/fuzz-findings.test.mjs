@@ -62,3 +62,10 @@ test('history: result text is parsed by the core first (deep nesting is invalid_
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('convertOpenAIMessages: a hole in the message list is an EvalError, not a TypeError (seed 4, target openaiMessages)', async () => {
+  const { convertOpenAIMessages } = await import('../../pkg/lib/adapters/generic.js');
+  const log = [{ role: 'user', content: 'hi' }, , { role: 'assistant', content: 'hello' }]; // eslint-disable-line no-sparse-arrays
+  assert.throws(() => convertOpenAIMessages(log), (e) => e instanceof EvalError && e.code === 'agent_reply' && e.path === '$[1]');
+  assert.ok(convertOpenAIMessages([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }]));
+});

@@ -194,10 +194,12 @@ export function convertOpenAIMessages(messages, options) {
     throw new EvalError('agent_reply', '$', `${who}: expected an array of chat messages, found ${describe(messages)}`);
   }
   let start = 0;
-  messages.forEach((m, i) => {
+  // A for loop, not forEach: the holes of a sparse array are checked too.
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
     if (!isPlainObject(m)) throw new EvalError('agent_reply', `$[${i}]`, `${who}: a message must be an object, found ${describe(m)}`);
     if (m.role === 'user') start = i + 1;
-  });
+  }
 
   const events = [];
   const callNames = new Map(); // tool_call_id -> function name
