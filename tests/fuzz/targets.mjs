@@ -1,8 +1,12 @@
 // What the fuzzer feeds the built package: structure-aware mutations of real eval sets, configs,
 // results, judge replies (a fake fetch) and agent replies (a fake agent), plus size-amplifying
 // inputs; and one target per public entry point. Runs inside the fuzzer's worker.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readEvalSetFile } from '../../pkg/lib/cli/evalsets.js';
+import { readConfig } from '../../pkg/lib/cli/config.js';
+import { readJsonFile } from '../../pkg/lib/node/files.js';
 import * as api from '../../pkg/index.js';
 import { __trapForTesting } from '../../pkg/lib/test_hooks.js';
 import { readEvalSetResult } from '../../pkg/lib/history.js';
@@ -282,6 +286,20 @@ export const TARGETS = {
   functionAgent: (r, c) => {
     const agent = fromFunction(() => mutate(r, { text: 'ok', toolCalls: [{ name: 'roll_die', args: { sides: 6 } }] }, some(r)));
     return api.evaluate({ evalSet: c.evalSet, agent, concurrency: 2 });
+  },
+  cliFiles: (r, c) => {
+    // The CLI's readers over a file on disk: eval set (any shape), config, session JSON.
+    const dir = mkdtempSync(join(tmpdir(), 'evalcore-fuzz-'));
+    try {
+      const file = join(dir, r.pick(['x.evalset.json', 'x.test.json', 'test_config.json']));
+      const source = r.pick([c.evalSet, r.pick(c.configs), { app_name: 'a', user_id: 'u', state: {} },
+        [{ query: 'q', reference: 'r', expected_tool_use: [] }]]);
+      const input = r.chance(0.1) ? AMPLIFIERS[r.pick(Object.keys(AMPLIFIERS))](r) : asInput(r, mutate(r, source, some(r)));
+      writeFileSync(file, typeof input === 'string' || input instanceof Uint8Array ? input : JSON.stringify(input) ?? '');
+      return r.pick([() => readEvalSetFile(file), () => readConfig(file), () => readJsonFile(file, 'session file')])();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   },
   evaluate: (r, c) => {
     const set = r.chance(0.7) ? c.evalSet : mutate(r, c.evalSet, 1);
