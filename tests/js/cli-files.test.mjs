@@ -68,6 +68,11 @@ describe('FIFOs and devices are refused, never opened', { skip: !canFifo && 'no 
     assertRefused(cli(['eval', app, join(dir, 'x.evalset.json')]), /test_config\.json: a FIFO/);
   });
 
+  test('eval: a FIFO as the judge cassette', () => {
+    assertRefused(cli(['eval', app, setFile, '--judge', 'openai:m', '--judge_cassette', fifo('cassette.json'), '--judge_mode', 'replay']),
+      /cassette .*cassette\.json is not a regular file/);
+  });
+
   test('eval: a FIFO as the agent module', () => {
     assertRefused(cli(['eval', fifo('agent.mjs'), setFile]), /agent\.mjs is not a regular file/);
   });
