@@ -1,41 +1,14 @@
 // The async half of the API: judged metrics, custom metrics and the agent run loop.
 //
 // The core does the work (prompts, provider formats, retries, voting, the run loop); this file
-// only gives it the host's capabilities as one object whose callbacks never reject: `fetch`,
-// the agent and custom metrics resolve to JSON text, either a result or
-// `{"error": {kind, message}}`, so a synchronous throw, a rejection and a malformed value reach
-// the core as distinct kinds.
+// checks the options, hands the core the host's capabilities (host.js), keeps judge cassettes,
+// and carries evaluate() across a trap (resume.js).
 import { EvalError } from './errors.js';
 import { callAsync, callSync, instance as ensureReady } from './instance.js';
 import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLength, parseJsonBytes } from './wire.js';
 import { RunRecord, merge, pairsOf } from './resume.js';
+import { errorText, hostFor, makeHost } from './host.js';
 
-const NEVER = new AbortController().signal;
-const ABORTED = Symbol('aborted');
-const TIMED_OUT = Symbol('timed out');
-
-function errorText(e) {
-  if (e instanceof Error) return e.message || e.name;
-  try {
-    return typeof e === 'string' ? e : JSON.stringify(e);
-  } catch {
-    return String(e);
-  }
-}
-
-const fail = (kind, message) => JSON.stringify({ error: { kind, message } });
-
-function headersOf(res) {
-  const out = [];
-  try {
-    if (res.headers && typeof res.headers.forEach === 'function') {
-      res.headers.forEach((v, k) => out.push([k, String(v)]));
-    }
-  } catch { /* headers are optional */ }
-  return out;
-}
-
-/** The judge option as the core reads it (everything but `fetch`), plus the host-side parts. */
 function checkJudgeType(judge, fn) {
   if (judge !== undefined && judge !== null && (typeof judge !== 'object' || Array.isArray(judge))) {
     throw new EvalError('schema', '$.judge', `${fn}: judge must be an object {provider, model, baseUrl?, fetch?, headers?}, found ${describe(judge)}`);
@@ -109,163 +82,6 @@ async function saveCassette(cassette) {
   const fs = await import('node:fs/promises');
   const sorted = Object.fromEntries(Object.entries(cassette.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   await fs.writeFile(cassette.path, `${JSON.stringify({ version: 1, entries: sorted }, null, 2)}\n`);
-}
-
-function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTurn, onEmitError }) {
-  const sig = signal ?? NEVER;
-  // One listener on the caller's signal for the whole run (not one per call, which trips Node's
-  // MaxListenersExceededWarning with many calls in flight); it aborts every pending fetch and
-  // ends every pending sleep.
-  const pendingFetches = new Set();
-  const pendingSleeps = new Set();
-  let abortedPromise = new Promise(() => {});
-  if (signal) {
-    abortedPromise = new Promise((resolve) => {
-      if (signal.aborted) resolve(ABORTED);
-      signal.addEventListener('abort', () => {
-        for (const c of pendingFetches) c.abort();
-        for (const done of pendingSleeps) done();
-        resolve(ABORTED);
-      }, { once: true });
-    });
-  }
-  return {
-    async fetch(url, headersJson, body, timeoutMs) {
-      if (sig.aborted) return fail('aborted', 'cancelled');
-      const ctrl = new AbortController();
-      let timedOut = false;
-      // The timeout does not trust the host: a fetch (or a body) that ignores its signal still
-      // ends when the timer fires, as does the caller's abort.
-      let expire;
-      const expired = new Promise((resolve) => { expire = resolve; });
-      const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; ctrl.abort(); expire(TIMED_OUT); }, timeoutMs) : null;
-      const ended = Promise.race([expired, abortedPromise]);
-      const settled = (p) => Promise.race([p, ended]);
-      pendingFetches.add(ctrl);
-      try {
-        let pending;
-        try {
-          pending = fetchFn(url, { method: 'POST', headers: Object.fromEntries(JSON.parse(headersJson)), body, signal: ctrl.signal });
-        } catch (e) {
-          return fail('thrown', errorText(e));
-        }
-        let res;
-        try {
-          res = await settled(pending);
-          if (res === TIMED_OUT) return fail('timeout', 'timed out');
-          if (res === ABORTED) return fail('aborted', 'cancelled');
-        } catch (e) {
-          if (timedOut) return fail('timeout', 'timed out');
-          if (sig.aborted) return fail('aborted', 'cancelled');
-          return fail('network', errorText(e));
-        }
-        if (res === null || typeof res !== 'object' || typeof res.status !== 'number' || typeof res.text !== 'function') {
-          return fail('not_response', `expected a Response, found ${describe(res)}`);
-        }
-        let text;
-        try {
-          text = await settled(res.text());
-          if (text === TIMED_OUT) return fail('timeout', 'timed out');
-          if (text === ABORTED) return fail('aborted', 'cancelled');
-        } catch (e) {
-          if (timedOut) return fail('timeout', 'timed out');
-          if (sig.aborted) return fail('aborted', 'cancelled');
-          return fail('network', `reading the body failed: ${errorText(e)}`);
-        }
-        return JSON.stringify({ status: res.status, headers: headersOf(res), body: String(text) });
-      } finally {
-        if (timer !== null) clearTimeout(timer);
-        pendingFetches.delete(ctrl);
-      }
-    },
-    sleep(ms) {
-      return new Promise((resolve) => {
-        if (sig.aborted) { resolve(); return; }
-        const done = () => { clearTimeout(t); pendingSleeps.delete(done); resolve(); };
-        const t = setTimeout(done, Math.max(0, ms));
-        pendingSleeps.add(done);
-      });
-    },
-    now: () => Date.now(),
-    random: () => Math.random(),
-    async agent(turnJson) {
-      if (typeof agent !== 'function') return fail('failed', 'no agent was given');
-      const turn = JSON.parse(turnJson);
-      if (onTurn) onTurn(turn);
-      turn.signal = sig;
-      let reply;
-      try {
-        // An agent that ignores turn.signal must not hold a cancelled run: race it with the abort.
-        reply = await Promise.race([agent(turn), abortedPromise]);
-        if (reply === ABORTED) return fail('aborted', 'cancelled');
-      } catch (e) {
-        if (sig.aborted) return fail('aborted', 'cancelled');
-        return fail('failed', `the agent threw: ${errorText(e)}`);
-      }
-      if (reply === undefined) return fail('failed', 'the agent returned undefined (return a string or {events | finalResponse, toolCalls})');
-      try {
-        return JSON.stringify({ ok: reply });
-      } catch (e) {
-        return fail('failed', `the agent's reply cannot be written as JSON: ${errorText(e)}`);
-      }
-    },
-    emit(eventJson) {
-      // Called from inside the core: an exception here would unwind wasm frames (a trap).
-      try {
-        if (onEvent) onEvent(JSON.parse(eventJson));
-      } catch (e) {
-        if (onEmitError) onEmitError(e);
-      }
-    },
-    aborted: () => sig.aborted,
-    hasCustom: (name) => customMetrics != null && Object.prototype.hasOwnProperty.call(customMetrics, name)
-      && typeof customMetrics[name] === 'function',
-    async custom(name, payloadJson) {
-      const p = JSON.parse(payloadJson);
-      const input = {
-        metricName: p.metric_name,
-        criterion: p.criterion,
-        threshold: p.threshold,
-        actualInvocations: p.actual_invocations,
-        expectedInvocations: p.expected_invocations,
-        conversationScenario: p.conversation_scenario,
-      };
-      let out;
-      try {
-        out = await customMetrics[name](input);
-      } catch (e) {
-        return fail('failed', errorText(e));
-      }
-      // JSON would turn NaN and Infinity into null (no score) silently: say so instead.
-      const bad = [];
-      const text = JSON.stringify({ ok: out === undefined ? null : out }, (k, v) => {
-        if (typeof v === 'number' && !Number.isFinite(v)) bad.push(`${k || 'score'}: ${v}`);
-        return v;
-      });
-      if (bad.length > 0) return fail('failed', `returned a non-finite number (${bad.join(', ')}); scores must be finite numbers or null`);
-      return text;
-    },
-  };
-}
-
-/**
- * The host as one instance sees it. A trapped instance may still run on until its frames return;
- * from then on its calls reach nobody: no event is delivered, no agent turn or request starts.
- */
-function hostFor(host, gen) {
-  const dead = () => gen.trap !== null;
-  const gone = () => Promise.resolve(fail('aborted', 'the wasm instance trapped'));
-  return {
-    fetch: (...a) => (dead() ? gone() : host.fetch(...a)),
-    sleep: (ms) => (dead() ? Promise.resolve() : host.sleep(ms)),
-    now: () => host.now(),
-    random: () => host.random(),
-    agent: (turn) => (dead() ? gone() : host.agent(turn)),
-    emit: (event) => { if (!dead()) host.emit(event); },
-    aborted: () => dead() || host.aborted(),
-    hasCustom: (name) => host.hasCustom(name),
-    custom: (name, payload) => (dead() ? gone() : host.custom(name, payload)),
-  };
 }
 
 function checkCustom(customMetrics, fn) {
