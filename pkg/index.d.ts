@@ -629,8 +629,12 @@ export interface PrepareCaseArgs {
   evalSetId?: string;
 }
 
-/** A case parsed once and scored under many configs without re-parsing. */
+/**
+ * A case parsed once and scored under many configs without re-parsing. It lives in the wasm
+ * instance that prepared it: while it is alive that instance is not retired for memory.
+ */
 export interface PreparedCase {
+  /** Throws EvalError `freed` after `free()`, and `trap` once its instance trapped (prepare it again). */
   evaluate(config?: EvalConfig | JsonInput | null, options?: EvaluateOptions): EvalCaseResult;
   /** Releases the wasm memory now (it is also released when the object is garbage-collected). */
   free(): void;
