@@ -164,6 +164,9 @@ export async function callAsync(start) {
   gen.busy++;
   let reject;
   const trapped = new Promise((_, r) => { reject = r; });
+  // A trap in the export's synchronous start rejects this before the race below is reached:
+  // it must not surface as an unhandled rejection (which ends a Node process).
+  trapped.catch(() => {});
   gen.waiters.add(reject);
   try {
     const pending = callSync(() => start(gen.glue, gen));

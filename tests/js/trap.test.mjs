@@ -253,6 +253,23 @@ console.log(JSON.stringify(out));
   assert.equal(out.after, 1);
 });
 
+test('a trap while an async call starts (its arguments do not fit): rejected with "trap", no unhandled rejection', () => {
+  const out = inChild(`${CHILD_PRELUDE}
+process.on('unhandledRejection', (e) => { out.unhandled = String(e); });
+const huge = JSON.stringify({ eval_set_id: 's', eval_cases: [{ eval_id: 'c', conversation: [], x: 'y'.repeat(20 * 2 ** 20) }] });
+await probe('evaluate', () => api.evaluate({ evalSet: huge, agent: () => 'x' }));
+await probe('evaluateInvocations', () => api.evaluateInvocations({ evalCase: huge, actual: [], judge: { provider: 'openai', model: 'm' } }));
+await probe('planJudgeCalls', () => api.planJudgeCalls({ evalCase: huge, actual: [], judge: { provider: 'openai', model: 'm' } }));
+await new Promise((r) => setTimeout(r, 100));
+console.log(JSON.stringify(out));
+`);
+  assert.equal(out.unhandled, undefined, out.unhandled);
+  for (const name of ['evaluate', 'evaluateInvocations', 'planJudgeCalls']) {
+    assert.ok(['trap', 'too_large'].includes(out[name]), `${name}: ${out[name]}`);
+    assert.equal(out[`${name}:after`], 1);
+  }
+});
+
 test('memory after a 100 MB rejection is back to its earlier size (instance and process RSS)', () => {
   const out = inChild(`
 import * as api from ${JSON.stringify(new URL('../../pkg/index.js', import.meta.url).href)};
