@@ -94,14 +94,17 @@ fi
 step "JS tests on the built package (node --test tests/js/)" "$LOGS/js.log" node_tests js "$LOGS/js.tap" tests/js/
 count_node "$LOGS/js.tap"
 
-# A short run of the structure-aware fuzzer over the built package (tests/fuzz/fuzz.mjs).
+# A short run of the structure-aware fuzzer over the built package (tests/fuzz/fuzz.mjs): as is,
+# then with wasm memory capped at 10 MiB so that big inputs meet real out-of-memory traps.
 step "fuzz: structure-aware JS fuzzer over the built package (node tests/fuzz/fuzz.mjs)" "$LOGS/fuzz.log" \
-  node tests/fuzz/fuzz.mjs --iterations "${EVALCORE_FUZZ_ITERATIONS:-500}" --seconds "${EVALCORE_FUZZ_SECONDS:-45}" --quiet
-count_fuzz() { # "fuzz: N passed, M failed"
+  bash -c 'node tests/fuzz/fuzz.mjs --iterations "${EVALCORE_FUZZ_ITERATIONS:-400}" --seconds "${EVALCORE_FUZZ_SECONDS:-30}" --quiet; a=$?
+    node tests/fuzz/fuzz.mjs --cap-pages 160 --iterations 200 --seconds 20 --quiet; b=$?
+    [ "$a" -eq 0 ] && [ "$b" -eq 0 ]'
+count_fuzz() { # each "fuzz: N passed, M failed" line
   local p f
-  p=$(sed -n 's/^fuzz: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$1" | tail -n1)
-  f=$(sed -n 's/^fuzz: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$1" | tail -n1)
-  passed_total=$((passed_total + ${p:-0})); failed_total=$((failed_total + ${f:-0}))
+  p=$(sed -n 's/^fuzz: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+  f=$(sed -n 's/^fuzz: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$1" | awk '{s+=$1} END {print s+0}')
+  passed_total=$((passed_total + p)); failed_total=$((failed_total + f))
 }
 count_fuzz "$LOGS/fuzz.log"
 

@@ -1,33 +1,43 @@
 // A structure-aware fuzzer over the built package (issue 9 item 7, the JS half).
 //
-//   node --expose-gc tests/fuzz/fuzz.mjs [--iterations N] [--seconds S] [--seed S] [--only I] [--target NAME]
+//   node tests/fuzz/fuzz.mjs [--iterations N] [--seconds S] [--seed S] [--only I] [--target NAME]
+//                            [--cap-pages P]
 //   (or EVALCORE_FUZZ_ITERATIONS / EVALCORE_FUZZ_SECONDS / EVALCORE_FUZZ_SEED)
+//
+// `--cap-pages P` caps every wasm memory at P pages of 64 KiB (V8's --wasm-max-mem-pages), so the
+// size-amplifying inputs meet real out-of-memory traps: the recovery paths get fuzzed, and a trap
+// is then an answer, not a finding (an uncaught one still is: it crashes the worker).
 //
 // Each input is generated from (seed, iteration) alone, so any finding replays with
 // `--seed S --only I`. Inputs run in a worker thread; this thread is the watchdog: an input still
 // running after 5 s is a hang (the worker is terminated and a fresh one goes on). A finding is a
 // trap (the skin survives it, but the core should not trap), an error thrown by the public API
-// that is not an EvalError, a hang, or memory that does not come back: the instance above its
-// ceiling when idle, or process RSS still growing far above where it started.
+// that is not an EvalError, a rejection or exception nobody catches (it would end a process), a
+// hang, or memory that does not come back: the instance above its ceiling when idle, or process
+// RSS still growing far above where it started.
 // Prints `fuzz: N passed, N failed` and exits 1 when anything was found.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 
-// The memory checks collect garbage first: without --expose-gc, run again with it.
-if (typeof globalThis.gc !== 'function') {
-  const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exit(r.status ?? 1);
-}
-
 const HANG_MS = 5000;
 const { values: opt } = parseArgs({
   options: {
     iterations: { type: 'string' }, seconds: { type: 'string' }, seed: { type: 'string' },
-    only: { type: 'string' }, target: { type: 'string' }, quiet: { type: 'boolean' },
+    only: { type: 'string' }, target: { type: 'string' }, quiet: { type: 'boolean' }, 'cap-pages': { type: 'string' },
   },
 });
+const capPages = opt['cap-pages'] === undefined ? null : Number(opt['cap-pages']);
+if (capPages !== null && !(Number.isInteger(capPages) && capPages > 0)) { console.error('fuzz: --cap-pages must be an integer > 0'); process.exit(2); }
+
+// V8 flags are per process: the memory checks collect garbage first (--expose-gc), and a cap
+// needs --wasm-max-mem-pages; run again with them.
+if (typeof globalThis.gc !== 'function') {
+  const flags = ['--expose-gc', ...(capPages === null ? [] : [`--wasm-max-mem-pages=${capPages}`])];
+  const r = spawnSync(process.execPath, [...flags, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
 const env = process.env;
 const iterations = Number(opt.iterations ?? env.EVALCORE_FUZZ_ITERATIONS ?? 500);
 const seconds = Number(opt.seconds ?? env.EVALCORE_FUZZ_SECONDS ?? 50);
@@ -46,7 +56,7 @@ const deadline = Date.now() + seconds * 1000;
 
 function startWorker() {
   return new Worker(new URL('./worker.mjs', import.meta.url), {
-    workerData: { seed, target: opt.target ?? null },
+    workerData: { seed, target: opt.target ?? null, trapsExpected: capPages !== null },
     resourceLimits: { maxOldGenerationSizeMb: 3072 },
   });
 }
@@ -103,5 +113,5 @@ if (!opt.quiet) {
   for (const [k, n] of [...outcomes].sort()) console.log(`    ${k} x${n}`);
 }
 const ran = passed + findings.length;
-console.log(`fuzz: ${passed} passed, ${findings.length} failed (seed ${seed}, ${ran} inputs${ran < (last - (only ?? 0)) ? ', stopped at the time budget' : ''})`);
+console.log(`fuzz: ${passed} passed, ${findings.length} failed (seed ${seed}${capPages === null ? '' : `, wasm memory capped at ${capPages} pages`}, ${ran} inputs${ran < (last - (only ?? 0)) ? ', stopped at the time budget' : ''})`);
 process.exit(findings.length > 0 ? 1 : 0);

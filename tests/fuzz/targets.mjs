@@ -222,7 +222,9 @@ export const TARGETS = {
     const name = r.pick(Object.keys(AMPLIFIERS));
     const t = AMPLIFIERS[name](r);
     const fn = r.pick([() => api.loadEvalSet(Buffer.from(t)), () => api.validateEvalSet(t), () => api.loadEvalConfig(t),
-      () => api.formatReport(t), () => api.evaluateInvocations({ evalCase: t, actual: [] })]);
+      () => api.formatReport(t), () => api.evaluateInvocations({ evalCase: t, actual: [] }),
+      () => api.evaluate({ evalSet: t, agent: () => 'ok' }),
+      () => api.planJudgeCalls({ evalCase: t, actual: [], judge: { provider: 'openai', model: 'm' } })]);
     return fn();
   },
   loadEvalConfig: (r, c) => api.loadEvalConfig(asInput(r, mutate(r, r.pick(c.configs)))),
@@ -314,6 +316,7 @@ export const SELF_CHECKS = {
   __spin: () => { for (;;) { /* a synchronous hang: only terminating the worker ends it */ } },
   __throw: () => { throw new RangeError('not an EvalError'); },
   __trap: () => __trapForTesting(),
+  __unhandled: () => { Promise.reject(new Error('nobody catches this')); },
   __asyncTrap: () => __trapForTesting(0, { async: true }),
   __leak: (r, c) => {
     // A live PreparedCase pins its instance, so memory grown meanwhile never comes back.

@@ -14,11 +14,22 @@ const settle = async () => {
 await settle();
 const rssStart = process.memoryUsage().rss;
 
+// A rejection nobody handles (it would end a Node process) is a finding of the input that made it.
+let unhandled = null;
+process.on('unhandledRejection', (e) => { unhandled ??= `unhandled rejection: ${e && e.stack ? e.stack.split('\n').slice(0, 3).join(' | ') : e}`; });
+process.on('uncaughtException', (e) => { unhandled ??= `uncaught exception: ${e && e.stack ? e.stack.split('\n').slice(0, 3).join(' | ') : e}`; });
+
 parentPort.on('message', async ({ i }) => {
   const r = rng((workerData.seed * 1_000_003 + i) >>> 0);
   const target = r.pick(names);
   parentPort.postMessage({ type: 'start', i, target });
+  unhandled = null;
   let finding = await runOne(r, corpus, target);
+  // Unhandled rejections are reported after the microtasks drain: let them surface first.
+  await new Promise((resolve) => setImmediate(resolve));
+  if (unhandled !== null) finding = { kind: 'uncaught', error: unhandled.slice(0, 500) };
+  // Under a memory cap, traps are what the inputs are for: survived, they are answers.
+  if (finding && finding.kind === 'trap' && workerData.trapsExpected) finding = null;
   const mem = coreMemory();
   if (finding === null && mem.bytes > mem.ceiling) {
     finding = { kind: 'memory', error: `the idle instance holds ${mem.bytes} bytes, above its ceiling ${mem.ceiling}` };

@@ -10,6 +10,7 @@ const FUZZ = join(ROOT, 'tests', 'fuzz', 'fuzz.mjs');
 
 const planted = {
   __hang: 'hang', __spin: 'hang', __throw: 'non_evalerror', __trap: 'trap', __asyncTrap: 'trap', __leak: 'memory',
+  __unhandled: 'uncaught',
 };
 
 for (const [target, kind] of Object.entries(planted)) {
@@ -20,6 +21,15 @@ for (const [target, kind] of Object.entries(planted)) {
     assert.match(r.stdout, new RegExp(`finding: --seed 1 --only 0 \\[${target}\\] ${kind}: `));
   });
 }
+
+test('fuzz: under --cap-pages a survived trap is an answer, and real out-of-memory traps are met', () => {
+  const r = spawnSync(process.execPath, [FUZZ, '--cap-pages', '160', '--iterations', '2', '--target', '__trap', '--quiet'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+  assert.match(r.stdout, /^fuzz: 2 passed, 0 failed \(seed 1, wasm memory capped at 160 pages, 2 inputs\)/m);
+  const big = spawnSync(process.execPath, [FUZZ, '--cap-pages', '120', '--iterations', '150', '--seed', '10', '--target', 'amplified'], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(big.status, 0, `${big.stdout}${big.stderr}`);
+  assert.match(big.stdout, /amplified: trap x\d+/, 'some amplified inputs trapped for real and were survived');
+});
 
 test('fuzz: a short clean run passes, and a finding replays alone from its seed and index', () => {
   const r = spawnSync(process.execPath, [FUZZ, '--iterations', '30', '--seed', '2', '--quiet'], { encoding: 'utf8', timeout: 120_000 });
