@@ -101,6 +101,9 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent }) {
       }, { once: true });
     });
   }
+  // Each conversation's history, kept here: the core sends only the invocation added since the
+  // previous turn (resending the whole history every turn made long conversations quadratic).
+  const histories = new Map();
   return {
     async fetch(url, headersJson, body, timeoutMs) {
       if (sig.aborted) return fail('aborted', 'cancelled');
@@ -153,6 +156,15 @@ function makeHost({ fetchFn, agent, customMetrics, signal, onEvent }) {
     async agent(turnJson) {
       if (typeof agent !== 'function') return fail('failed', 'no agent was given');
       const turn = JSON.parse(turnJson);
+      const key = `${turn.run}\u0000${turn.evalId}`;
+      let history = histories.get(key);
+      if (turn.turnIndex === 0 || history === undefined) {
+        history = [];
+        histories.set(key, history);
+      }
+      if (turn.previousInvocation) history.push(turn.previousInvocation);
+      delete turn.previousInvocation;
+      turn.history = history.slice();
       turn.signal = sig;
       let reply;
       try {

@@ -147,10 +147,8 @@ pub async fn evaluate_eval_set(
         ));
     }
     if let Some(ids) = &a.eval_ids {
-        let unknown: Vec<&String> = ids
-            .iter()
-            .filter(|i| !eval_set.eval_cases.iter().any(|c| &c.eval_id == *i))
-            .collect();
+        let known: std::collections::HashSet<&str> = eval_set.eval_cases.iter().map(|c| c.eval_id.as_str()).collect();
+        let unknown: Vec<&String> = ids.iter().filter(|i| !known.contains(i.as_str())).collect();
         if !unknown.is_empty() {
             return Err(EvalError::schema(
                 "$.evalIds",

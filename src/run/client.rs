@@ -4,7 +4,7 @@
 //! from a cassette, counts calls against a budget, and in a dry run lists calls without
 //! sending them.
 
-use super::{FetchError, Host, HttpCall};
+use super::{FetchError, Host, HttpCall, HttpReply};
 use crate::judge::limit::Limit;
 use crate::judge::provider::{self, Provider, Reply};
 use crate::judge::{JudgeFailure, JudgePort, JudgeRequest};
@@ -205,6 +205,30 @@ fn cassette_key(provider: Provider, model: &str, body: &str, sample: u32) -> Str
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The host's fetch raced against the core's own timer: the host is asked to abort at the
+/// timeout too, but a fetch that ignores its signal (or a body that never ends) still ends here
+/// as a timeout, and so as a retry. A timeout of 0 means none.
+async fn race_timeout(
+    host: &dyn Host,
+    mut call: LocalBoxFuture<'_, Result<HttpReply, FetchError>>,
+    timeout_ms: f64,
+) -> Result<HttpReply, FetchError> {
+    if timeout_ms <= 0.0 {
+        return call.await;
+    }
+    // An answer that is already there needs no timer.
+    if let Some(result) = (&mut call).now_or_never() {
+        return result;
+    }
+    // A little after the host's own timer, so a host that honours it reports first.
+    let timer = host.sleep(timeout_ms + 50.0);
+    match futures_util::future::select(call, timer).await {
+        futures_util::future::Either::Left((result, _)) => result,
+        futures_util::future::Either::Right(((), _)) if host.aborted() => Err(FetchError::Aborted),
+        futures_util::future::Either::Right(((), _)) => Err(FetchError::Timeout),
+    }
+}
+
 fn failure(reason: &'static str, m: impl Into<String>) -> JudgeFailure {
     JudgeFailure::new(reason, m)
 }
@@ -254,15 +278,13 @@ impl Inner {
             }
             let permit = self.limit.acquire().await;
             self.stats.borrow_mut().attempts += 1;
-            let result = self
-                .host
-                .fetch(HttpCall {
-                    url: http.url.clone(),
-                    headers: http.headers.clone(),
-                    body: http.body.clone(),
-                    timeout_ms: s.timeout_ms,
-                })
-                .await;
+            let call = self.host.fetch(HttpCall {
+                url: http.url.clone(),
+                headers: http.headers.clone(),
+                body: http.body.clone(),
+                timeout_ms: s.timeout_ms,
+            });
+            let result = race_timeout(&*self.host, call, s.timeout_ms).await;
             drop(permit);
             let (retry, why, after) = match result {
                 Ok(reply) if (200..300).contains(&reply.status) => {
@@ -395,6 +417,8 @@ mod tests {
         sent: RefCell<Vec<HttpCall>>,
         slept: RefCell<Vec<f64>>,
         events: RefCell<Vec<Value>>,
+        /// How many of the next fetches never answer (a host that ignores its abort signal).
+        hangs: Cell<u32>,
     }
 
     fn ok(text: &str) -> Result<HttpReply, FetchError> {
@@ -418,6 +442,10 @@ mod tests {
     impl Host for Fake {
         fn fetch(&self, call: HttpCall) -> LocalBoxFuture<'_, Result<HttpReply, FetchError>> {
             self.sent.borrow_mut().push(call);
+            if self.hangs.get() > 0 {
+                self.hangs.set(self.hangs.get() - 1);
+                return Box::pin(futures_util::future::pending());
+            }
             let r = self
                 .replies
                 .borrow_mut()
@@ -452,6 +480,7 @@ mod tests {
             sent: RefCell::new(vec![]),
             slept: RefCell::new(vec![]),
             events: RefCell::new(vec![]),
+            hangs: Cell::new(0),
         });
         let mut o = json!({"provider": "openai", "model": "m", "baseUrl": "http://j", "retryInitialDelayMs": 100, "retryMaxDelayMs": 1000});
         if let (Some(m), Some(e)) = (o.as_object_mut(), extra.as_object()) {
@@ -492,6 +521,23 @@ mod tests {
         // Retry-After 2 s, then 100·2^1 = 200 ms and 100·2^2 = 400 ms with equal jitter at 0.5.
         assert_eq!(*fake.slept.borrow(), vec![2000.0, 150.0, 300.0]);
         assert_eq!(c.stats().retries, 3);
+    }
+
+    #[test]
+    fn a_fetch_that_never_answers_times_out_and_is_retried() {
+        let (fake, c) = setup(vec![ok("late but here")], json!({"timeoutMs": 5000}));
+        fake.hangs.set(1);
+        assert_eq!(ask(&c, req("p", 0)), Ok("late but here".into()));
+        assert_eq!(fake.sent.borrow().len(), 2);
+        assert_eq!(c.stats().retries, 1);
+        // The core's own timer (a little after the host's), then the backoff.
+        assert_eq!(*fake.slept.borrow(), vec![5050.0, 75.0]);
+        let (fake, c) = setup(vec![], json!({"timeoutMs": 100, "maxRetries": 1}));
+        fake.hangs.set(2);
+        let e = ask(&c, req("p", 0)).unwrap_err();
+        assert_eq!(e.reason, "judge_error");
+        assert!(e.message.contains("did not answer within the timeout"), "{}", e.message);
+        assert!(e.message.contains("gave up after 2 attempts"), "{}", e.message);
     }
 
     #[test]

@@ -122,10 +122,13 @@ async fn converse(
             break;
         };
         let text = user_content.text().into_owned();
+        // Only the invocation added since the previous turn crosses: the host keeps the
+        // conversation's history itself, so a long conversation costs linear, not quadratic, work.
         let turn_json = json!({
             "evalSetId": set_id, "evalId": case.eval_id, "run": run, "turnIndex": turn,
             "sessionId": session.id, "userId": session.user_id, "appName": session.app_name,
-            "state": session.state, "userContent": value_of(&user_content), "text": text, "history": value_of(&actual),
+            "state": session.state, "userContent": value_of(&user_content), "text": text,
+            "previousInvocation": actual.last().map(value_of),
         });
         let started = host.now_ms();
         let reply = host.agent(turn_json.to_string()).await;
@@ -160,11 +163,15 @@ pub async fn evaluate(
 ) -> Value {
     let sim = SimulatorConfig::from_config(args.config.user_simulator_config.as_ref());
     let set_id = args.eval_set.eval_set_id.clone();
+    let wanted: Option<std::collections::HashSet<&str>> = args
+        .eval_ids
+        .as_ref()
+        .map(|ids| ids.iter().map(String::as_str).collect());
     let cases: Vec<&EvalCase> = args
         .eval_set
         .eval_cases
         .iter()
-        .filter(|c| args.eval_ids.as_ref().is_none_or(|ids| ids.contains(&c.eval_id)))
+        .filter(|c| wanted.as_ref().is_none_or(|ids| ids.contains(c.eval_id.as_str())))
         .collect();
     let total = cases.len() * args.num_runs as usize;
     let tally = RefCell::new(Tally::default());
