@@ -570,6 +570,22 @@ export declare function validateEvalSet(input: JsonInput): { ok: boolean; errors
 /** Criteria normalised to object form; `undefined`/`null` gives ADK's default criteria. */
 export declare function loadEvalConfig(input?: JsonInput | null): EvalConfig;
 
+/** The core's parse limits, in bytes. */
+export interface Limits {
+  /** Longest JSON text accepted (UTF-8 bytes). Default 512 MiB. */
+  maxTextBytes: number;
+  /** Most memory parsing one text may take, as estimated before parsing. Default 2 GiB. */
+  maxParseBytes: number;
+  /** Largest single judge, agent or custom-metric answer. Default 32 MiB. */
+  maxReplyBytes: number;
+}
+
+/** Changes the limits given (each 1 KiB to 4 GiB) and returns the limits in force. */
+export declare function setLimits(limits?: Partial<Limits>): Limits;
+
+/** The limits in force. */
+export declare function getLimits(): Limits;
+
 export interface RougeScore {
   precision: number;
   recall: number;

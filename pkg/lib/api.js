@@ -34,6 +34,9 @@ function asBytes(input, what) {
   if (input.byteLength > 3 * MAX_TEXT_LENGTH) {
     throw new EvalError('too_large', '', `${what}: ${input.byteLength} bytes exceed the limit of ${MAX_TEXT_LENGTH} UTF-16 code units`);
   }
+  if (input.byteLength > maxTextBytes) {
+    throw new EvalError('too_large', '', `${what}: ${input.byteLength} bytes of JSON are over the limit of ${maxTextBytes} (raise maxTextBytes with setLimits)`);
+  }
   return input instanceof ArrayBuffer ? new Uint8Array(input) : input;
 }
 
@@ -52,6 +55,31 @@ export function validateEvalSet(input) {
   const report = JSON.parse(bytes ? raw.validateEvalSetBytes(bytes) : raw.validateEvalSetJson(text));
   const errors = Array.isArray(report.errors) ? report.errors.map(fromWire) : [];
   return { ok: report.ok === true && errors.length === 0, errors };
+}
+
+/**
+ * The core's parse limits: `{maxTextBytes, maxParseBytes, maxReplyBytes}`. Every JSON text the
+ * core parses (eval sets, configs, results, judge and agent replies) is measured first and
+ * refused with `too_large` when it is longer than maxTextBytes or when parsing it would take
+ * more than maxParseBytes of memory; one judge, agent or custom-metric answer may be at most
+ * maxReplyBytes. `setLimits({...})` changes the ones given and returns the limits in force.
+ */
+export function setLimits(limits) {
+  ensureReady();
+  if (limits !== undefined && limits !== null && (typeof limits !== 'object' || Array.isArray(limits))) {
+    throw new EvalError('schema', '$options', `setLimits: expected {maxTextBytes?, maxParseBytes?, maxReplyBytes?}, found ${describe(limits)}`);
+  }
+  const now = unwrap(raw.setLimitsJson(limits === undefined || limits === null ? '' : toJson(limits, 'limits')));
+  maxTextBytes = now.maxTextBytes;
+  return now;
+}
+
+// The core's maxTextBytes, mirrored so bytes over it are refused before they are copied in.
+let maxTextBytes = 512 * 1024 * 1024;
+
+/** The core's parse limits in force (see setLimits). */
+export function getLimits() {
+  return setLimits();
 }
 
 /** An eval config with criteria in object form; undefined/null gives ADK's default criteria. */
@@ -93,10 +121,9 @@ export function rouge1Batch(pairs) {
   const lens = new Uint32Array(2 * pairs.length);
   const texts = new Array(2 * pairs.length);
   for (let i = 0; i < pairs.length; i++) {
+    // A lone surrogate crosses as U+FFFD (one UTF-16 unit either way, so the lengths hold) and,
+    // like any symbol, is no part of a token: the same scores as rouge1 and as ADK in Python.
     const [c, r] = pairs[i];
-    if ((typeof c.isWellFormed === 'function' && !c.isWellFormed()) || (typeof r.isWellFormed === 'function' && !r.isWellFormed())) {
-      throw new EvalError('invalid_json', `$[${i}]`, `rouge1Batch: pair ${i} contains a lone UTF-16 surrogate, which is not valid Unicode`);
-    }
     texts[2 * i] = c;
     texts[2 * i + 1] = r;
     lens[2 * i] = c.length;

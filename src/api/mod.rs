@@ -59,6 +59,45 @@ fn options<T: for<'de> Deserialize<'de> + Default>(text: &str) -> Result<T> {
     })
 }
 
+/// `setLimits(update)`: changes the parse limits given (`{maxTextBytes?, maxParseBytes?,
+/// maxReplyBytes?}` JSON, "" to change none) and returns the limits now in force.
+pub fn set_limits(update: &str) -> Result<String> {
+    use crate::schema::budget::{self, Limits};
+    #[derive(Deserialize, Default)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Update {
+        max_text_bytes: Option<f64>,
+        max_parse_bytes: Option<f64>,
+        max_reply_bytes: Option<f64>,
+    }
+    let u: Update = options(update)?;
+    let current = budget::limits();
+    let pick = |name: &str, v: Option<f64>, old: u64| -> Result<u64> {
+        match v {
+            None => Ok(old),
+            Some(x) if x.fract() == 0.0 && (0.0..=budget::ADDRESS_SPACE as f64).contains(&x) => Ok(x as u64),
+            Some(x) => Err(EvalError::schema(
+                format!("$options.{name}"),
+                format!("`{name}` must be a whole number of bytes up to 4 GiB, found {x}"),
+            )),
+        }
+    };
+    let l = budget::set_limits(Limits {
+        max_text_bytes: pick("maxTextBytes", u.max_text_bytes, current.max_text_bytes)?,
+        max_parse_bytes: pick("maxParseBytes", u.max_parse_bytes, current.max_parse_bytes)?,
+        max_reply_bytes: pick("maxReplyBytes", u.max_reply_bytes, current.max_reply_bytes)?,
+    })
+    .map_err(|e| EvalError {
+        path: e.path.replacen('$', "$options", 1),
+        ..e
+    })?;
+    Ok(to_json(&serde_json::json!({
+        "maxTextBytes": l.max_text_bytes,
+        "maxParseBytes": l.max_parse_bytes,
+        "maxReplyBytes": l.max_reply_bytes,
+    })))
+}
+
 pub fn load_eval_set(input: &str, opts: &str) -> Result<String> {
     let opts: LoadOptions = options(opts)?;
     load::load_eval_set(input, &opts).map(|s| to_json(&s))

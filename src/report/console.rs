@@ -52,6 +52,7 @@ pub fn format_report_json(results: &str, options: &str) -> Result<String> {
 /// single EvalCaseResult. `options` is `{"detailed": bool}` JSON or `""`.
 pub fn format_report(results: &str, options: &str) -> Result<String> {
     let detailed = parse_options(options)?;
+    crate::schema::budget::check(results, "the results")?;
     let value: Value = serde_json::from_str(results)
         .map_err(|e| EvalError::new(ErrorCode::InvalidJson, "", format!("results are not valid JSON: {e}")))?;
     let (cases, base, set_id): (Vec<&Value>, String, Option<&str>) = match &value {

@@ -246,8 +246,9 @@ impl Inner {
 
     fn answer_of(&self, status: u16, body: &str, what: &str) -> Result<String, JudgeFailure> {
         if !(200..300).contains(&status) {
-            let msg = serde_json::from_str::<Value>(body)
+            let msg = crate::schema::budget::check_reply(body, "the error body")
                 .ok()
+                .and_then(|()| serde_json::from_str::<Value>(body).ok())
                 .and_then(|v| v.get("error").map(provider::error_text))
                 .unwrap_or_else(|| body.chars().take(200).collect());
             return Err(failure(

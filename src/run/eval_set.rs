@@ -138,6 +138,8 @@ async fn converse(
             Err(AgentError::Aborted) => return Err(("cancelled", "the run was cancelled".into())),
             Err(AgentError::Failed(m)) => return Err(("agent_error", format!("turn {}: {m}", turn + 1))),
         };
+        crate::schema::budget::check_reply(&reply, "the agent's reply")
+            .map_err(|m| ("agent_error", format!("turn {}: {m}", turn + 1)))?;
         let v: Value = serde_json::from_str(&reply).map_err(|e| {
             (
                 "agent_error",

@@ -45,6 +45,7 @@ fn map_err(e: serde_path_to_error::Error<serde_json::Error>, prefix: &str) -> Ev
 /// re-checked with path tracking, which locates the error without a second, path-tracking copy
 /// of every typed deserializer in the wasm binary.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
+    super::budget::check(text, "the input")?;
     let plain = match serde_json::from_str::<T>(text) {
         Ok(v) => return Ok(v),
         Err(e) => e,

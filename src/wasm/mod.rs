@@ -44,6 +44,13 @@ pub fn load_eval_config_json(input: &str) -> String {
     api::envelope(api::load_eval_config(input))
 }
 
+/// `setLimits(update)`: `{maxTextBytes?, maxParseBytes?, maxReplyBytes?}` JSON ("" to read);
+/// returns an envelope of the limits in force.
+#[wasm_bindgen(js_name = setLimitsJson)]
+pub fn set_limits_json(update: &str) -> String {
+    api::envelope(api::set_limits(update))
+}
+
 /// `rouge1(candidate, reference)`: `[precision, recall, fmeasure]`.
 #[wasm_bindgen(js_name = rouge1)]
 pub fn rouge1(candidate: &str, reference: &str) -> Vec<f64> {

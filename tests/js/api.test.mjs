@@ -13,8 +13,8 @@ test('node entry: ready at import; init/initSync are harmless no-ops', async () 
 
 test('node entry: exports exactly the documented API', () => {
   assert.deepEqual(Object.keys(api).sort(), [
-    'EvalError', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'validateEvalSet',
+    'EvalError', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
+    'loadEvalConfig', 'loadEvalSet', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'setLimits', 'validateEvalSet',
   ]);
 });
 
