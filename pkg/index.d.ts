@@ -567,8 +567,27 @@ export declare function loadEvalSet(input: JsonInput, options?: LoadEvalSetOptio
 /** Every problem at once, each with its path. Never throws for bad data. */
 export declare function validateEvalSet(input: JsonInput): { ok: boolean; errors: EvalError[] };
 
-/** Criteria normalised to object form; `undefined`/`null` gives ADK's default criteria. */
-export declare function loadEvalConfig(input?: JsonInput | null): EvalConfig;
+export interface LoadEvalConfigOptions {
+  /** Count every warning of validateEvalConfig as an error (the thrown EvalError lists them). */
+  strict?: boolean;
+}
+
+/**
+ * Criteria normalised to object form; `undefined`/`null` gives ADK's default criteria. Throws
+ * an EvalError for what ADK rejects (and, with `strict`, for every warning).
+ */
+export declare function loadEvalConfig(input?: JsonInput | null, options?: LoadEvalConfigOptions): EvalConfig;
+
+/**
+ * Every problem of a config at once, each with its JSON path. `errors`: what ADK rejects.
+ * `warnings`: what ADK accepts but ignores or cannot evaluate (unknown metric names with the
+ * closest known one, keys a criterion does not take or that sit at the wrong level, invalid
+ * `match_type` and other criterion values, unknown top-level keys). Never throws for bad data.
+ */
+export declare function validateEvalConfig(
+  input?: JsonInput | null,
+  options?: LoadEvalConfigOptions,
+): { ok: boolean; errors: EvalError[]; warnings: EvalError[] };
 
 /** The core's parse limits, in bytes. */
 export interface Limits {

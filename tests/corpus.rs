@@ -62,6 +62,14 @@ fn every_corpus_file_loads() {
         let rel = p.strip_prefix(root).unwrap_or(p).display().to_string();
         let result = if name == "test_config.json" || name == "eval_config.json" {
             configs += 1;
+            // ADK loads every real config: no errors, and (as written by ADK's own samples) no
+            // warnings either, even in strict mode.
+            let strict = evalcore::api::ConfigOptions { strict: true };
+            let report: serde_json::Value =
+                serde_json::from_str(&evalcore::api::validate_eval_config(&text, &strict)).unwrap_or_default();
+            if report["ok"] != true {
+                failures.push(format!("{rel}: validateEvalConfig (strict) found {}", report["errors"]));
+            }
             evalcore::api::parse_config(&text).map(|_| ())
         } else if name.ends_with(".session.json") {
             sessions += 1;

@@ -82,10 +82,45 @@ export function getLimits() {
   return setLimits();
 }
 
-/** An eval config with criteria in object form; undefined/null gives ADK's default criteria. */
-export function loadEvalConfig(input) {
+function configOptions(options, fn) {
+  if (options === undefined || options === null) return '';
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new EvalError('schema', '$options', `${fn}: options must be {strict?: boolean}, found ${describe(options)}`);
+  }
+  return toJson(options, 'options');
+}
+
+/**
+ * An eval config with criteria in object form; undefined/null gives ADK's default criteria.
+ * Throws what ADK rejects; with `{strict: true}`, also every warning of validateEvalConfig.
+ */
+export function loadEvalConfig(input, options) {
   ensureReady();
-  return unwrap(raw.loadEvalConfigJson(input === undefined || input === null ? '' : toJson(input, 'input', true)));
+  const opts = configOptions(options, 'loadEvalConfig');
+  return unwrap(raw.loadEvalConfigJson(input === undefined || input === null ? '' : toJson(input, 'input', true), opts));
+}
+
+/**
+ * Every problem of a config at once, each with its JSON path: `errors` (what ADK rejects),
+ * `warnings` (what ADK accepts but ignores or cannot evaluate: unknown metrics, misplaced or
+ * misspelt keys, invalid criterion values). `{strict: true}` counts warnings as errors.
+ * Never throws for bad data.
+ */
+export function validateEvalConfig(input, options) {
+  ensureReady();
+  let text;
+  let opts;
+  try {
+    opts = configOptions(options, 'validateEvalConfig');
+    text = input === undefined || input === null ? '' : toJson(input, 'input', true);
+  } catch (e) {
+    if (e instanceof EvalError) return { ok: false, errors: [e], warnings: [] };
+    throw e;
+  }
+  const report = JSON.parse(raw.validateEvalConfigJson(text, opts));
+  const errors = Array.isArray(report.errors) ? report.errors.map(fromWire) : [];
+  const warnings = Array.isArray(report.warnings) ? report.warnings.map(fromWire) : [];
+  return { ok: errors.length === 0, errors, warnings };
 }
 
 /** ADK 2.13's response_match_score arithmetic (ROUGE-1 with NLTK-mode Porter stemming). */

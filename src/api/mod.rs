@@ -1,7 +1,9 @@
 //! The JSON-text surface shared by the wasm skin, native tests and benches: text in, text out.
 //! `run` holds the async half (judges, custom metrics, the agent run loop).
 
+mod config;
 mod run;
+pub use config::{check_config, validate_eval_config, ConfigOptions, ConfigReport};
 pub use run::{evaluate_eval_set, evaluate_invocations_with, plan_judge_calls};
 
 use crate::error::{EvalError, Result};
@@ -111,30 +113,29 @@ pub fn validate_eval_set(input: &str) -> String {
 /// Parses a config from JSON text; "" and "null" give ADK's default criteria.
 pub fn parse_config(input: &str) -> Result<EvalConfig> {
     if input.trim().is_empty() {
-        return Ok(EvalConfig::default_criteria());
+        return config_from_value(&Value::Null);
     }
     let v = load::parse_json(input)?;
     config_from_value(&v)
 }
 
+/// A config value read for scoring, its criteria typed once (see [`config::run_config`]).
 pub fn config_from_value(v: &Value) -> Result<EvalConfig> {
-    EvalConfig::from_value(v).map_err(|mut errors| {
-        let n = errors.len();
-        let mut first = errors.swap_remove(0);
-        if n > 1 {
-            first.message = format!(
-                "{} (and {} more problem{} in this config)",
-                first.message,
-                n - 1,
-                if n > 2 { "s" } else { "" }
-            );
-        }
-        first
-    })
+    config::run_config(v)
 }
 
-pub fn load_eval_config(input: &str) -> Result<String> {
-    parse_config(input).map(|c| to_json(&c.to_json()))
+/// `loadEvalConfig(input, {strict?})`: criteria in object form.
+pub fn load_eval_config(input: &str, options: &str) -> Result<String> {
+    let options: ConfigOptions = self::options(options)?;
+    config::load_config(input, &options).map(|c| to_json(&c.to_json()))
+}
+
+/// `validateEvalConfig(input, {strict?})`: `{ok, errors, warnings}`.
+pub fn validate_config(input: &str, options: &str) -> String {
+    match self::options::<ConfigOptions>(options) {
+        Ok(o) => validate_eval_config(input, &o),
+        Err(e) => to_json(&serde_json::json!({"ok": false, "errors": [e], "warnings": []})),
+    }
 }
 
 #[derive(Deserialize)]
@@ -364,9 +365,9 @@ mod tests {
         assert_eq!(code_of(load_eval_set("[1,2]", "")), "schema");
         assert_eq!(code_of(evaluate_invocations("{}")), "schema");
         assert_eq!(code_of(evaluate_invocations("null")), "schema");
-        assert_eq!(code_of(load_eval_config("[]")), "schema");
+        assert_eq!(code_of(load_eval_config("[]", "")), "schema");
         assert_eq!(
-            code_of(load_eval_config("{\"criteria\": {\"x\": 1e999}}")),
+            code_of(load_eval_config("{\"criteria\": {\"x\": 1e999}}", "")),
             "invalid_json"
         );
     }

@@ -4,6 +4,7 @@ pub mod budget;
 pub mod bytes;
 pub mod config;
 pub mod content;
+pub mod criteria;
 pub mod de;
 pub mod eval_set;
 pub mod invocation;

@@ -38,10 +38,17 @@ pub fn validate_eval_set_json(input: &str) -> String {
     api::validate_eval_set(input)
 }
 
-/// `loadEvalConfig(input)`: `input` is JSON text; "" or "null" gives ADK's default criteria.
+/// `loadEvalConfig(input, options)`: `input` is JSON text ("" or "null" gives ADK's default
+/// criteria), `options` is `{"strict"?: bool}` JSON or "".
 #[wasm_bindgen(js_name = loadEvalConfigJson)]
-pub fn load_eval_config_json(input: &str) -> String {
-    api::envelope(api::load_eval_config(input))
+pub fn load_eval_config_json(input: &str, options: &str) -> String {
+    api::envelope(api::load_eval_config(input, options))
+}
+
+/// `validateEvalConfig(input, options)`: `{"ok", "errors", "warnings"}` (never an envelope).
+#[wasm_bindgen(js_name = validateEvalConfigJson)]
+pub fn validate_eval_config_json(input: &str, options: &str) -> String {
+    api::validate_config(input, options)
 }
 
 /// `setLimits(update)`: `{maxTextBytes?, maxParseBytes?, maxReplyBytes?}` JSON ("" to read);

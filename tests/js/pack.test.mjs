@@ -81,7 +81,7 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
   assert.deepEqual(out.keys, ['EvalError', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'setLimits', 'validateEvalSet']);
+    'loadEvalConfig', 'loadEvalSet', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'setLimits', 'validateEvalConfig', 'validateEvalSet']);
   assert.deepEqual(out.subpaths, ['AgentEvaluator', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
   assert.match(out.version, /^\d+\.\d+\.\d+/);
   assert.equal(out.rouge, 1);

@@ -7,8 +7,8 @@ use super::{aligned, ask_all, overall_cell, Ask};
 use crate::judge::context::{response_text, validation_context};
 use crate::judge::parse::{sentence_labels, sentences};
 use crate::judge::vote::exact_mean;
-use crate::judge::{criterion_flag, judge_options, prompts, CallKind, JudgeFailure, JudgeModelOptions, JudgePort};
-use crate::metrics::{empty_outcome, pass, Ctx, NotEvaluated, Outcome};
+use crate::judge::{prompts, CallKind, JudgeFailure, JudgeModelOptions, JudgePort};
+use crate::metrics::{empty_outcome, judge_criterion, pass, Ctx, NotEvaluated, Outcome};
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::{Criterion, Invocation, InvocationEvent};
 use futures_util::future::{join_all, LocalBoxFuture};
@@ -122,14 +122,11 @@ pub fn hallucinations<'a>(
     metric: &'a str,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
     Box::pin(async move {
-        let mut opts = judge_options(metric, c)?;
-        opts.num_samples = 1;
-        let intermediate = criterion_flag(
-            metric,
-            c,
-            "evaluate_intermediate_nl_responses",
-            "evaluateIntermediateNlResponses",
-        )?;
+        let jc = judge_criterion(metric, c)?;
+        // One segmenter and one validator call per response, whatever num_samples says (ADK).
+        let mut opts = jc.options.clone();
+        opts.num_samples = Some(1);
+        let intermediate = jc.evaluate_intermediate_nl_responses;
         aligned(ctx)?;
         if ctx.actual.is_empty() {
             return Ok(empty_outcome());
