@@ -22,9 +22,7 @@ fn judge_settings(judge: &str) -> Result<Option<JudgeSettings>> {
         return Ok(None);
     }
     let v = load::parse_json(judge)?;
-    JudgeSettings::from_json(&v)
-        .map(Some)
-        .map_err(|m| EvalError::schema("$.judge", m))
+    JudgeSettings::from_json(&v).map(Some)
 }
 
 /// `evaluateInvocations` with judged and custom metrics: the same case pipeline, awaiting the
@@ -63,8 +61,7 @@ pub async fn plan_judge_calls(args: &str, judge: &str, host: Rc<dyn Host>) -> Re
     let cfg = p.own_config()?;
     let mut settings = match judge_settings(judge)? {
         Some(s) => s,
-        None => JudgeSettings::from_json(&serde_json::json!({"provider": "gemini"}))
-            .map_err(|m| EvalError::schema("$.judge", m))?,
+        None => JudgeSettings::from_json(&serde_json::json!({"provider": "gemini"}))?,
     };
     settings.dry_run = true;
     if settings.model.is_none() {
