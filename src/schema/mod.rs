@@ -4,6 +4,7 @@ pub mod bytes;
 pub mod config;
 pub mod content;
 pub mod de;
+pub mod eval_result;
 pub mod eval_set;
 pub mod invocation;
 pub mod legacy;
