@@ -259,7 +259,8 @@ pub fn load_eval_set_result(input: &str, opts: &str) -> Result<String> {
         runs.sort_unstable();
         runs.dedup();
         let num_runs = u32::try_from(runs.len()).unwrap_or(u32::MAX).max(1);
-        result.run_summary = Some(crate::run::summary::run_summary(&result.eval_case_results, num_runs));
+        let summary = crate::run::summary::run_summary(&result.eval_case_results, num_runs);
+        result.run_summary = Some(load::value_of(&summary));
     }
     Ok(to_json(&result))
 }
@@ -292,8 +293,7 @@ pub fn python_text(input: &str, form: &str) -> Result<String> {
 
 /// An eval status (a name in any case, or ADK's integer) as its name, as a JSON string literal.
 pub fn eval_status_name(input: &str) -> Result<String> {
-    let v = load::parse_json(input)?;
-    let status: crate::schema::result::EvalStatus = load::from_value(&v, "")?;
+    let status: crate::schema::result::EvalStatus = crate::schema::json_path::from_str(input)?;
     Ok(to_json(&status))
 }
 

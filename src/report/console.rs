@@ -4,9 +4,9 @@
 use super::invocation::{echo_field, invocation_fields};
 use super::pyfmt::{format_g, opt_float_repr};
 use crate::error::{ErrorCode, EvalError, Result};
-use crate::schema::eval_result::{EvalCaseResult, EvalMetricResult};
+use crate::schema::eval_result::{EvalCaseResult, EvalMetricResult, EvalSetResult};
 use crate::schema::eval_set::RubricScore;
-use crate::schema::load;
+use crate::schema::json_path;
 use crate::schema::result::EvalStatus;
 use serde_json::Value;
 
@@ -54,27 +54,19 @@ pub fn format_report(results: &str, options: &str) -> Result<String> {
     let detailed = parse_options(options)?;
     let value: Value = serde_json::from_str(results)
         .map_err(|e| EvalError::new(ErrorCode::InvalidJson, "", format!("results are not valid JSON: {e}")))?;
-    let (cases, set_id) = read_results(&value)?;
+    let (cases, set_id) = read_results(results, &value)?;
     Ok(render(&cases, set_id.as_deref(), detailed))
 }
 
 /// The case results of a report's input, and the set id of an EvalSetResult.
-fn read_results(value: &Value) -> Result<(Vec<EvalCaseResult<'static>>, Option<String>)> {
-    /// An EvalSetResult as far as the report needs it (its id may be absent).
-    #[derive(serde::Deserialize)]
-    struct Cases {
-        #[serde(default, alias = "evalSetId")]
-        eval_set_id: Option<String>,
-        #[serde(alias = "evalCaseResults")]
-        eval_case_results: Vec<EvalCaseResult<'static>>,
-    }
+fn read_results(text: &str, value: &Value) -> Result<(Vec<EvalCaseResult<'static>>, Option<String>)> {
     match value {
-        Value::Array(_) => Ok((load::from_value(value, "")?, None)),
+        Value::Array(_) => Ok((json_path::from_str(text)?, None)),
         Value::Object(map) if map.contains_key("eval_case_results") || map.contains_key("evalCaseResults") => {
-            let set: Cases = load::from_value(value, "")?;
-            Ok((set.eval_case_results, set.eval_set_id))
+            let set: EvalSetResult = json_path::from_str(text)?;
+            Ok((set.eval_case_results, Some(set.eval_set_id).filter(|id| !id.is_empty())))
         }
-        Value::Object(_) => Ok((vec![load::from_value(value, "")?], None)),
+        Value::Object(_) => Ok((vec![json_path::from_str(text)?], None)),
         other => Err(EvalError::schema(
             "$",
             format!(
@@ -86,16 +78,8 @@ fn read_results(value: &Value) -> Result<(Vec<EvalCaseResult<'static>>, Option<S
 }
 
 /// A short description of what was found, for error messages.
-fn describe(v: Option<&Value>) -> String {
-    match v {
-        None => "nothing".to_string(),
-        Some(Value::Null) => "null".to_string(),
-        Some(Value::Bool(b)) => format!("the boolean {b}"),
-        Some(Value::Number(n)) => format!("the number {n}"),
-        Some(Value::String(s)) => format!("the string {}", Value::String(s.clone())),
-        Some(Value::Array(_)) => "an array".to_string(),
-        Some(Value::Object(_)) => "an object".to_string(),
-    }
+fn describe(v: Option<&Value>) -> &'static str {
+    v.map_or("nothing", crate::schema::config::kind)
 }
 
 fn parse_options(options: &str) -> Result<bool> {

@@ -336,6 +336,38 @@ mod tests {
     }
 
     #[test]
+    fn pydantic_float_matches_pydantic() {
+        let cases = [
+            (1.0, "1.0"),
+            (0.5, "0.5"),
+            (1e-5, "0.00001"),
+            (1e-6, "1e-6"),
+            (1.5e-6, "1.5e-6"),
+            (1e-7, "1e-7"),
+            (1e15, "1000000000000000.0"),
+            (1e16, "1e+16"),
+            (2.5e17, "2.5e+17"),
+            (-0.0, "-0.0"),
+            (f64::NAN, "null"),
+            (f64::INFINITY, "null"),
+            (1763800003.1234567, "1763800003.1234567"),
+            (443.0, "443.0"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(pydantic_float(x), want, "{x:e}");
+        }
+    }
+
+    #[test]
+    fn json_dumps_sorted_matches_python() {
+        let v = json!({"b": [1, 2.5, null, true], "a": "é\u{1F600}\n\"x\"", "c": {"z": 1e-5, "y": 6.0}});
+        assert_eq!(
+            json_dumps_sorted(&v),
+            r#"{"a": "\u00e9\ud83d\ude00\n\"x\"", "b": [1, 2.5, null, true], "c": {"y": 6, "z": 1e-05}}"#
+        );
+    }
+
+    #[test]
     fn format_g_matches_python() {
         let cases = [
             (240.0, "240"),

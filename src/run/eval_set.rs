@@ -253,7 +253,7 @@ pub async fn evaluate(
         eval_set_result_id: result_id,
         eval_set_id: set_id,
         creation_timestamp: now,
-        run_summary: (args.num_runs > 1).then(|| run_summary(&results, args.num_runs)),
+        run_summary: (args.num_runs > 1).then(|| value_of(&run_summary(&results, args.num_runs))),
         eval_case_results: results,
         judge_stats: judge.as_ref().map(JudgeClient::stats_json),
         judge_plan: judge
@@ -261,9 +261,8 @@ pub async fn evaluate(
             .map(JudgeClient::planned)
             .filter(|p| !p.is_empty())
             .map(plan_json),
-        skipped: (!skipped.is_empty()).then_some(skipped),
+        skipped: (!skipped.is_empty()).then(|| value_of(&skipped)),
         cancelled: host.aborted().then_some(true),
-        extra: serde_json::Map::new(),
     }
 }
 

@@ -6,7 +6,7 @@
 
 use super::eval_set::{EvalCase, RubricScore};
 use super::invocation::Invocation;
-use super::load;
+use super::json_path;
 use super::result::{Breakdown, CaseOutcome, Cell, Detail, EvalStatus, MetricHeader};
 use crate::error::{EvalError, Result};
 use serde::de::{self, Deserializer, Visitor};
@@ -175,9 +175,19 @@ pub struct EvalMetricResult {
     pub eval_status: EvalStatus,
     #[serde(default, deserialize_with = "null_default")]
     pub details: MetricDetails,
-    /// Fields of other ADK versions (1.x's `judge_model_options`), kept as they are.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    /// ADK 1.x's field (in place of `custom_function_path`), kept as read.
+    #[serde(
+        default,
+        alias = "judgeModelOptions",
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_value"
+    )]
+    pub judge_model_options: Option<Value>,
+}
+
+/// A field's value when present, null included (absent stays `None`).
+fn present_value<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
 }
 
 impl EvalMetricResult {
@@ -197,7 +207,7 @@ impl EvalMetricResult {
                 error: d.error,
                 reason: d.reason.map(Cow::Borrowed),
             },
-            extra: Map::new(),
+            judge_model_options: None,
         }
     }
 }
@@ -272,9 +282,6 @@ pub struct EvalCaseResult<'a> {
     pub run: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<CaseError>,
-    /// Fields this model does not know, kept as they are (ADK ignores unknown keys here).
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
 }
 
 impl<'a> EvalCaseResult<'a> {
@@ -330,7 +337,6 @@ impl<'a> EvalCaseResult<'a> {
             user_id: session.map(|s| s.user_id.clone()),
             run: None,
             error: None,
-            extra: Map::new(),
         }
     }
 
@@ -352,7 +358,6 @@ impl<'a> EvalCaseResult<'a> {
                 code: code.to_string(),
                 message: message.to_string(),
             }),
-            extra: Map::new(),
         }
     }
 
@@ -380,7 +385,6 @@ impl<'a> EvalCaseResult<'a> {
             user_id: self.user_id,
             run: self.run,
             error: self.error,
-            extra: self.extra,
         }
     }
 
@@ -391,7 +395,7 @@ impl<'a> EvalCaseResult<'a> {
 }
 
 /// A case run that was not started (cancelled, or the judge budget ran out first).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Skipped {
     pub eval_id: String,
     pub run: u32,
@@ -399,49 +403,38 @@ pub struct Skipped {
 }
 
 /// One metric of one case over every run (SPEC §4.6).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MetricSummary {
     pub metric_name: String,
-    #[serde(default)]
     pub threshold: Option<f64>,
     /// Always-on informational metric (or no criterion and no threshold): never fails.
-    #[serde(default)]
     pub informational: bool,
     /// The case-level score of each run, in run order.
-    #[serde(default)]
     pub case_scores: Vec<Option<f64>>,
-    #[serde(default)]
     pub min: Option<f64>,
-    #[serde(default)]
     pub mean: Option<f64>,
-    #[serde(default)]
     pub max: Option<f64>,
-    #[serde(default)]
     pub stddev: Option<f64>,
     /// ADK AgentEvaluator's score: the exact mean of every per-invocation score of every run.
-    #[serde(default)]
     pub invocation_mean: Option<f64>,
-    #[serde(default)]
     pub lower_is_better: bool,
     /// ADK AgentEvaluator's verdict on `invocation_mean`; null when informational or unscored.
-    #[serde(default)]
     pub passed: Option<bool>,
 }
 
 /// One case over every run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CaseSummary {
     pub eval_id: String,
     /// Final statuses in run order.
     pub statuses: Vec<EvalStatus>,
     pub flipped: bool,
-    #[serde(default)]
     pub inference_failures: usize,
     pub metrics: Vec<MetricSummary>,
 }
 
 /// evalcore's summary over `num_runs` runs of an eval set.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSummary {
     pub num_runs: u32,
     pub cases: Vec<CaseSummary>,
@@ -450,29 +443,31 @@ pub struct RunSummary {
 /// ADK's EvalSetResult, plus what evalcore adds to a run's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalSetResult {
-    #[serde(alias = "evalSetResultId")]
+    /// Required in ADK's files (checked by [`read_eval_set_result`]); "" when absent.
+    #[serde(default, alias = "evalSetResultId", deserialize_with = "null_default")]
     pub eval_set_result_id: String,
     #[serde(default, alias = "evalSetResultName")]
     pub eval_set_result_name: Option<String>,
-    #[serde(alias = "evalSetId")]
+    /// Required in ADK's files (checked by [`read_eval_set_result`]); "" when absent.
+    #[serde(default, alias = "evalSetId", deserialize_with = "null_default")]
     pub eval_set_id: String,
     #[serde(default, alias = "evalCaseResults", deserialize_with = "null_default")]
     pub eval_case_results: Vec<EvalCaseResult<'static>>,
     #[serde(default, alias = "creationTimestamp", deserialize_with = "null_lax_f64")]
     pub creation_timestamp: f64,
+    /// evalcore's [`RunSummary`] over several runs. Kept as JSON here: it is computed by the
+    /// core and only carried through reading (a typed reader would cost wasm size for no rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run_summary: Option<RunSummary>,
+    pub run_summary: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge_stats: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge_plan: Option<Value>,
+    /// The [`Skipped`] case runs, as JSON (written by the run loop, carried through reading).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skipped: Option<Vec<Skipped>>,
+    pub skipped: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancelled: Option<bool>,
-    /// Fields this model does not know, kept as they are.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
 }
 
 fn null_lax_f64<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
@@ -483,32 +478,50 @@ fn null_lax_f64<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<f64, D::
 /// string holding the JSON), snake or camel keys, statuses as names or integers. Errors carry
 /// the JSON path of the offending value.
 pub fn read_eval_set_result(text: &str) -> Result<EvalSetResult> {
-    let strip = |t: &str| t.strip_prefix('\u{feff}').unwrap_or(t).to_string();
-    let mut v = load::parse_json(&strip(text))?;
-    if let Value::String(inner) = &v {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let inner: String;
+    let text = if first_char(text) == Some('"') {
         // ADK 1.x: `json.dump(result.model_dump_json())`.
-        v = load::parse_json(&strip(inner))?;
-    }
-    if !v.is_object() {
+        inner = json_path::from_str(text)?;
+        inner.strip_prefix('\u{feff}').unwrap_or(&inner)
+    } else {
+        text
+    };
+    if first_char(text) != Some('{') {
+        let v: Value = json_path::from_str(text)?;
         return Err(EvalError::schema(
             "$",
             format!("expected an EvalSetResult object, found {}", super::config::kind(&v)),
         ));
     }
-    require_case_metrics(&v)?;
-    load::from_value(&v, "").map_err(missing_field_path)
+    let result = json_path::from_str(text)?;
+    require_adk_fields(text)?;
+    Ok(result)
 }
 
-/// ADK's EvalCaseResult requires `overall_eval_metric_results`; the model reads a missing list as
-/// empty (a report over partial results still prints), so a result file is checked for it here.
-fn require_case_metrics(v: &Value) -> Result<()> {
+fn first_char(text: &str) -> Option<char> {
+    text.trim_start_matches(|c: char| c.is_ascii_whitespace())
+        .chars()
+        .next()
+}
+
+/// The fields ADK's models require that the lenient model reads as empty (a report over partial
+/// results still prints): a result file must have them.
+fn require_adk_fields(text: &str) -> Result<()> {
+    let v: Value = json_path::from_str(text)?;
+    let missing =
+        |obj: &Value, snake: &str, camel: &str| obj.get(snake).or_else(|| obj.get(camel)).is_none_or(Value::is_null);
+    for (snake, camel) in [("eval_set_result_id", "evalSetResultId"), ("eval_set_id", "evalSetId")] {
+        if missing(&v, snake, camel) {
+            return Err(EvalError::schema(
+                format!("$.{snake}"),
+                format!("missing field `{snake}`: an EvalSetResult names itself and its eval set"),
+            ));
+        }
+    }
     let cases = v.get("eval_case_results").or_else(|| v.get("evalCaseResults"));
     for (i, case) in cases.and_then(Value::as_array).into_iter().flatten().enumerate() {
-        let Some(case) = case.as_object() else { continue };
-        let list = case
-            .get("overall_eval_metric_results")
-            .or_else(|| case.get("overallEvalMetricResults"));
-        if list.is_none_or(Value::is_null) {
+        if missing(case, "overall_eval_metric_results", "overallEvalMetricResults") {
             return Err(EvalError::schema(
                 format!("$.eval_case_results[{i}].overall_eval_metric_results"),
                 "missing field `overall_eval_metric_results`: an EvalCaseResult lists its metric results",
@@ -516,17 +529,4 @@ fn require_case_metrics(v: &Value) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// serde names a missing field at its parent; the path names the field itself.
-fn missing_field_path(mut e: EvalError) -> EvalError {
-    let field = e
-        .message
-        .strip_prefix("missing field `")
-        .and_then(|rest| rest.split('`').next())
-        .map(str::to_string);
-    if let Some(field) = field {
-        e.path = format!("{}.{field}", if e.path.is_empty() { "$" } else { &e.path });
-    }
-    e
 }

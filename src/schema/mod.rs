@@ -7,6 +7,7 @@ pub mod de;
 pub mod eval_result;
 pub mod eval_set;
 pub mod invocation;
+pub mod json_path;
 pub mod legacy;
 pub mod load;
 pub mod result;
