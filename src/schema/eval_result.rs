@@ -44,17 +44,6 @@ impl<'de> Deserialize<'de> for EvalStatus {
             fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<EvalStatus, E> {
                 EvalStatus::from_int(v).ok_or_else(|| E::custom(format!("{STATUS_EXPECTED}, found the number {v}")))
             }
-            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<EvalStatus, E> {
-                u64::try_from(v)
-                    .ok()
-                    .and_then(EvalStatus::from_int)
-                    .ok_or_else(|| E::custom(format!("{STATUS_EXPECTED}, found the number {v}")))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<EvalStatus, E> {
-                let int = (v.fract() == 0.0 && (1.0..=4.0).contains(&v)).then_some(v as u64);
-                int.and_then(EvalStatus::from_int)
-                    .ok_or_else(|| E::custom(format!("{STATUS_EXPECTED}, found the number {v}")))
-            }
             fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<EvalStatus, E> {
                 EvalStatus::from_name(v).ok_or_else(|| E::custom(format!("{STATUS_EXPECTED}, found the string {v:?}")))
             }
