@@ -1,8 +1,9 @@
 //! ADK's result model, read and written: EvalMetricResult, the per-invocation results,
 //! EvalCaseResult, EvalSetResult and evalcore's run summary. Reading is lenient as ADK's readers
-//! are (statuses as names or ADK's integers, camelCase aliases, null as absent, unknown fields
-//! kept); writing gives evalcore's JSON (statuses as names). ADK's own file text is written from
-//! these types by `report::adk_file`.
+//! are (statuses as names or ADK's integers, camelCase aliases, null as absent, 1.x's
+//! `judge_model_options` kept, other unknown fields ignored as ADK ignores them); writing gives
+//! evalcore's JSON (statuses as names). ADK's own file text is written from these types by
+//! `report::adk_file`.
 
 use super::eval_set::{EvalCase, RubricScore};
 use super::invocation::Invocation;
