@@ -260,7 +260,7 @@ pub fn load_eval_set_result(input: &str, opts: &str) -> Result<String> {
         runs.dedup();
         let num_runs = u32::try_from(runs.len()).unwrap_or(u32::MAX).max(1);
         let summary = crate::run::summary::run_summary(&result.eval_case_results, num_runs);
-        result.run_summary = Some(load::value_of(&summary));
+        result.run_summary = Some(eval_result::Carried::Built(summary));
     }
     Ok(to_json(&result))
 }

@@ -12,7 +12,7 @@ use crate::judge::JudgePort;
 use crate::metrics::case::{evaluate_case_with, CaseRun, Ports};
 use crate::metrics::custom::CustomPort;
 use crate::report::pyfmt::float_repr;
-use crate::schema::eval_result::{EvalCaseResult, EvalSetResult, Skipped};
+use crate::schema::eval_result::{Carried, EvalCaseResult, EvalSetResult, Skipped};
 use crate::schema::load::value_of;
 use crate::schema::result::{Detail, EvalStatus};
 use crate::schema::{Content, EvalCase, EvalConfig, EvalSet, Invocation};
@@ -253,7 +253,7 @@ pub async fn evaluate(
         eval_set_result_id: result_id,
         eval_set_id: set_id,
         creation_timestamp: now,
-        run_summary: (args.num_runs > 1).then(|| value_of(&run_summary(&results, args.num_runs))),
+        run_summary: (args.num_runs > 1).then(|| Carried::Built(run_summary(&results, args.num_runs))),
         eval_case_results: results,
         judge_stats: judge.as_ref().map(JudgeClient::stats_json),
         judge_plan: judge
@@ -261,7 +261,7 @@ pub async fn evaluate(
             .map(JudgeClient::planned)
             .filter(|p| !p.is_empty())
             .map(plan_json),
-        skipped: (!skipped.is_empty()).then(|| value_of(&skipped)),
+        skipped: (!skipped.is_empty()).then_some(Carried::Built(skipped)),
         cancelled: host.aborted().then_some(true),
     }
 }

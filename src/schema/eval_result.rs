@@ -430,6 +430,29 @@ pub struct RunSummary {
     pub cases: Vec<CaseSummary>,
 }
 
+/// Data the core builds as `T` and only carries through reading: written from `T`, read back
+/// as the JSON it is (a typed reader would cost wasm size and decide nothing).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Carried<T> {
+    Built(T),
+    Read(Value),
+}
+
+impl<T: Serialize> Serialize for Carried<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            Carried::Built(t) => t.serialize(s),
+            Carried::Read(v) => v.serialize(s),
+        }
+    }
+}
+
+impl<'de, T> Deserialize<'de> for Carried<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        Value::deserialize(d).map(Carried::Read)
+    }
+}
+
 /// ADK's EvalSetResult, plus what evalcore adds to a run's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalSetResult {
@@ -445,17 +468,16 @@ pub struct EvalSetResult {
     pub eval_case_results: Vec<EvalCaseResult<'static>>,
     #[serde(default, alias = "creationTimestamp", deserialize_with = "null_lax_f64")]
     pub creation_timestamp: f64,
-    /// evalcore's [`RunSummary`] over several runs. Kept as JSON here: it is computed by the
-    /// core and only carried through reading (a typed reader would cost wasm size for no rule).
+    /// evalcore's summary over several runs (computed by the core; carried through reading).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run_summary: Option<Value>,
+    pub run_summary: Option<Carried<RunSummary>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge_stats: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge_plan: Option<Value>,
-    /// The [`Skipped`] case runs, as JSON (written by the run loop, carried through reading).
+    /// Case runs that were not started (written by the run loop, carried through reading).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skipped: Option<Value>,
+    pub skipped: Option<Carried<Vec<Skipped>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancelled: Option<bool>,
 }
