@@ -2,6 +2,7 @@
 //! eval set files as pydantic writes them.
 
 pub mod adk_file;
+mod adk_models;
 pub mod console;
 mod invocation;
 pub(crate) mod pyfmt;

@@ -10,12 +10,11 @@ use super::invocation::Invocation;
 use super::json_path;
 use super::result::{Breakdown, CaseOutcome, Cell, Detail, EvalStatus, MetricHeader};
 use crate::error::{EvalError, Result};
-use serde::de::{self, Deserializer, Visitor};
+use serde::de::Deserializer;
 use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::fmt;
 
 /// `null` read as the type's default (pydantic's optional fields with defaults, as ADK writes them).
 fn null_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> std::result::Result<T, D::Error> {
@@ -32,58 +31,6 @@ fn opt_opt_invocation<'de, 'a, D: Deserializer<'de>>(
     d: D,
 ) -> std::result::Result<Option<Option<Cow<'a, Invocation>>>, D::Error> {
     opt_invocation(d).map(Some)
-}
-
-impl<'de> Deserialize<'de> for EvalStatus {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = EvalStatus;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str(STATUS_EXPECTED)
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<EvalStatus, E> {
-                EvalStatus::from_int(v).ok_or_else(|| E::custom(format!("{STATUS_EXPECTED}, found the number {v}")))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<EvalStatus, E> {
-                EvalStatus::from_name(v).ok_or_else(|| E::custom(format!("{STATUS_EXPECTED}, found the string {v:?}")))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-const STATUS_EXPECTED: &str =
-    "expected an eval status (\"PASSED\", \"FAILED\", \"NOT_EVALUATED\", \"INFORMATIONAL\" or 1-4)";
-
-impl EvalStatus {
-    /// ADK's integer value (1-4).
-    pub fn from_int(v: u64) -> Option<EvalStatus> {
-        match v {
-            1 => Some(EvalStatus::Passed),
-            2 => Some(EvalStatus::Failed),
-            3 => Some(EvalStatus::NotEvaluated),
-            4 => Some(EvalStatus::Informational),
-            _ => None,
-        }
-    }
-
-    /// A status name in any case, also as Python prints the enum (`EvalStatus.PASSED`).
-    pub fn from_name(s: &str) -> Option<EvalStatus> {
-        let s = s.trim();
-        let s = match s.get(..11) {
-            Some(head) if head.eq_ignore_ascii_case("EvalStatus.") => s.get(11..).unwrap_or(""),
-            _ => s,
-        };
-        [
-            EvalStatus::Passed,
-            EvalStatus::Failed,
-            EvalStatus::NotEvaluated,
-            EvalStatus::Informational,
-        ]
-        .into_iter()
-        .find(|st| st.as_str().eq_ignore_ascii_case(s))
-    }
 }
 
 /// ADK's token breakdown fields, in its order.

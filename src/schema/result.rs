@@ -3,8 +3,10 @@
 //! `eval_result`.
 
 use super::eval_set::RubricScore;
-use serde::{Serialize, Serializer};
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
+use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EvalStatus {
@@ -31,6 +33,58 @@ impl EvalStatus {
             EvalStatus::NotEvaluated => 3,
             EvalStatus::Informational => 4,
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for EvalStatus {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = EvalStatus;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(STATUS_EXPECTED)
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<EvalStatus, E> {
+                EvalStatus::from_int(v).ok_or_else(|| E::custom(format!("{STATUS_EXPECTED}, found the number {v}")))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<EvalStatus, E> {
+                EvalStatus::from_name(v).ok_or_else(|| E::custom(format!("{STATUS_EXPECTED}, found the string {v:?}")))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+const STATUS_EXPECTED: &str =
+    "expected an eval status (\"PASSED\", \"FAILED\", \"NOT_EVALUATED\", \"INFORMATIONAL\" or 1-4)";
+
+impl EvalStatus {
+    /// ADK's integer value (1-4).
+    pub fn from_int(v: u64) -> Option<EvalStatus> {
+        match v {
+            1 => Some(EvalStatus::Passed),
+            2 => Some(EvalStatus::Failed),
+            3 => Some(EvalStatus::NotEvaluated),
+            4 => Some(EvalStatus::Informational),
+            _ => None,
+        }
+    }
+
+    /// A status name in any case, also as Python prints the enum (`EvalStatus.PASSED`).
+    pub fn from_name(s: &str) -> Option<EvalStatus> {
+        let s = s.trim();
+        let s = match s.get(..11) {
+            Some(head) if head.eq_ignore_ascii_case("EvalStatus.") => s.get(11..).unwrap_or(""),
+            _ => s,
+        };
+        [
+            EvalStatus::Passed,
+            EvalStatus::Failed,
+            EvalStatus::NotEvaluated,
+            EvalStatus::Informational,
+        ]
+        .into_iter()
+        .find(|st| st.as_str().eq_ignore_ascii_case(s))
     }
 }
 
