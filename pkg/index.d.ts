@@ -325,7 +325,11 @@ export interface RunMetricSummary {
   stddev: number | null;
   /** ADK AgentEvaluator's verdict score: exact mean of every per-invocation score of every run. */
   invocation_mean: number | null;
-  /** Inferred as ADK does from the invocations' own statuses (custom metrics). */
+  /**
+   * From the metric registry for evalcore's metrics (all of ADK's built-ins: higher is better);
+   * for a metric the registry does not know (a custom metric) inferred as ADK does, from the
+   * invocations' own statuses.
+   */
   lower_is_better: boolean;
   /** AgentEvaluator's verdict; null for informational or unscored metrics. */
   passed: boolean | null;
@@ -563,6 +567,22 @@ export interface LoadEvalSetOptions {
 
 /** Parses an eval set in any shape found in practice and returns the current schema, snake_case. */
 export declare function loadEvalSet(input: JsonInput, options?: LoadEvalSetOptions): EvalSet;
+
+export interface LoadEvalSetResultOptions {
+  /**
+   * Add `run_summary` (AgentEvaluator's verdict per case and metric, computed by the core) when
+   * the result has none, e.g. one read back from ADK's eval history.
+   */
+  runSummary?: boolean;
+}
+
+/**
+ * Reads an EvalSetResult: evalcore's own, ADK 2.x result files, and ADK 1.x's double-encoded files
+ * (the file content is a JSON string holding the JSON); snake or camel keys; statuses as names or
+ * ADK's integers (1 PASSED, 2 FAILED, 3 NOT_EVALUATED, 4 INFORMATIONAL). Returns evalcore's shape
+ * with statuses as names. Bad input throws `EvalError` with `code` and the JSON `path`.
+ */
+export declare function loadEvalSetResult(input: JsonInput, options?: LoadEvalSetResultOptions): EvalSetResult;
 
 /** Every problem at once, each with its path. Never throws for bad data. */
 export declare function validateEvalSet(input: JsonInput): { ok: boolean; errors: EvalError[] };

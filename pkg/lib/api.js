@@ -40,6 +40,20 @@ function asBytes(input, what) {
   return input instanceof ArrayBuffer ? new Uint8Array(input) : input;
 }
 
+/**
+ * Reads an EvalSetResult in every shape ADK has written (2.x files, 1.x double-encoded files,
+ * camelCase, statuses as names or ADK's integers) and evalcore's own: JSON text, the file's
+ * bytes or a parsed value. Returns evalcore's shape (statuses as names). `{ runSummary: true }`
+ * adds the run summary (AgentEvaluator's verdicts per case and metric) when the result has none.
+ */
+export function loadEvalSetResult(input, options) {
+  ensureReady();
+  const opts = options === undefined || options === null ? '' : toJson(options, 'options');
+  const bytes = asBytes(input, 'input');
+  if (bytes) return unwrap(raw.loadEvalSetResultBytes(bytes, opts));
+  return unwrap(raw.loadEvalSetResultJson(toJson(input, 'input', true), opts));
+}
+
 /** Every problem of an eval set at once, each with its path. Never throws for bad data. */
 export function validateEvalSet(input) {
   ensureReady();

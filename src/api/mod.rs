@@ -9,11 +9,13 @@ pub use run::{evaluate_eval_set, evaluate_invocations_with, plan_judge_calls};
 use crate::error::{EvalError, Result};
 use crate::metrics::call_index::CallIndex;
 use crate::metrics::case::{evaluate_case, CaseRun};
+use crate::schema::eval_result::{self, EvalCaseResult};
 use crate::schema::load::{self, LoadOptions};
-use crate::schema::result::{case_result_json, Detail};
+use crate::schema::result::Detail;
 use crate::schema::{EvalCase, EvalConfig, Invocation};
 use serde::Deserialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::cell::OnceCell;
 
 /// `{"ok": <json>}` or `{"error": {code, path, message}}`.
@@ -239,11 +241,17 @@ impl PreparedCase {
             call_index,
         };
         let outcome = evaluate_case(&self.case, &self.actual, config, &run)?;
-        Ok(case_result_json(
+        Ok(self.result_json(outcome, detail))
+    }
+
+    /// The EvalCaseResult of `outcome` as evalcore's JSON, the invocations borrowed.
+    fn result_json(&self, outcome: crate::schema::result::CaseOutcome, detail: Detail) -> String {
+        let actual = self.actual.iter().map(Cow::Borrowed).collect();
+        to_json(&EvalCaseResult::of(
             &self.eval_set_id,
             &self.case,
-            &self.actual,
-            &outcome,
+            actual,
+            outcome,
             detail,
         ))
     }
@@ -270,6 +278,63 @@ pub fn evaluate_invocations(args: &str) -> Result<String> {
     let p = PreparedCase::parse(args)?;
     let cfg = p.own_config()?;
     p.run(&cfg, p.detail, p.efficiency_metrics)
+}
+
+/// Options of `loadEvalSetResult`.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ResultOptions {
+    /// Add the run summary (AgentEvaluator's verdicts) when the result has none.
+    #[serde(default, alias = "run_summary")]
+    run_summary: Option<bool>,
+}
+
+/// `loadEvalSetResult`: an EvalSetResult in any shape ADK has written (2.x, 1.x double-encoded,
+/// camelCase, statuses as names or integers) as evalcore's JSON (statuses as names).
+pub fn load_eval_set_result(input: &str, opts: &str) -> Result<String> {
+    let o: ResultOptions = options(opts)?;
+    let mut result = eval_result::read_eval_set_result(input)?;
+    if o.run_summary == Some(true) && result.run_summary.is_none() {
+        let mut runs: Vec<u32> = result.eval_case_results.iter().map(|r| r.run.unwrap_or(0)).collect();
+        runs.sort_unstable();
+        runs.dedup();
+        let num_runs = u32::try_from(runs.len()).unwrap_or(u32::MAX).max(1);
+        let summary = crate::run::summary::run_summary(&result.eval_case_results, num_runs);
+        result.run_summary = Some(eval_result::Carried::Built(summary));
+    }
+    Ok(to_json(&result))
+}
+
+/// An EvalSetResult (any shape `loadEvalSetResult` reads) as the text ADK 2.13 writes to its
+/// eval history, as a JSON string literal.
+pub fn format_eval_set_result(input: &str) -> Result<String> {
+    let result = eval_result::read_eval_set_result(input)?;
+    Ok(to_json(&crate::report::adk_file::eval_set_result_text(&result)))
+}
+
+/// An eval set (the current schema) as ADK writes its files: every field, or with `compact`
+/// only the non-null, non-default ones; as a JSON string literal.
+pub fn format_eval_set_file(input: &str, compact: bool) -> Result<String> {
+    let v = load::parse_json(input)?;
+    Ok(to_json(&crate::report::adk_file::eval_set_text(&v, compact)))
+}
+
+/// Python's text of a JSON value: `repr` of what `json.loads` gives (`"repr"`), or
+/// `json.dumps(value, sort_keys=True)` (`"json"`); as a JSON string literal.
+pub fn python_text(input: &str, form: &str) -> Result<String> {
+    let v = load::parse_json(input)?;
+    let text = match form {
+        "repr" => crate::report::pyfmt::value_repr(&v),
+        "json" => crate::report::pyfmt::json_dumps_sorted(&v),
+        other => return Err(EvalError::schema("", format!("unknown Python text form {other:?}"))),
+    };
+    Ok(to_json(&text))
+}
+
+/// An eval status (a name in any case, or ADK's integer) as its name, as a JSON string literal.
+pub fn eval_status_name(input: &str) -> Result<String> {
+    let status: crate::schema::result::EvalStatus = crate::schema::json_path::from_str(input)?;
+    Ok(to_json(&status))
 }
 
 /// ROUGE-1 of many pairs in one call: `joined` is every candidate and reference concatenated

@@ -10,7 +10,7 @@ use crate::run::client::{JudgeClient, JudgeSettings};
 use crate::run::eval_set::RunArgs;
 use crate::run::Host;
 use crate::schema::load::{self, LoadOptions};
-use crate::schema::result::{case_result_json, Detail};
+use crate::schema::result::Detail;
 use crate::schema::EvalConfig;
 use serde::Deserialize;
 use serde_json::Value;
@@ -49,8 +49,7 @@ pub async fn evaluate_invocations_with(
     if let Some(c) = &client {
         c.close();
     }
-    let outcome = outcome?;
-    Ok(case_result_json(&p.eval_set_id, &p.case, &p.actual, &outcome, p.detail))
+    Ok(p.result_json(outcome?, p.detail))
 }
 
 /// `planJudgeCalls`: every judge call `evaluateInvocations` would make, without sending any.
@@ -165,8 +164,9 @@ pub async fn evaluate_eval_set(
         efficiency_metrics: a.efficiency_metrics.unwrap_or(true),
     };
     let out = crate::run::eval_set::evaluate(host, run_args, client.clone(), custom).await;
+    let out = to_json(&out);
     if let Some(c) = &client {
         c.close();
     }
-    Ok(to_json(&out))
+    Ok(out)
 }

@@ -64,6 +64,29 @@ pub enum Kind {
     Vertex,
 }
 
+/// Which way a metric's score is better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    HigherIsBetter,
+    LowerIsBetter,
+}
+
+impl Kind {
+    /// Every ADK 2.13 built-in passes on `score >= threshold` (SPEC §3.1), so a higher score is
+    /// better; informational metrics have no threshold, and report counts for which the same holds.
+    pub fn direction(self) -> Direction {
+        match self {
+            Kind::Scored(_) | Kind::Informational(_) | Kind::Judged(_) | Kind::Vertex => Direction::HigherIsBetter,
+        }
+    }
+}
+
+/// The direction of a registered metric; None for a metric the registry does not know (a host's
+/// custom metric, whose direction only its own statuses can tell, as ADK's AgentEvaluator does).
+pub fn direction(name: &str) -> Option<Direction> {
+    lookup(name).map(Kind::direction)
+}
+
 /// ADK 2.13's four always-on efficiency metrics, in the order ADK appends them.
 pub const EFFICIENCY: [(&str, InfoFn); 4] = [
     ("tool_call_count_v1", efficiency::tool_call_count),

@@ -7,6 +7,7 @@ pub mod agent;
 pub mod client;
 pub mod eval_set;
 pub mod simulator;
+pub mod summary;
 
 use futures_util::future::LocalBoxFuture;
 

@@ -155,3 +155,49 @@ pub fn evaluate_async(args: String, judge: String, host: host::JsHost) -> js_sys
         api::envelope(api::evaluate_eval_set(&args, &judge, h, Some(&custom)).await)
     })
 }
+
+/// `loadEvalSetResult(input, options)`: `input` is JSON text (ADK 2.x, 1.x double-encoded or
+/// ours); `options` is `{"runSummary"?: bool}` JSON or "". Returns an envelope.
+#[wasm_bindgen(js_name = loadEvalSetResultJson)]
+pub fn load_eval_set_result_json(input: &str, options: &str) -> String {
+    api::envelope(api::load_eval_set_result(input, options))
+}
+
+/// `loadEvalSetResult` for UTF-8 bytes (a file as Node reads it).
+#[wasm_bindgen(js_name = loadEvalSetResultBytes)]
+pub fn load_eval_set_result_bytes(input: &[u8], options: &str) -> String {
+    api::envelope(api::utf8(input).and_then(|text| api::load_eval_set_result(text, options)))
+}
+
+/// An EvalSetResult as the text ADK 2.13 writes to its eval history. Returns an envelope whose
+/// `ok` is that text.
+#[wasm_bindgen(js_name = formatEvalSetResultJson)]
+pub fn format_eval_set_result_json(input: &str) -> String {
+    api::envelope(api::format_eval_set_result(input))
+}
+
+/// An eval set as ADK writes its files (`compact`: only non-null, non-default fields). Returns
+/// an envelope whose `ok` is that text.
+#[wasm_bindgen(js_name = formatEvalSetFileJson)]
+pub fn format_eval_set_file_json(input: &str, compact: bool) -> String {
+    api::envelope(api::format_eval_set_file(input, compact))
+}
+
+/// Python's text of a JSON value: `form` "repr" (`repr()` of `json.loads`) or "json"
+/// (`json.dumps(sort_keys=True)`). Returns an envelope whose `ok` is the text.
+#[wasm_bindgen(js_name = pythonTextJson)]
+pub fn python_text_json(input: &str, form: &str) -> String {
+    api::envelope(api::python_text(input, form))
+}
+
+/// `repr(x)` of a Python float (`1.0`, `1e-05`, `nan`).
+#[wasm_bindgen(js_name = pythonFloat)]
+pub fn python_float(x: f64) -> String {
+    crate::report::pyfmt::float_repr(x)
+}
+
+/// An eval status (a name or ADK's integer, as JSON) as its name. Returns an envelope.
+#[wasm_bindgen(js_name = evalStatusJson)]
+pub fn eval_status_json(input: &str) -> String {
+    api::envelope(api::eval_status_name(input))
+}
