@@ -11,7 +11,6 @@ use crate::run::eval_set::RunArgs;
 use crate::run::Host;
 use crate::schema::load::{self, LoadOptions};
 use crate::schema::result::Detail;
-use crate::schema::EvalConfig;
 use serde::Deserialize;
 use serde_json::Value;
 use std::rc::Rc;
@@ -128,7 +127,7 @@ pub async fn evaluate_eval_set(
         ..e
     })?;
     let config = if a.config.is_null() {
-        EvalConfig::default_criteria()
+        config_from_value(&Value::Null)?
     } else {
         config_from_value(&a.config).map_err(|e| EvalError {
             path: e.path.replacen('$', "$.config", 1),
