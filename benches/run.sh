@@ -8,6 +8,7 @@
 #   bash benches/run.sh --reuse-adk  reuse the google-adk timings of an earlier run (faster; the
 #                                    ratios then mix two runs, so use it only while iterating)
 #   bash benches/run.sh --quick      N=2,000, fewer runs (a smoke test of the harness)
+#   node benches/scaling.mjs         only the scaling table (N and 2N per workload, no google-adk)
 #   bash benches/run.sh --judge      also judge-call throughput against a loopback judge with
 #                                    100 ms latency (benches/judge/run.mjs, ~1.5 min more)
 #   N=20000 SEED=7 bash benches/run.sh
@@ -76,6 +77,12 @@ fi
 say "timing evalcore ($EC_RUNS runs each, $LAUNCHES cold launches)"
 node "$HERE/evalcore_bench.mjs" --data "$DATA" --runs "$EC_RUNS" --launches "$LAUNCHES" > "$DATA/evalcore.json"
 node "$HERE/compare.mjs" "$ADK_JSON" "$DATA/evalcore.json"
+
+# 6b. Scaling: every workload at N and 2N, t(2N)/t(N) printed (about 2 is linear, 4 quadratic).
+say "scaling (benches/scaling.mjs)"
+SCALE=1
+[ "$EC_RUNS" -le 2 ] && SCALE=0.25
+node "$HERE/scaling.mjs" --scale "$SCALE"
 
 # 7. Optional: judge calls (final_response_match_v2) against the loopback judge server.
 if [ "$JUDGE" = 1 ]; then

@@ -37,7 +37,10 @@ export declare function createEvalSetResult(
   options?: { timestamp?: number },
 ): EvalSetResult;
 
-/** The text ADK 2.13 writes for an EvalSetResult: pretty JSON, every field (nulls too), integer statuses. */
+/**
+ * The text ADK 2.13 writes for an EvalSetResult: pretty JSON, every field (nulls too), integer
+ * statuses, Python floats; written by the core from its result model.
+ */
 export declare function formatEvalSetResult(result: EvalSetResult): string;
 
 /** Writes `<dir>/<eval_set_result_name>.evalset_result.json` (creating `dir`); returns the path. */
@@ -60,7 +63,8 @@ export declare function saveEvalSetResult(args: SaveEvalSetResultArgs): { path: 
 
 /**
  * Parses an EvalSetResult file's text (ADK 2.x plain JSON or 1.x double-encoded; snake or camel
- * keys; integer or string statuses) into evalcore's shape with string statuses.
+ * keys; integer or string statuses) into evalcore's shape with string statuses: `loadEvalSetResult`
+ * of `evalcore`, the core's one result model.
  */
 export declare function readEvalSetResult(input: JsonInput): EvalSetResult;
 

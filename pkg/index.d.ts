@@ -329,7 +329,11 @@ export interface RunMetricSummary {
   stddev: number | null;
   /** ADK AgentEvaluator's verdict score: exact mean of every per-invocation score of every run. */
   invocation_mean: number | null;
-  /** Inferred as ADK does from the invocations' own statuses (custom metrics). */
+  /**
+   * From the metric registry for evalcore's metrics (all of ADK's built-ins: higher is better);
+   * for a metric the registry does not know (a custom metric) inferred as ADK does, from the
+   * invocations' own statuses.
+   */
   lower_is_better: boolean;
   /** AgentEvaluator's verdict; null for informational or unscored metrics. */
   passed: boolean | null;
@@ -568,11 +572,62 @@ export interface LoadEvalSetOptions {
 /** Parses an eval set in any shape found in practice and returns the current schema, snake_case. */
 export declare function loadEvalSet(input: JsonInput, options?: LoadEvalSetOptions): EvalSet;
 
+export interface LoadEvalSetResultOptions {
+  /**
+   * Add `run_summary` (AgentEvaluator's verdict per case and metric, computed by the core) when
+   * the result has none, e.g. one read back from ADK's eval history.
+   */
+  runSummary?: boolean;
+}
+
+/**
+ * Reads an EvalSetResult: evalcore's own, ADK 2.x result files, and ADK 1.x's double-encoded files
+ * (the file content is a JSON string holding the JSON); snake or camel keys; statuses as names or
+ * ADK's integers (1 PASSED, 2 FAILED, 3 NOT_EVALUATED, 4 INFORMATIONAL). Returns evalcore's shape
+ * with statuses as names. Bad input throws `EvalError` with `code` and the JSON `path`.
+ */
+export declare function loadEvalSetResult(input: JsonInput, options?: LoadEvalSetResultOptions): EvalSetResult;
+
 /** Every problem at once, each with its path. Never throws for bad data. */
 export declare function validateEvalSet(input: JsonInput): { ok: boolean; errors: EvalError[] };
 
-/** Criteria normalised to object form; `undefined`/`null` gives ADK's default criteria. */
-export declare function loadEvalConfig(input?: JsonInput | null): EvalConfig;
+export interface LoadEvalConfigOptions {
+  /** Count every warning of validateEvalConfig as an error (the thrown EvalError lists them). */
+  strict?: boolean;
+}
+
+/**
+ * Criteria normalised to object form; `undefined`/`null` gives ADK's default criteria. Throws
+ * an EvalError for what ADK rejects (and, with `strict`, for every warning).
+ */
+export declare function loadEvalConfig(input?: JsonInput | null, options?: LoadEvalConfigOptions): EvalConfig;
+
+/**
+ * Every problem of a config at once, each with its JSON path. `errors`: what ADK rejects.
+ * `warnings`: what ADK accepts but ignores or cannot evaluate (unknown metric names with the
+ * closest known one, keys a criterion does not take or that sit at the wrong level, invalid
+ * `match_type` and other criterion values, unknown top-level keys). Never throws for bad data.
+ */
+export declare function validateEvalConfig(
+  input?: JsonInput | null,
+  options?: LoadEvalConfigOptions,
+): { ok: boolean; errors: EvalError[]; warnings: EvalError[] };
+
+/** The core's parse limits, in bytes. */
+export interface Limits {
+  /** Longest JSON text accepted (UTF-8 bytes). Default 512 MiB. */
+  maxTextBytes: number;
+  /** Most memory parsing one text may take, as estimated before parsing. Default 2 GiB. */
+  maxParseBytes: number;
+  /** Largest single judge, agent or custom-metric answer. Default 32 MiB. */
+  maxReplyBytes: number;
+}
+
+/** Changes the limits given (each 1 KiB to 4 GiB) and returns the limits in force. */
+export declare function setLimits(limits?: Partial<Limits>): Limits;
+
+/** The limits in force. */
+export declare function getLimits(): Limits;
 
 export interface RougeScore {
   precision: number;

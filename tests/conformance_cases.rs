@@ -1,10 +1,11 @@
-//! Whole-case parity with google-adk 2.13: every line of ../shared/case_oracles.jsonl must give
+//! Whole-case parity with google-adk 2.13: every line of tests/data/case_oracles.jsonl (copied
+//! from ../shared by scripts/refresh-test-data.sh) must give
 //! ADK's statuses, scores, thresholds and efficiency details exactly (or an error where ADK raised).
 
 use serde_json::{json, Value};
 
 fn oracle_path() -> String {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/case_oracles.jsonl").to_string()
+    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/case_oracles.jsonl").to_string()
 }
 
 fn same_number(a: &Value, b: &Value) -> bool {
@@ -123,7 +124,7 @@ fn check_line(line: &Value) -> Result<(), String> {
 
 #[test]
 fn case_oracles_match_adk() {
-    let text = std::fs::read_to_string(oracle_path()).expect("../shared/case_oracles.jsonl is readable");
+    let text = std::fs::read_to_string(oracle_path()).expect("tests/data/case_oracles.jsonl is readable");
     let mut total = 0;
     let mut failures = Vec::new();
     for l in text.lines().filter(|l| !l.trim().is_empty()) {

@@ -7,9 +7,10 @@ use serde_json::Value;
 /// How many mismatches to print in full.
 const SHOW: usize = 10;
 
-/// Reads a JSON-lines vector file from `../shared`, next to the crate.
+/// Reads a JSON-lines vector file from `tests/data` (refreshed from ../shared by
+/// scripts/refresh-test-data.sh).
 fn vectors(name: &str) -> Result<Vec<Value>, String> {
-    let path = format!("{}/../shared/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
     text.lines()
         .enumerate()

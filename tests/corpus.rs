@@ -2,8 +2,31 @@
 //! eval sets and test files with `load_eval_set`, criteria files with the config loader,
 //! session files as a legacy initial session.
 
+//!
+//! The corpus is written by other projects and is not copied into the repo: without ../shared
+//! beside the checkout these tests print that they were skipped and pass.
+
 use evalcore::schema::load::{self, LoadOptions};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/adk-real");
+
+/// The corpus root, or None (after saying so) when ../shared is not beside the checkout.
+fn corpus(test: &str) -> Option<&'static Path> {
+    let root = Path::new(CORPUS);
+    if root.is_dir() {
+        Some(root)
+    } else {
+        // Straight to stderr: the test harness captures println!, and a skip must be seen.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {test}: no ADK corpus at {} (../shared is not beside this checkout)",
+            root.display()
+        );
+        None
+    }
+}
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
@@ -19,7 +42,9 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn every_corpus_file_loads() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/adk-real"));
+    let Some(root) = corpus("every_corpus_file_loads") else {
+        return;
+    };
     let mut all = Vec::new();
     files(root, &mut all);
     all.sort();
@@ -37,6 +62,14 @@ fn every_corpus_file_loads() {
         let rel = p.strip_prefix(root).unwrap_or(p).display().to_string();
         let result = if name == "test_config.json" || name == "eval_config.json" {
             configs += 1;
+            // ADK loads every real config: no errors, and (as written by ADK's own samples) no
+            // warnings either, even in strict mode.
+            let strict = evalcore::api::ConfigOptions { strict: true };
+            let report: serde_json::Value =
+                serde_json::from_str(&evalcore::api::validate_eval_config(&text, &strict)).unwrap_or_default();
+            if report["ok"] != true {
+                failures.push(format!("{rel}: validateEvalConfig (strict) found {}", report["errors"]));
+            }
             evalcore::api::parse_config(&text).map(|_| ())
         } else if name.ends_with(".session.json") {
             sessions += 1;
@@ -72,10 +105,11 @@ fn every_corpus_file_loads() {
 
 #[test]
 fn legacy_test_file_migrates_with_initial_session() {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/corpus/adk-real/adk-samples/python/agents/customer-service/eval"
-    );
+    let Some(root) = corpus("legacy_test_file_migrates_with_initial_session") else {
+        return;
+    };
+    let dir = root.join("adk-samples/python/agents/customer-service/eval");
+    let dir = dir.display();
     let text = std::fs::read_to_string(format!("{dir}/eval_data/simple.test.json")).unwrap_or_default();
     let session = std::fs::read_to_string(format!("{dir}/sessions/123.session.json")).unwrap_or_default();
     let session = load::parse_json(&session).expect("session file is JSON");

@@ -1,4 +1,4 @@
-//! Judged-metric parity with google-adk 2.13: every line of ../shared/judge_oracles.jsonl,
+//! Judged-metric parity with google-adk 2.13: every line of tests/data/judge_oracles.jsonl,
 //! answered by an in-process judge that routes each request by the rule of judge_oracles.md,
 //! must give ADK's statuses and scores exactly, with exactly ADK's judge calls. (The same lines
 //! run over real HTTP through the built package in tests/js/judge-oracles.test.mjs.)
@@ -227,7 +227,7 @@ fn check(row: &Value) -> Result<(), String> {
 
 #[test]
 fn judge_oracles_equal_adk() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/judge_oracles.jsonl");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/judge_oracles.jsonl");
     let text = std::fs::read_to_string(path).expect("judge_oracles.jsonl");
     let mut failures = Vec::new();
     let mut total = 0;

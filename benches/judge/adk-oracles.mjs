@@ -15,9 +15,9 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
 const { startJudgeServer } = await import(join(ROOT, 'tests', 'js', 'support', 'judge-server.mjs'));
 const { compareJudgeResult } = await import(join(ROOT, 'tests', 'js', 'support', 'judge-check.mjs'));
-const { readJsonl, SHARED } = await import(join(ROOT, 'tests', 'js', 'helpers.mjs'));
+const { readJsonl, DATA } = await import(join(ROOT, 'tests', 'js', 'helpers.mjs'));
 
-const file = process.argv[2] ?? join(SHARED, 'judge_oracles.jsonl');
+const file = process.argv[2] ?? join(DATA, 'judge_oracles.jsonl');
 const rows = readJsonl(file);
 const server = await startJudgeServer();
 const py = spawn(join(ROOT, 'benches', '.venv', 'bin', 'python'), [join(HERE, 'adk_oracles.py')], { stdio: ['pipe', 'pipe', 'inherit'] });

@@ -7,7 +7,7 @@ import { EvalError, fromWire } from './errors.js';
 import {
   MAX_TEXT_LENGTH, checkLength, describe, toJson, stringify, unwrap, requireObject, caseArgs,
 } from './wire.js';
-import { callOn, callSync, checkAlive, coreMemory, instance, setMemoryCeiling } from './instance.js';
+import { callOn, callSync, checkAlive, coreMemory, instance, onFreshInstance, setMemoryCeiling } from './instance.js';
 import { evaluateInvocationsJudged } from './run.js';
 
 export { EvalError, coreMemory, setMemoryCeiling };
@@ -38,7 +38,24 @@ function asBytes(input, what) {
   if (input.byteLength > 3 * MAX_TEXT_LENGTH) {
     throw new EvalError('too_large', '', `${what}: ${input.byteLength} bytes exceed the limit of ${MAX_TEXT_LENGTH} UTF-16 code units`);
   }
+  if (input.byteLength > maxTextBytes) {
+    throw new EvalError('too_large', '', `${what}: ${input.byteLength} bytes of JSON are over the limit of ${maxTextBytes} (raise maxTextBytes with setLimits)`);
+  }
   return input instanceof ArrayBuffer ? new Uint8Array(input) : input;
+}
+
+/**
+ * Reads an EvalSetResult in every shape ADK has written (2.x files, 1.x double-encoded files,
+ * camelCase, statuses as names or ADK's integers) and evalcore's own: JSON text, the file's
+ * bytes or a parsed value. Returns evalcore's shape (statuses as names). `{ runSummary: true }`
+ * adds the run summary (AgentEvaluator's verdicts per case and metric) when the result has none.
+ */
+export function loadEvalSetResult(input, options) {
+  ensureReady();
+  const opts = options === undefined || options === null ? '' : toJson(options, 'options');
+  const bytes = asBytes(input, 'input');
+  if (bytes) return unwrap(core('loadEvalSetResultBytes', bytes, opts));
+  return unwrap(core('loadEvalSetResultJson', toJson(input, 'input', true), opts));
 }
 
 /** Every problem of an eval set at once, each with its path. Never throws for bad data. */
@@ -58,10 +75,76 @@ export function validateEvalSet(input) {
   return { ok: report.ok === true && errors.length === 0, errors };
 }
 
-/** An eval config with criteria in object form; undefined/null gives ADK's default criteria. */
-export function loadEvalConfig(input) {
+/**
+ * The core's parse limits: `{maxTextBytes, maxParseBytes, maxReplyBytes}`. Every JSON text the
+ * core parses (eval sets, configs, results, judge and agent replies) is measured first and
+ * refused with `too_large` when it is longer than maxTextBytes or when parsing it would take
+ * more than maxParseBytes of memory; one judge, agent or custom-metric answer may be at most
+ * maxReplyBytes. `setLimits({...})` changes the ones given and returns the limits in force.
+ */
+export function setLimits(limits) {
   ensureReady();
-  return unwrap(core('loadEvalConfigJson', input === undefined || input === null ? '' : toJson(input, 'input', true)));
+  if (limits !== undefined && limits !== null && (typeof limits !== 'object' || Array.isArray(limits))) {
+    throw new EvalError('schema', '$options', `setLimits: expected {maxTextBytes?, maxParseBytes?, maxReplyBytes?}, found ${describe(limits)}`);
+  }
+  const now = unwrap(core('setLimitsJson', limits === undefined || limits === null ? '' : toJson(limits, 'limits')));
+  maxTextBytes = now.maxTextBytes;
+  // A replacement instance (after a trap or a retirement) starts from these, not the defaults.
+  limitsJson = JSON.stringify(now);
+  return now;
+}
+
+// The core's maxTextBytes, mirrored so bytes over it are refused before they are copied in.
+let maxTextBytes = 512 * 1024 * 1024;
+let limitsJson = null;
+onFreshInstance((g) => {
+  if (limitsJson !== null) unwrap(g.setLimitsJson(limitsJson));
+});
+
+/** The core's parse limits in force (see setLimits). */
+export function getLimits() {
+  return setLimits();
+}
+
+function configOptions(options, fn) {
+  if (options === undefined || options === null) return '';
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new EvalError('schema', '$options', `${fn}: options must be {strict?: boolean}, found ${describe(options)}`);
+  }
+  return toJson(options, 'options');
+}
+
+/**
+ * An eval config with criteria in object form; undefined/null gives ADK's default criteria.
+ * Throws what ADK rejects; with `{strict: true}`, also every warning of validateEvalConfig.
+ */
+export function loadEvalConfig(input, options) {
+  ensureReady();
+  const opts = configOptions(options, 'loadEvalConfig');
+  return unwrap(core('loadEvalConfigJson', input === undefined || input === null ? '' : toJson(input, 'input', true), opts));
+}
+
+/**
+ * Every problem of a config at once, each with its JSON path: `errors` (what ADK rejects),
+ * `warnings` (what ADK accepts but ignores or cannot evaluate: unknown metrics, misplaced or
+ * misspelt keys, invalid criterion values). `{strict: true}` counts warnings as errors.
+ * Never throws for bad data.
+ */
+export function validateEvalConfig(input, options) {
+  ensureReady();
+  let text;
+  let opts;
+  try {
+    opts = configOptions(options, 'validateEvalConfig');
+    text = input === undefined || input === null ? '' : toJson(input, 'input', true);
+  } catch (e) {
+    if (e instanceof EvalError) return { ok: false, errors: [e], warnings: [] };
+    throw e;
+  }
+  const report = JSON.parse(core('validateEvalConfigJson', text, opts));
+  const errors = Array.isArray(report.errors) ? report.errors.map(fromWire) : [];
+  const warnings = Array.isArray(report.warnings) ? report.warnings.map(fromWire) : [];
+  return { ok: errors.length === 0, errors, warnings };
 }
 
 /** ADK 2.13's response_match_score arithmetic (ROUGE-1 with NLTK-mode Porter stemming). */
@@ -97,10 +180,9 @@ export function rouge1Batch(pairs) {
   const lens = new Uint32Array(2 * pairs.length);
   const texts = new Array(2 * pairs.length);
   for (let i = 0; i < pairs.length; i++) {
+    // A lone surrogate crosses as U+FFFD (one UTF-16 unit either way, so the lengths hold) and,
+    // like any symbol, is no part of a token: the same scores as rouge1 and as ADK in Python.
     const [c, r] = pairs[i];
-    if ((typeof c.isWellFormed === 'function' && !c.isWellFormed()) || (typeof r.isWellFormed === 'function' && !r.isWellFormed())) {
-      throw new EvalError('invalid_json', `$[${i}]`, `rouge1Batch: pair ${i} contains a lone UTF-16 surrogate, which is not valid Unicode`);
-    }
     texts[2 * i] = c;
     texts[2 * i + 1] = r;
     lens[2 * i] = c.length;

@@ -1,16 +1,27 @@
 //! ADK's eval history: EvalSetResult files under `<app dir>/.adk/eval_history/`, written as
 //! google-adk 2.13 writes them (ids, file names, every field, integer statuses) and read in
-//! every shape ADK has written (2.x plain JSON, 1.x double-encoded), with string statuses.
+//! every shape ADK has written (2.x plain JSON, 1.x double-encoded), with string statuses. The
+//! core reads and writes the files (`loadEvalSetResult`, ADK's file text); this module names,
+//! finds and stores them (regular files only).
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-// The Node entry: instantiates the core, which parses result files.
-import '../index.js';
 import { EvalError } from './errors.js';
+import { loadEvalSetResult } from '../index.js';
+import { adkEvalSetResultText, evalStatusName, pythonFloat, pythonTime } from './adk_text.js';
 import { readRegularFile } from './node/files.js';
-import { parseJsonBytes } from './wire.js';
-import { dumpAdkJson, pythonFloat, pythonTime, statusName } from './adk_json.js';
 
-export { STATUS_CODES, statusCode, statusName } from './adk_json.js';
+/** ADK's integers for statuses in result files. */
+export const STATUS_CODES = Object.freeze({ PASSED: 1, FAILED: 2, NOT_EVALUATED: 3, INFORMATIONAL: 4 });
+
+/** A status as its name (`"PASSED"` ...); accepts the name (any case) or ADK's integer. */
+export function statusName(value, path = '') {
+  return evalStatusName(value, path);
+}
+
+/** A status as ADK's integer; accepts the name (any case) or the integer. */
+export function statusCode(value, path = '') {
+  return STATUS_CODES[evalStatusName(value, path)];
+}
 
 export const EVAL_HISTORY_DIR = join('.adk', 'eval_history');
 export const RESULT_FILE_SUFFIX = '.evalset_result.json';
@@ -60,7 +71,7 @@ export function formatEvalSetResult(result) {
   if (result === null || typeof result !== 'object' || Array.isArray(result)) {
     throw new EvalError('schema', '', `expected an EvalSetResult object, found ${result === null ? 'null' : typeof result}`);
   }
-  return dumpAdkJson(result, 'EvalSetResult');
+  return adkEvalSetResultText(result);
 }
 
 /**
@@ -97,100 +108,22 @@ export function saveEvalSetResult({ appName, evalSetId, evalCaseResults, appDir,
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const snake = (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** Keys in snake_case (pydantic accepts both spellings; a snake key wins over its alias). */
-function snakeKeys(obj) {
-  const out = {};
-  for (const [k, v] of Object.entries(obj)) {
-    const s = snake(k);
-    if (s !== k && Object.hasOwn(obj, s)) continue;
-    out[s] = v;
-  }
-  return out;
-}
-
-function describe(v) {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)}`;
-}
-
-function requireField(obj, key, check, what, path) {
-  if (!check(obj[key])) throw new EvalError('schema', `${path}.${key}`, `expected ${what}, found ${obj[key] === undefined ? 'nothing' : describe(obj[key])}`);
-}
-
-const isString = (v) => typeof v === 'string';
-const isArray = Array.isArray;
-
-function readMetric(m, path) {
-  if (!isObject(m)) throw new EvalError('schema', path, `expected an EvalMetricResult object, found ${describe(m)}`);
-  const out = snakeKeys(m);
-  requireField(out, 'metric_name', isString, 'a metric name', path);
-  out.eval_status = statusName(out.eval_status, `${path}.eval_status`);
-  return out;
-}
-
-function readCase(c, path) {
-  if (!isObject(c)) throw new EvalError('schema', path, `expected an EvalCaseResult object, found ${describe(c)}`);
-  const out = snakeKeys(c);
-  out.final_eval_status = statusName(out.final_eval_status, `${path}.final_eval_status`);
-  requireField(out, 'overall_eval_metric_results', isArray, 'a list of metric results', path);
-  out.overall_eval_metric_results = out.overall_eval_metric_results.map((m, i) => readMetric(m, `${path}.overall_eval_metric_results[${i}]`));
-  const per = out.eval_metric_result_per_invocation ?? [];
-  if (!isArray(per)) throw new EvalError('schema', `${path}.eval_metric_result_per_invocation`, `expected a list, found ${describe(per)}`);
-  out.eval_metric_result_per_invocation = per.map((p, i) => {
-    const where = `${path}.eval_metric_result_per_invocation[${i}]`;
-    if (!isObject(p)) throw new EvalError('schema', where, `expected an object, found ${describe(p)}`);
-    const q = snakeKeys(p);
-    const list = q.eval_metric_results ?? [];
-    if (!isArray(list)) throw new EvalError('schema', `${where}.eval_metric_results`, `expected a list, found ${describe(list)}`);
-    q.eval_metric_results = list.map((m, j) => readMetric(m, `${where}.eval_metric_results[${j}]`));
-    return q;
-  });
-  out.eval_set_id ??= '';
-  out.eval_id ??= '';
-  out.session_id ??= '';
-  return out;
-}
-
 /**
  * Parses an EvalSetResult file's text (or bytes, or the parsed value): ADK 2.x plain JSON or
  * 1.x's double-encoded form (a JSON string holding the JSON), snake or camel keys, integer or
- * string statuses. Returns it with string statuses; unknown fields are kept.
+ * string statuses. Returns it with string statuses; unknown fields are kept. The same as
+ * `loadEvalSetResult` of `evalcore`.
  */
 export function readEvalSetResult(input) {
-  let value = input;
-  // Text is parsed by the core (its depth and size bounds), never by JSON.parse first.
-  for (let depth = 0; depth < 2 && (typeof value === 'string' || value instanceof Uint8Array || value instanceof ArrayBuffer); depth++) {
-    const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value;
-    try {
-      value = parseJsonBytes(bytes, 'an eval set result');
-    } catch (e) {
-      if (e instanceof EvalError && e.code === 'invalid_json') {
-        throw new EvalError('invalid_json', '', `an eval set result must be JSON: ${e.message}`, { cause: e });
-      }
-      throw e;
-    }
-  }
-  if (!isObject(value)) throw new EvalError('schema', '$', `expected an EvalSetResult object, found ${describe(value)}`);
-  const out = snakeKeys(value);
-  requireField(out, 'eval_set_result_id', isString, 'the eval set result id (a string)', '$');
-  requireField(out, 'eval_set_id', isString, 'the eval set id (a string)', '$');
-  const cases = out.eval_case_results ?? [];
-  if (!isArray(cases)) throw new EvalError('schema', '$.eval_case_results', `expected a list, found ${describe(cases)}`);
-  out.eval_case_results = cases.map((c, i) => readCase(c, `$.eval_case_results[${i}]`));
-  out.eval_set_result_name ??= null;
-  out.creation_timestamp ??= 0;
-  return out;
+  return loadEvalSetResult(input);
 }
 
 /** `readEvalSetResult` of a file; EvalError messages name the file. */
 export function readEvalSetResultFile(path) {
+  // A FIFO or a device is refused before it is opened (reading a FIFO blocks).
   const bytes = readRegularFile(path, 'cannot read');
   try {
-    return readEvalSetResult(bytes);
+    return loadEvalSetResult(bytes);
   } catch (e) {
     if (e instanceof EvalError) throw new EvalError(e.code, e.path, `${path}: ${e.message}`, { cause: e });
     throw e;

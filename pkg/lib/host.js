@@ -2,6 +2,7 @@
 // never reject. `fetch`, the agent and custom metrics resolve to JSON text, either a result or
 // `{"error": {kind, message}}`, so a synchronous throw, a rejection and a malformed value reach
 // the core as distinct kinds; timeouts and the caller's abort hold whatever the host does.
+import { callAsync } from './instance.js';
 import { describe } from './wire.js';
 
 const NEVER = new AbortController().signal;
@@ -48,8 +49,11 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
       }, { once: true });
     });
   }
+  // Each conversation's history, kept here: the core sends only the invocation added since the
+  // previous turn (resending the whole history every turn made long conversations quadratic).
+  const histories = new Map();
   return {
-    async fetch(url, headersJson, body, timeoutMs) {
+    async fetch(url, headersJson, body, timeoutMs, cancels) {
       if (sig.aborted) return fail('aborted', 'cancelled');
       const ctrl = new AbortController();
       let timedOut = false;
@@ -60,6 +64,10 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
       const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; ctrl.abort(); expire(TIMED_OUT); }, timeoutMs) : null;
       const ended = Promise.race([expired, abortedPromise]);
       const settled = (p) => Promise.race([p, ended]);
+      // When its instance dies the call ends at once: no timer of a dead instance keeps the
+      // process alive until it fires.
+      const cancel = () => { ctrl.abort(); if (timer !== null) clearTimeout(timer); expire(ABORTED); };
+      cancels?.add(cancel);
       pendingFetches.add(ctrl);
       try {
         let pending;
@@ -95,14 +103,17 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
       } finally {
         if (timer !== null) clearTimeout(timer);
         pendingFetches.delete(ctrl);
+        cancels?.delete(cancel);
       }
     },
-    sleep(ms) {
+    // `cancels` (hostFor's): where this sleep's early end is kept for when its instance dies.
+    sleep(ms, cancels) {
       return new Promise((resolve) => {
         if (sig.aborted) { resolve(); return; }
-        const done = () => { clearTimeout(t); pendingSleeps.delete(done); resolve(); };
+        const done = () => { clearTimeout(t); pendingSleeps.delete(done); cancels?.delete(done); resolve(); };
         const t = setTimeout(done, Math.max(0, ms));
         pendingSleeps.add(done);
+        cancels?.add(done);
       });
     },
     now: () => Date.now(),
@@ -111,6 +122,15 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
       if (typeof agent !== 'function') return fail('failed', 'no agent was given');
       const turn = JSON.parse(turnJson);
       if (onTurn) onTurn(turn);
+      const key = `${turn.run}\u0000${turn.evalId}`;
+      let history = histories.get(key);
+      if (turn.turnIndex === 0 || history === undefined) {
+        history = [];
+        histories.set(key, history);
+      }
+      if (turn.previousInvocation) history.push(turn.previousInvocation);
+      delete turn.previousInvocation;
+      turn.history = history.slice();
       turn.signal = sig;
       let reply;
       try {
@@ -174,9 +194,17 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
 export function hostFor(host, gen) {
   const dead = () => gen.trap !== null;
   const gone = () => Promise.resolve(fail('aborted', 'the wasm instance trapped'));
+  // Its pending sleeps and requests end when the instance dies (their timers with them).
+  const cancels = new Set();
+  const end = () => {
+    for (const cancel of [...cancels]) cancel();
+    cancels.clear();
+  };
+  gen.onDeath(end);
   return {
-    fetch: (...a) => (dead() ? gone() : host.fetch(...a)),
-    sleep: (ms) => (dead() ? Promise.resolve() : host.sleep(ms)),
+    end,
+    fetch: (url, headers, body, timeoutMs) => (dead() ? gone() : host.fetch(url, headers, body, timeoutMs, cancels)),
+    sleep: (ms) => (dead() ? Promise.resolve() : host.sleep(ms, cancels)),
     now: () => host.now(),
     random: () => host.random(),
     agent: (turn) => (dead() ? gone() : host.agent(turn)),
@@ -187,3 +215,20 @@ export function hostFor(host, gen) {
   };
 }
 
+
+/**
+ * An async export called with `host` as its instance sees it (`start(glue, boundHost)`). When
+ * the call ends, whatever it left pending ends too: the core races each judge request against
+ * its own sleep, and the losing sleep's timer (up to `timeoutMs`) must not keep the process alive.
+ */
+export async function callWithHost(host, start) {
+  let bound = null;
+  try {
+    return await callAsync((g, gen) => {
+      bound = hostFor(host, gen);
+      return start(g, bound);
+    });
+  } finally {
+    if (bound !== null) bound.end();
+  }
+}

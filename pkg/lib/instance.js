@@ -35,7 +35,14 @@ class Generation {
     this.busy = 0;        // async calls in flight
     this.handles = 0;     // live PreparedCase objects
     this.waiters = new Set();
+    this.deathHooks = [];
     this.glue = createGlue((exports) => this.#guard(exports));
+  }
+
+  /** `hook()` runs once when this instance dies (at once if it is dead already). */
+  onDeath(hook) {
+    if (this.trap !== null) hook();
+    else this.deathHooks.push(hook);
   }
 
   #guard(exports) {
@@ -74,6 +81,13 @@ class Generation {
     if (current === this) current = null;
     for (const reject of this.waiters) reject(this.trap);
     this.waiters.clear();
+    for (const hook of this.deathHooks.splice(0)) {
+      try {
+        hook();
+      } catch {
+        // A hook only ends timers; nothing of the dead instance may stop the others.
+      }
+    }
   }
 
   memoryBytes() {
@@ -123,8 +137,19 @@ export function instance() {
     }
     current = gen;
     replacements++;
+    for (const hook of freshHooks) hook(gen.glue);
   }
   return current;
+}
+
+const freshHooks = [];
+
+/**
+ * `hook(glue)` runs on every replacement instance before its first call: the settings the core
+ * keeps per instance (its parse limits) are given to the fresh one too.
+ */
+export function onFreshInstance(hook) {
+  freshHooks.push(hook);
 }
 
 function retireIfLarge(gen) {

@@ -1,7 +1,9 @@
 //! Reports over eval results for machines and people: JUnit XML for CI, JSON with a summary,
-//! and a Markdown summary for pull-request comments. Pure functions of the result objects (no
-//! wasm), so they work on results read back from ADK's files too.
-import { statusName } from './adk_json.js';
+//! and a Markdown summary for pull-request comments. They render results in the core's model
+//! (what `evaluate` returns and `loadEvalSetResult` reads from ADK's files); a status given as
+//! ADK's integer is named by the core.
+import { EvalError } from './errors.js';
+import { evalStatusName } from './adk_text.js';
 
 // ---------------------------------------------------------------------------------------------
 // Looking into results
@@ -53,9 +55,10 @@ export function formatScore(score) {
 
 function status(v) {
   try {
-    return statusName(v);
-  } catch {
-    return String(v);
+    return evalStatusName(v);
+  } catch (e) {
+    if (e instanceof EvalError) return String(v);
+    throw e;
   }
 }
 

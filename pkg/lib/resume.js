@@ -121,7 +121,7 @@ const addNumbers = (into, from) => {
 /**
  * One EvalSetResult from the calls that completed after a trap: ids and timestamp of the last
  * call, every streamed result, skipped / judge counters summed (those of a trapped call are lost
- * with its instance), `runSummary(results)` for the spread over runs.
+ * with its instance), `runSummary(result)` for the spread over runs.
  */
 export function merge(record, calls, runSummary) {
   const last = calls[calls.length - 1].result;
@@ -132,7 +132,7 @@ export function merge(record, calls, runSummary) {
     creation_timestamp: last.creation_timestamp,
     eval_case_results: record.results,
   };
-  if (record.numRuns > 1) out.run_summary = runSummary(record.results);
+  if (record.numRuns > 1) out.run_summary = runSummary(out);
   const stats = calls.filter((c) => c.result.judge_stats).map((c) => c.result.judge_stats);
   if (stats.length > 0) out.judge_stats = stats.reduce(addNumbers, {});
   const planned = calls.flatMap((c) => (c.result.judge_plan ? c.result.judge_plan.calls ?? [] : []));

@@ -4,10 +4,10 @@
 // checks the options, hands the core the host's capabilities (host.js), keeps judge cassettes,
 // and carries evaluate() across a trap (resume.js).
 import { EvalError } from './errors.js';
-import { callAsync, callSync, instance as ensureReady } from './instance.js';
+import { callSync, instance as ensureReady } from './instance.js';
 import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLength, parseJsonBytes } from './wire.js';
 import { RunRecord, merge, pairsOf } from './resume.js';
-import { errorText, hostFor, makeHost } from './host.js';
+import { callWithHost, errorText, makeHost } from './host.js';
 
 function checkJudgeType(judge, fn) {
   if (judge !== undefined && judge !== null && (typeof judge !== 'object' || Array.isArray(judge))) {
@@ -128,7 +128,7 @@ export async function evaluateInvocationsJudged(args) {
   });
   let out;
   try {
-    out = await callAsync((g, gen) => g.evaluateInvocationsAsync(text, judge.json, hostFor(host, gen)));
+    out = await callWithHost(host, (g, h) => g.evaluateInvocationsAsync(text, judge.json, h));
   } finally {
     // What was recorded is kept, even when the call failed (a trap).
     await saveCassette(judge.cassette);
@@ -161,7 +161,7 @@ export async function planJudgeCalls(args) {
   }
   const judge = await judgeOption(dry, 'planJudgeCalls');
   const host = makeHost({ fetchFn: null });
-  return unwrap(await callAsync((g, gen) => g.planJudgeCallsAsync(text, judge.json, hostFor(host, gen))));
+  return unwrap(await callWithHost(host, (g, h) => g.planJudgeCallsAsync(text, judge.json, h)));
 }
 
 /**
@@ -242,7 +242,7 @@ export async function evaluate(args) {
   let result;
   try {
     try {
-      result = unwrap(await callAsync((g, gen) => g.evaluateAsync(first, j.json, hostFor(host, gen))));
+      result = unwrap(await callWithHost(host, (g, h) => g.evaluateAsync(first, j.json, h)));
     } catch (e) {
       // A trap before the run loop began (the eval set itself) has nothing to keep: it is thrown.
       if (!(e instanceof EvalError) || e.code !== 'trap' || !record.callStarted) throw e;
@@ -286,7 +286,7 @@ export async function evaluate(args) {
       record.offset = call.from;
       record.callStarted = false;
       try {
-        const out = unwrap(await callAsync((g, gen) => g.evaluateAsync(argsText(call.ids, call.count), j.json, hostFor(host, gen))));
+        const out = unwrap(await callWithHost(host, (g, h) => g.evaluateAsync(argsText(call.ids, call.count), j.json, h)));
         calls.push({ from: call.from, result: out });
       } catch (e) {
         if (!(e instanceof EvalError) || e.code !== 'trap') throw e;
@@ -301,6 +301,8 @@ export async function evaluate(args) {
       }
     }
     deliver(record.progress('done', (runs ?? 1) - 1, null));
-    return merge(record, calls, (results) => unwrap(callSync((g) => g.runSummaryJson(stringify(results, 'results'), runs ?? 1))));
+    // The core computes the run summary of the merged result, as it does for a result file.
+    const summaryOf = (merged) => unwrap(callSync((g) => g.loadEvalSetResultJson(stringify(merged, 'result'), '{"runSummary":true}'))).run_summary;
+    return merge(record, calls, summaryOf);
   }
 }

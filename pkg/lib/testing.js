@@ -1,12 +1,13 @@
 //! `evalcore/testing`: ADK's AgentEvaluator for JS test runners (node:test, vitest, jest).
 //! Runs eval sets `numRuns` times, judges each metric on its score averaged over every
-//! invocation of every run (SPEC §4.6, from the run summary), and fails with node:assert's
-//! AssertionError whose message says which metric missed its threshold and on what.
+//! invocation of every run (SPEC §4.6: the core's run summary, computed by the core for results
+//! that have none), and fails with node:assert's AssertionError whose message says which metric
+//! missed its threshold and on what.
 import { AssertionError } from 'node:assert';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { EvalError, evaluate, formatReport, loadEvalConfig, loadEvalSet } from '../index.js';
-import { pythonFloat } from './adk_json.js';
+import { EvalError, evaluate, formatReport, loadEvalConfig, loadEvalSet, loadEvalSetResult } from '../index.js';
+import { pythonFloat } from './adk_text.js';
 import { loadAgent } from './cli/agent.js';
 import { readConfig } from './cli/config.js';
 import { findEvalFiles, readEvalSetFile, readSessionFile } from './cli/evalsets.js';
@@ -83,34 +84,13 @@ function invocationBlocks(caseResults, failingMetrics) {
 }
 
 /**
- * Verdicts when a result has no run summary (one read back from files): a metric passes when it
- * passed in every run; its score is shown only for a single run (averaging is the core's job).
- */
-function metricsWithoutSummary(runs) {
-  const seen = new Map();
-  for (const r of runs) {
-    for (const m of r.overall_eval_metric_results ?? []) {
-      if (m.eval_status === 'INFORMATIONAL' || ((m.threshold ?? null) === null && !m.criterion)) continue;
-      if (!seen.has(m.metric_name)) seen.set(m.metric_name, { metric_name: m.metric_name, threshold: m.threshold, scores: [], statuses: [] });
-      seen.get(m.metric_name).scores.push(m.score ?? null);
-      seen.get(m.metric_name).statuses.push(m.eval_status);
-    }
-  }
-  return [...seen.values()].map((e) => ({
-    metric_name: e.metric_name,
-    threshold: e.threshold,
-    invocation_mean: e.scores.length === 1 ? e.scores[0] : null,
-    case_scores: e.scores,
-    passed: e.statuses.every((x) => x === 'PASSED') ? true : e.statuses.includes('FAILED') ? false : null,
-  }));
-}
-
-/**
  * The failures of one EvalSetResult as AgentEvaluator judges them: per case, every metric that
  * is not informational and did not pass on its averaged score, and every run the agent could not
  * complete. Returns `{ failures: string[], failedCases, totalCases, report }`.
  */
-export function judgeEvalSetResult(result, { source } = {}) {
+export function judgeEvalSetResult(input, { source } = {}) {
+  // The core's model: statuses as names, and its run summary when the result has none.
+  const result = loadEvalSetResult({ eval_set_result_id: '', ...input }, { runSummary: true });
   const byCase = new Map();
   for (const r of result.eval_case_results ?? []) {
     if (!byCase.has(r.eval_id)) byCase.set(r.eval_id, []);
@@ -121,13 +101,7 @@ export function judgeEvalSetResult(result, { source } = {}) {
   const sections = [];
   for (const [evalId, runs] of byCase) {
     const caseFailures = [];
-    const summary = summaries.get(evalId);
-    let metrics;
-    if (summary) {
-      metrics = (summary.metrics ?? []).filter((m) => !m.informational);
-    } else {
-      metrics = metricsWithoutSummary(runs);
-    }
+    const metrics = (summaries.get(evalId)?.metrics ?? []).filter((m) => !m.informational);
     for (const m of metrics) {
       if (m.passed === false) {
         caseFailures.push(`${m.metric_name} for ${evalId} Failed. Expected ${py(m.threshold)}, but got ${py(m.invocation_mean)}.`);
@@ -151,7 +125,7 @@ export function judgeEvalSetResult(result, { source } = {}) {
     if (blocks.length > 0) lines.push('  what failed:', ...blocks);
     sections.push(lines.join('\n'));
   }
-  const numRuns = result.run_summary?.num_runs ?? new Set((result.eval_case_results ?? []).map((r) => r.run ?? 0)).size;
+  const numRuns = result.run_summary?.num_runs ?? 1;
   const where = source ? ` (${source}${numRuns > 1 ? `, ${numRuns} runs` : ''})` : numRuns > 1 ? ` (${numRuns} runs)` : '';
   const head = `${sections.length} of ${byCase.size} eval case${byCase.size === 1 ? '' : 's'} failed in ${result.eval_set_id}${where}`;
   return { failures, failedCases: sections.length, totalCases: byCase.size, report: [head, '', ...sections].join('\n') };

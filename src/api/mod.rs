@@ -1,17 +1,21 @@
 //! The JSON-text surface shared by the wasm skin, native tests and benches: text in, text out.
 //! `run` holds the async half (judges, custom metrics, the agent run loop).
 
+mod config;
 mod run;
+pub use config::{check_config, validate_eval_config, ConfigOptions, ConfigReport};
 pub use run::{evaluate_eval_set, evaluate_invocations_with, plan_judge_calls};
 
 use crate::error::{EvalError, Result};
 use crate::metrics::call_index::CallIndex;
 use crate::metrics::case::{evaluate_case, CaseRun};
+use crate::schema::eval_result::{self, EvalCaseResult};
 use crate::schema::load::{self, LoadOptions};
-use crate::schema::result::{case_result_json, Detail};
+use crate::schema::result::Detail;
 use crate::schema::{EvalCase, EvalConfig, Invocation};
 use serde::Deserialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::cell::OnceCell;
 
 /// `{"ok": <json>}` or `{"error": {code, path, message}}`.
@@ -59,6 +63,45 @@ fn options<T: for<'de> Deserialize<'de> + Default>(text: &str) -> Result<T> {
     })
 }
 
+/// `setLimits(update)`: changes the parse limits given (`{maxTextBytes?, maxParseBytes?,
+/// maxReplyBytes?}` JSON, "" to change none) and returns the limits now in force.
+pub fn set_limits(update: &str) -> Result<String> {
+    use crate::schema::budget::{self, Limits};
+    #[derive(Deserialize, Default)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Update {
+        max_text_bytes: Option<f64>,
+        max_parse_bytes: Option<f64>,
+        max_reply_bytes: Option<f64>,
+    }
+    let u: Update = options(update)?;
+    let current = budget::limits();
+    let pick = |name: &str, v: Option<f64>, old: u64| -> Result<u64> {
+        match v {
+            None => Ok(old),
+            Some(x) if x.fract() == 0.0 && (0.0..=budget::ADDRESS_SPACE as f64).contains(&x) => Ok(x as u64),
+            Some(x) => Err(EvalError::schema(
+                format!("$options.{name}"),
+                format!("`{name}` must be a whole number of bytes up to 4 GiB, found {x}"),
+            )),
+        }
+    };
+    let l = budget::set_limits(Limits {
+        max_text_bytes: pick("maxTextBytes", u.max_text_bytes, current.max_text_bytes)?,
+        max_parse_bytes: pick("maxParseBytes", u.max_parse_bytes, current.max_parse_bytes)?,
+        max_reply_bytes: pick("maxReplyBytes", u.max_reply_bytes, current.max_reply_bytes)?,
+    })
+    .map_err(|e| EvalError {
+        path: e.path.replacen('$', "$options", 1),
+        ..e
+    })?;
+    Ok(to_json(&serde_json::json!({
+        "maxTextBytes": l.max_text_bytes,
+        "maxParseBytes": l.max_parse_bytes,
+        "maxReplyBytes": l.max_reply_bytes,
+    })))
+}
+
 pub fn load_eval_set(input: &str, opts: &str) -> Result<String> {
     let opts: LoadOptions = options(opts)?;
     load::load_eval_set(input, &opts).map(|s| to_json(&s))
@@ -72,30 +115,29 @@ pub fn validate_eval_set(input: &str) -> String {
 /// Parses a config from JSON text; "" and "null" give ADK's default criteria.
 pub fn parse_config(input: &str) -> Result<EvalConfig> {
     if input.trim().is_empty() {
-        return Ok(EvalConfig::default_criteria());
+        return config_from_value(&Value::Null);
     }
     let v = load::parse_json(input)?;
     config_from_value(&v)
 }
 
+/// A config value read for scoring, its criteria typed once (see [`config::run_config`]).
 pub fn config_from_value(v: &Value) -> Result<EvalConfig> {
-    EvalConfig::from_value(v).map_err(|mut errors| {
-        let n = errors.len();
-        let mut first = errors.swap_remove(0);
-        if n > 1 {
-            first.message = format!(
-                "{} (and {} more problem{} in this config)",
-                first.message,
-                n - 1,
-                if n > 2 { "s" } else { "" }
-            );
-        }
-        first
-    })
+    config::run_config(v)
 }
 
-pub fn load_eval_config(input: &str) -> Result<String> {
-    parse_config(input).map(|c| to_json(&c.to_json()))
+/// `loadEvalConfig(input, {strict?})`: criteria in object form.
+pub fn load_eval_config(input: &str, options: &str) -> Result<String> {
+    let options: ConfigOptions = self::options(options)?;
+    config::load_config(input, &options).map(|c| to_json(&c.to_json()))
+}
+
+/// `validateEvalConfig(input, {strict?})`: `{ok, errors, warnings}`.
+pub fn validate_config(input: &str, options: &str) -> String {
+    match self::options::<ConfigOptions>(options) {
+        Ok(o) => validate_eval_config(input, &o),
+        Err(e) => to_json(&serde_json::json!({"ok": false, "errors": [e], "warnings": []})),
+    }
 }
 
 #[derive(Deserialize)]
@@ -199,11 +241,17 @@ impl PreparedCase {
             call_index,
         };
         let outcome = evaluate_case(&self.case, &self.actual, config, &run)?;
-        Ok(case_result_json(
+        Ok(self.result_json(outcome, detail))
+    }
+
+    /// The EvalCaseResult of `outcome` as evalcore's JSON, the invocations borrowed.
+    fn result_json(&self, outcome: crate::schema::result::CaseOutcome, detail: Detail) -> String {
+        let actual = self.actual.iter().map(Cow::Borrowed).collect();
+        to_json(&EvalCaseResult::of(
             &self.eval_set_id,
             &self.case,
-            &self.actual,
-            &outcome,
+            actual,
+            outcome,
             detail,
         ))
     }
@@ -230,6 +278,63 @@ pub fn evaluate_invocations(args: &str) -> Result<String> {
     let p = PreparedCase::parse(args)?;
     let cfg = p.own_config()?;
     p.run(&cfg, p.detail, p.efficiency_metrics)
+}
+
+/// Options of `loadEvalSetResult`.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ResultOptions {
+    /// Add the run summary (AgentEvaluator's verdicts) when the result has none.
+    #[serde(default, alias = "run_summary")]
+    run_summary: Option<bool>,
+}
+
+/// `loadEvalSetResult`: an EvalSetResult in any shape ADK has written (2.x, 1.x double-encoded,
+/// camelCase, statuses as names or integers) as evalcore's JSON (statuses as names).
+pub fn load_eval_set_result(input: &str, opts: &str) -> Result<String> {
+    let o: ResultOptions = options(opts)?;
+    let mut result = eval_result::read_eval_set_result(input)?;
+    if o.run_summary == Some(true) && result.run_summary.is_none() {
+        let mut runs: Vec<u32> = result.eval_case_results.iter().map(|r| r.run.unwrap_or(0)).collect();
+        runs.sort_unstable();
+        runs.dedup();
+        let num_runs = u32::try_from(runs.len()).unwrap_or(u32::MAX).max(1);
+        let summary = crate::run::summary::run_summary(&result.eval_case_results, num_runs);
+        result.run_summary = Some(eval_result::Carried::Built(summary));
+    }
+    Ok(to_json(&result))
+}
+
+/// An EvalSetResult (any shape `loadEvalSetResult` reads) as the text ADK 2.13 writes to its
+/// eval history, as a JSON string literal.
+pub fn format_eval_set_result(input: &str) -> Result<String> {
+    let result = eval_result::read_eval_set_result(input)?;
+    Ok(to_json(&crate::report::adk_file::eval_set_result_text(&result)))
+}
+
+/// An eval set (the current schema) as ADK writes its files: every field, or with `compact`
+/// only the non-null, non-default ones; as a JSON string literal.
+pub fn format_eval_set_file(input: &str, compact: bool) -> Result<String> {
+    let v = load::parse_json(input)?;
+    Ok(to_json(&crate::report::adk_file::eval_set_text(&v, compact)))
+}
+
+/// Python's text of a JSON value: `repr` of what `json.loads` gives (`"repr"`), or
+/// `json.dumps(value, sort_keys=True)` (`"json"`); as a JSON string literal.
+pub fn python_text(input: &str, form: &str) -> Result<String> {
+    let v = load::parse_json(input)?;
+    let text = match form {
+        "repr" => crate::report::pyfmt::value_repr(&v),
+        "json" => crate::report::pyfmt::json_dumps_sorted(&v),
+        other => return Err(EvalError::schema("", format!("unknown Python text form {other:?}"))),
+    };
+    Ok(to_json(&text))
+}
+
+/// An eval status (a name in any case, or ADK's integer) as its name, as a JSON string literal.
+pub fn eval_status_name(input: &str) -> Result<String> {
+    let status: crate::schema::result::EvalStatus = crate::schema::json_path::from_str(input)?;
+    Ok(to_json(&status))
 }
 
 /// ROUGE-1 of many pairs in one call: `joined` is every candidate and reference concatenated
@@ -325,9 +430,9 @@ mod tests {
         assert_eq!(code_of(load_eval_set("[1,2]", "")), "schema");
         assert_eq!(code_of(evaluate_invocations("{}")), "schema");
         assert_eq!(code_of(evaluate_invocations("null")), "schema");
-        assert_eq!(code_of(load_eval_config("[]")), "schema");
+        assert_eq!(code_of(load_eval_config("[]", "")), "schema");
         assert_eq!(
-            code_of(load_eval_config("{\"criteria\": {\"x\": 1e999}}")),
+            code_of(load_eval_config("{\"criteria\": {\"x\": 1e999}}", "")),
             "invalid_json"
         );
     }

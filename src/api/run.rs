@@ -10,8 +10,7 @@ use crate::run::client::{JudgeClient, JudgeSettings};
 use crate::run::eval_set::RunArgs;
 use crate::run::Host;
 use crate::schema::load::{self, LoadOptions};
-use crate::schema::result::{case_result_json, Detail};
-use crate::schema::EvalConfig;
+use crate::schema::result::Detail;
 use serde::Deserialize;
 use serde_json::Value;
 use std::rc::Rc;
@@ -22,9 +21,7 @@ fn judge_settings(judge: &str) -> Result<Option<JudgeSettings>> {
         return Ok(None);
     }
     let v = load::parse_json(judge)?;
-    JudgeSettings::from_json(&v)
-        .map(Some)
-        .map_err(|m| EvalError::schema("$.judge", m))
+    JudgeSettings::from_json(&v).map(Some)
 }
 
 /// `evaluateInvocations` with judged and custom metrics: the same case pipeline, awaiting the
@@ -51,8 +48,7 @@ pub async fn evaluate_invocations_with(
     if let Some(c) = &client {
         c.close();
     }
-    let outcome = outcome?;
-    Ok(case_result_json(&p.eval_set_id, &p.case, &p.actual, &outcome, p.detail))
+    Ok(p.result_json(outcome?, p.detail))
 }
 
 /// `planJudgeCalls`: every judge call `evaluateInvocations` would make, without sending any.
@@ -63,8 +59,7 @@ pub async fn plan_judge_calls(args: &str, judge: &str, host: Rc<dyn Host>) -> Re
     let cfg = p.own_config()?;
     let mut settings = match judge_settings(judge)? {
         Some(s) => s,
-        None => JudgeSettings::from_json(&serde_json::json!({"provider": "gemini"}))
-            .map_err(|m| EvalError::schema("$.judge", m))?,
+        None => JudgeSettings::from_json(&serde_json::json!({"provider": "gemini"}))?,
     };
     settings.dry_run = true;
     if settings.model.is_none() {
@@ -132,7 +127,7 @@ pub async fn evaluate_eval_set(
         ..e
     })?;
     let config = if a.config.is_null() {
-        EvalConfig::default_criteria()
+        config_from_value(&Value::Null)?
     } else {
         config_from_value(&a.config).map_err(|e| EvalError {
             path: e.path.replacen('$', "$.config", 1),
@@ -147,10 +142,8 @@ pub async fn evaluate_eval_set(
         ));
     }
     if let Some(ids) = &a.eval_ids {
-        let unknown: Vec<&String> = ids
-            .iter()
-            .filter(|i| !eval_set.eval_cases.iter().any(|c| &c.eval_id == *i))
-            .collect();
+        let known: std::collections::HashSet<&str> = eval_set.eval_cases.iter().map(|c| c.eval_id.as_str()).collect();
+        let unknown: Vec<&String> = ids.iter().filter(|i| !known.contains(i.as_str())).collect();
         if !unknown.is_empty() {
             return Err(EvalError::schema(
                 "$.evalIds",
@@ -170,8 +163,9 @@ pub async fn evaluate_eval_set(
         efficiency_metrics: a.efficiency_metrics.unwrap_or(true),
     };
     let out = crate::run::eval_set::evaluate(host, run_args, client.clone(), custom).await;
+    let out = to_json(&out);
     if let Some(c) = &client {
         c.close();
     }
-    Ok(to_json(&out))
+    Ok(out)
 }

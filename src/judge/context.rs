@@ -1,7 +1,6 @@
 //! What a judge is shown about an invocation: response texts, tool calls with their responses,
 //! tool declarations, developer instructions, grounding metadata, conversation history.
 
-use crate::metrics::NotEvaluated;
 use crate::schema::content::text_of;
 use crate::schema::invocation::IntermediateData;
 use crate::schema::load::value_of;
@@ -126,8 +125,8 @@ pub fn tool_declarations(inv: &Invocation) -> String {
 
 /// Developer instructions for the agent that answered (author of the first event, else the
 /// first agent of app_details); empty without app_details. An author missing from app_details
-/// is an error, as in ADK.
-pub fn developer_instructions(inv: &Invocation) -> Result<String, NotEvaluated> {
+/// is an error, as in ADK (the message says which agent).
+pub fn developer_instructions(inv: &Invocation) -> Result<String, String> {
     let Some(app) = &inv.app_details else {
         return Ok(String::new());
     };
@@ -135,9 +134,8 @@ pub fn developer_instructions(inv: &Invocation) -> Result<String, NotEvaluated> 
     match author {
         Some(a) => match app.agent_details.get(&a) {
             Some(d) => Ok(d.instructions.clone()),
-            None => Err(NotEvaluated::new(
-                "invalid_input",
-                format!("app_details has no agent named {a:?}, the author of the invocation's first event"),
+            None => Err(format!(
+                "app_details has no agent named {a:?}, the author of the invocation's first event"
             )),
         },
         None => Ok(app

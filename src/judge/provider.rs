@@ -164,6 +164,9 @@ pub enum Reply {
 /// Reads a 2xx reply body. Thought parts (Gemini `thought: true`, Anthropic `thinking` blocks)
 /// are not part of the answer.
 pub fn read_reply(provider: Provider, body: &str) -> Reply {
+    if let Err(m) = crate::schema::budget::check_reply(body, "the reply") {
+        return Reply::Malformed(m);
+    }
     let v: Value = match serde_json::from_str(body) {
         Ok(v) => v,
         Err(e) => return Reply::Malformed(format!("the reply is not JSON ({e})")),

@@ -88,17 +88,12 @@ fn encode_str(s: &str, out: &mut Vec<u8>) {
 fn encode_map(m: &Map<String, Value>, out: &mut Vec<u8>) {
     out.push(b'{');
     out.extend_from_slice(&(m.len() as u64).to_le_bytes());
-    // Keys in sorted order; tool args are small, so pick each next key by a scan.
-    let mut last: Option<&String> = None;
-    for _ in 0..m.len() {
-        let next = m
-            .iter()
-            .filter(|(k, _)| last.is_none_or(|l| *k > l))
-            .min_by(|a, b| a.0.cmp(b.0));
-        let Some((k, v)) = next else { break };
+    // Keys in sorted order (a JSON object's keys are unique, so the order is total).
+    let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    for (k, v) in entries {
         encode_str(k, out);
         encode(v, out);
-        last = Some(k);
     }
 }
 
@@ -171,6 +166,23 @@ mod tests {
     use serde_json::json;
 
     use crate::metrics::test_call as call;
+
+    #[test]
+    fn key_order_does_not_matter_even_with_many_keys() {
+        // Issue 9's reproducer: 16,000 keys took 3.7 s when each next key was found by a scan.
+        let n = 16_000;
+        let forward: Map<String, Value> = (0..n).map(|i| (format!("k{i}"), json!(i))).collect();
+        let backward: Map<String, Value> = (0..n).rev().map(|i| (format!("k{i}"), json!(i))).collect();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        encode_map(&forward, &mut a);
+        encode_map(&backward, &mut b);
+        assert_eq!(a, b);
+        let mut shifted = backward.clone();
+        shifted.insert("k0".into(), json!(1));
+        let mut c = Vec::new();
+        encode_map(&shifted, &mut c);
+        assert_ne!(a, c);
+    }
 
     #[test]
     fn ids_agree_with_python_equality() {

@@ -2,7 +2,7 @@
 //! the always-on efficiency metrics, and the case status (SPEC §4.3-4.5).
 
 use super::call_index::CallIndex;
-use super::{known_metrics, lookup, Ctx, Kind, Metric, NotEvaluated, Outcome, EFFICIENCY};
+use super::{known_metrics, Ctx, Metric, NotEvaluated, Outcome, EFFICIENCY};
 use crate::error::{ErrorCode, EvalError, Result};
 use crate::schema::result::{CaseOutcome, Cell, EvalStatus, MetricHeader, MetricRun};
 use crate::schema::{Criterion, EvalCase, EvalConfig, Invocation};
@@ -82,41 +82,17 @@ fn attach(header: MetricHeader, n: usize, out: Outcome) -> MetricRun {
     }
 }
 
-fn run_configured(name: &str, criterion: &Criterion, ctx: &Ctx) -> MetricRun {
-    let header = MetricHeader {
-        name: name.to_string(),
-        threshold: Some(criterion.threshold),
-        criterion: Some(criterion.to_json()),
-    };
-    let n = ctx.actual.len();
-    let result = match lookup(name) {
-        None => Err(NotEvaluated::new(
-            "unknown_metric",
-            format!(
-                "unknown metric {name:?}; known metrics: {}",
-                known_metrics().collect::<Vec<_>>().join(", ")
-            ),
-        )),
-        Some(Kind::Informational(_)) => Err(NotEvaluated::new(
-            "threshold_not_allowed",
-            format!("{name} is informational and always reported; it takes no threshold, so remove it from `criteria`"),
-        )),
-        Some(Kind::Judged(_)) => Err(NotEvaluated::new(
-            "needs_judge",
-            format!(
-                "{name} is judged by an LLM: pass a `judge` ({{provider, model, baseUrl?, fetch?}}) to evaluate it"
-            ),
-        )),
-        Some(Kind::Vertex) => Err(NotEvaluated::new(
-            "unsupported",
-            format!("{name} is computed by the Vertex AI evaluation service, which evalcore does not call"),
-        )),
-        Some(Kind::Scored(f)) => f(ctx, criterion),
-    };
-    match result {
-        Ok(out) => attach(header, n, out),
-        Err(why) => not_evaluated_run(header, n, why),
-    }
+fn unknown_metric(name: &str) -> NotEvaluated {
+    let hint = crate::schema::criteria::closest(name, known_metrics())
+        .map(|k| format!("did you mean {k:?}? "))
+        .unwrap_or_default();
+    NotEvaluated::new(
+        "unknown_metric",
+        format!(
+            "unknown metric {name:?}; {hint}known metrics: {}",
+            known_metrics().collect::<Vec<_>>().join(", ")
+        ),
+    )
 }
 
 /// ADK's case status: the first FAILED wins, else PASSED if any passed, else NOT_EVALUATED.
@@ -157,22 +133,20 @@ fn header_of(name: &str, criterion: &Criterion) -> MetricHeader {
     }
 }
 
-async fn run_configured_async(name: &str, criterion: &Criterion, ctx: &Ctx<'_>, ports: Ports<'_>) -> MetricRun {
+/// One configured metric, the one dispatch path for every caller: a custom metric of the host,
+/// then the embedding application's Rust metrics, then the built-ins (which answer at once
+/// unless they ask the judge).
+async fn run_configured(name: &str, criterion: &Criterion, ctx: &Ctx<'_>, ports: Ports<'_>) -> MetricRun {
     let n = ctx.actual.len();
-    if let Some(custom) = ports.custom.filter(|c| c.has(name)) {
-        let header = header_of(name, criterion);
-        return match super::custom::run(custom, name, ctx, criterion).await {
-            Ok(out) => attach(header, n, out),
-            Err(why) => not_evaluated_run(header, n, why),
-        };
-    }
     let header = header_of(name, criterion);
-    let result = if let Some(m) = ports.metrics.iter().find(|m| m.name() == name) {
+    let result = if let Some(custom) = ports.custom.filter(|c| c.has(name)) {
+        super::custom::run(custom, name, ctx, criterion).await
+    } else if let Some(m) = ports.metrics.iter().find(|m| m.name() == name) {
         m.evaluate(ctx, criterion, ports.judge).await
     } else if let Some(b) = super::builtin(name) {
         b.evaluate(ctx, criterion, ports.judge).await
     } else {
-        return run_configured(name, criterion, ctx);
+        Err(unknown_metric(name))
     };
     match result {
         Ok(out) => attach(header, n, out),
@@ -201,7 +175,7 @@ pub async fn evaluate_case_with(
     let futs = config
         .criteria
         .iter()
-        .map(|(name, criterion)| run_configured_async(name, criterion, ctx, ports));
+        .map(|(name, criterion)| run_configured(name, criterion, ctx, ports));
     let mut metrics: Vec<MetricRun> = futures_util::future::join_all(futs).await;
     append_efficiency(&mut metrics, config, ctx, run);
     let final_status = final_status(&metrics);
@@ -221,27 +195,23 @@ fn append_efficiency(metrics: &mut Vec<MetricRun>, config: &EvalConfig, ctx: &Ct
     }
 }
 
-/// Evaluates `actual` against `case` under `config`.
+/// Evaluates `actual` against `case` under `config`, without a host: the same path as
+/// [`evaluate_case_with`], whose metrics then all answer at once (a judged one is NOT_EVALUATED
+/// with `needs_judge`).
 pub fn evaluate_case(
     case: &EvalCase,
     actual: &[Invocation],
     config: &EvalConfig,
     run: &CaseRun,
 ) -> Result<CaseOutcome> {
-    check_case(case, actual)?;
-    let ctx = Ctx {
-        actual,
-        expected: case.conversation.as_deref(),
-        scenario: case.conversation_scenario.as_ref(),
-        call_index: run.call_index,
-        case_rubrics: case.rubrics.as_deref(),
-    };
-    let mut metrics: Vec<MetricRun> = config
-        .criteria
-        .iter()
-        .map(|(name, criterion)| run_configured(name, criterion, &ctx))
-        .collect();
-    append_efficiency(&mut metrics, config, &ctx, run);
-    let final_status = final_status(&metrics);
-    Ok(CaseOutcome { metrics, final_status })
+    use futures_util::FutureExt;
+    evaluate_case_with(case, actual, config, run, Ports::default())
+        .now_or_never()
+        .unwrap_or_else(|| {
+            Err(crate::error::EvalError::new(
+                crate::error::ErrorCode::Unsupported,
+                "",
+                "a metric waited for a host, but this evaluation has none",
+            ))
+        })
 }

@@ -55,7 +55,22 @@ fn cell_of(v: &Value, threshold: f64) -> Result<Cell, String> {
         None => pass(score, threshold),
         Some(s) => status_of(Some(s)).ok_or_else(|| format!("unknown eval_status {s}"))?,
     };
-    Ok(Cell::new(score, status))
+    let mut cell = Cell::new(score, status);
+    if status == EvalStatus::NotEvaluated {
+        // Say why, in the metric's own words when it gave some (`reason` or `details.reason`).
+        let own = v
+            .get("reason")
+            .or_else(|| v.get("details").and_then(|d| d.get("reason")))
+            .and_then(Value::as_str);
+        let why = match (own, score) {
+            (Some(r), _) => format!("the custom metric reported NOT_EVALUATED: {r}"),
+            (None, None) => "the custom metric returned no score (null or missing `score`)".to_string(),
+            (None, Some(_)) => "the custom metric reported NOT_EVALUATED".to_string(),
+        };
+        cell.details.reason = Some("custom_not_evaluated");
+        cell.details.error = Some(why);
+    }
+    Ok(cell)
 }
 
 /// Runs a custom metric through the host.
@@ -72,6 +87,8 @@ pub async fn run(port: &dyn CustomPort, name: &str, ctx: &Ctx<'_>, c: &Criterion
         .call(name, payload.to_string())
         .await
         .map_err(|m| NotEvaluated::new("custom_metric_error", format!("custom metric {name:?} failed: {m}")))?;
+    crate::schema::budget::check_reply(&answer, "the answer")
+        .map_err(|m| NotEvaluated::new("custom_metric_error", format!("custom metric {name:?}: {m}")))?;
     let v: Value = serde_json::from_str(&answer).map_err(|e| {
         NotEvaluated::new(
             "custom_metric_error",

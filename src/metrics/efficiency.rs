@@ -1,6 +1,7 @@
 //! ADK 2.x's four always-on informational metrics: tool calls, model calls, tokens, durations.
 
 use super::{Ctx, Outcome};
+use crate::schema::eval_result::{DURATION_FIELDS, TOKEN_FIELDS};
 use crate::schema::result::{Breakdown, Cell, EvalStatus};
 use crate::schema::{IntermediateData, Invocation};
 
@@ -36,17 +37,6 @@ pub fn inference_call_count(ctx: &Ctx) -> Outcome {
         _ => None,
     })
 }
-
-static TOKEN_FIELDS: [&str; 8] = [
-    "total_tokens",
-    "input_tokens",
-    "prompt_tokens",
-    "cached_tokens",
-    "tool_use_tokens",
-    "output_tokens",
-    "candidates_tokens",
-    "reasoning_tokens",
-];
 
 fn add(a: Option<i64>, b: Option<i64>) -> Option<i64> {
     match (a, b) {
@@ -125,8 +115,6 @@ pub fn round3(x: f64) -> f64 {
     }
     scaled.round() / 1000.0
 }
-
-static DURATION_FIELDS: [&str; 4] = ["total_seconds", "model_seconds", "tool_seconds", "framework_seconds"];
 
 fn durations_of(inv: &Invocation) -> [Option<f64>; 4] {
     let framework = match (inv.duration, inv.model_duration, inv.tool_duration) {

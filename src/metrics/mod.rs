@@ -9,9 +9,11 @@ pub mod pyeq;
 pub mod response_match;
 pub mod trajectory;
 
+use crate::schema::criteria::{self, CriterionClass, JudgeCriterion, MatchType, Typed};
 use crate::schema::eval_set::ConversationScenario;
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::{Criterion, Invocation};
+use std::borrow::Cow;
 
 /// What an evaluator sees: actual invocations, expected ones (static cases) and the scenario.
 pub struct Ctx<'a> {
@@ -62,6 +64,29 @@ pub enum Kind {
     Vertex,
 }
 
+/// Which way a metric's score is better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    HigherIsBetter,
+    LowerIsBetter,
+}
+
+impl Kind {
+    /// Every ADK 2.13 built-in passes on `score >= threshold` (SPEC §3.1), so a higher score is
+    /// better; informational metrics have no threshold, and report counts for which the same holds.
+    pub fn direction(self) -> Direction {
+        match self {
+            Kind::Scored(_) | Kind::Informational(_) | Kind::Judged(_) | Kind::Vertex => Direction::HigherIsBetter,
+        }
+    }
+}
+
+/// The direction of a registered metric; None for a metric the registry does not know (a host's
+/// custom metric, whose direction only its own statuses can tell, as ADK's AgentEvaluator does).
+pub fn direction(name: &str) -> Option<Direction> {
+    lookup(name).map(Kind::direction)
+}
+
 /// ADK 2.13's four always-on efficiency metrics, in the order ADK appends them.
 pub const EFFICIENCY: [(&str, InfoFn); 4] = [
     ("tool_call_count_v1", efficiency::tool_call_count),
@@ -70,37 +95,69 @@ pub const EFFICIENCY: [(&str, InfoFn); 4] = [
     ("invocation_duration_v1", efficiency::invocation_duration),
 ];
 
-/// Every metric evalcore knows (ADK 2.13's registry plus the trajectory extras) and how it is
-/// computed; the efficiency metrics are in EFFICIENCY.
-const REGISTRY: &[(&str, Kind)] = &[
-    ("tool_trajectory_avg_score", Kind::Scored(trajectory::avg_score)),
-    ("response_match_score", Kind::Scored(response_match::score)),
-    ("trajectory_precision", Kind::Scored(trajectory::precision)),
-    ("trajectory_recall", Kind::Scored(trajectory::recall)),
-    ("trajectory_single_tool_use", Kind::Scored(trajectory::single_tool_use)),
-    ("final_response_match_v2", Kind::Judged(judged::response_match_v2)),
+/// Every metric evalcore knows (ADK 2.13's registry plus the trajectory extras), how it is
+/// computed and which criterion class it reads; the efficiency metrics are in EFFICIENCY.
+const REGISTRY: &[(&str, Kind, CriterionClass)] = &[
+    (
+        "tool_trajectory_avg_score",
+        Kind::Scored(trajectory::avg_score),
+        CriterionClass::ToolTrajectory,
+    ),
+    (
+        "response_match_score",
+        Kind::Scored(response_match::score),
+        CriterionClass::Base,
+    ),
+    (
+        "trajectory_precision",
+        Kind::Scored(trajectory::precision),
+        CriterionClass::ToolTrajectory,
+    ),
+    (
+        "trajectory_recall",
+        Kind::Scored(trajectory::recall),
+        CriterionClass::ToolTrajectory,
+    ),
+    (
+        "trajectory_single_tool_use",
+        Kind::Scored(trajectory::single_tool_use),
+        CriterionClass::ToolName,
+    ),
+    (
+        "final_response_match_v2",
+        Kind::Judged(judged::response_match_v2),
+        CriterionClass::LlmAsAJudge,
+    ),
     (
         "rubric_based_final_response_quality_v1",
         Kind::Judged(judged::final_response_quality),
+        CriterionClass::RubricsBased,
     ),
     (
         "rubric_based_tool_use_quality_v1",
         Kind::Judged(judged::tool_use_quality),
+        CriterionClass::RubricsBased,
     ),
     (
         "rubric_based_multi_turn_trajectory_quality_v1",
         Kind::Judged(judged::multi_turn_trajectory),
+        CriterionClass::RubricsBased,
     ),
-    ("hallucinations_v1", Kind::Judged(judged::hallucinations)),
-    ("safety_v1", Kind::Judged(judged::safety)),
+    (
+        "hallucinations_v1",
+        Kind::Judged(judged::hallucinations),
+        CriterionClass::Hallucinations,
+    ),
+    ("safety_v1", Kind::Judged(judged::safety), CriterionClass::LlmAsAJudge),
     (
         "per_turn_user_simulator_quality_v1",
         Kind::Judged(judged::user_turn_quality),
+        CriterionClass::UserSimulator,
     ),
-    ("response_evaluation_score", Kind::Vertex),
-    ("multi_turn_task_success_v1", Kind::Vertex),
-    ("multi_turn_trajectory_quality_v1", Kind::Vertex),
-    ("multi_turn_tool_use_quality_v1", Kind::Vertex),
+    ("response_evaluation_score", Kind::Vertex, CriterionClass::Base),
+    ("multi_turn_task_success_v1", Kind::Vertex, CriterionClass::Base),
+    ("multi_turn_trajectory_quality_v1", Kind::Vertex, CriterionClass::Base),
+    ("multi_turn_tool_use_quality_v1", Kind::Vertex, CriterionClass::Base),
 ];
 
 /// A metric written in Rust by an application embedding the core: registered per evaluation
@@ -164,7 +221,7 @@ impl Metric for Builtin {
 pub fn builtin(name: &str) -> Option<Builtin> {
     let name: &'static str = REGISTRY
         .iter()
-        .map(|(n, _)| *n)
+        .map(|(n, _, _)| *n)
         .chain(EFFICIENCY.iter().map(|(n, _)| *n))
         .find(|n| *n == name)?;
     lookup(name).map(|kind| Builtin { name, kind })
@@ -172,7 +229,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
 
 /// Looks a metric up by name.
 pub fn lookup(name: &str) -> Option<Kind> {
-    let scored = REGISTRY.iter().find(|(n, _)| *n == name).map(|(_, k)| *k);
+    let scored = REGISTRY.iter().find(|(n, _, _)| *n == name).map(|(_, k, _)| *k);
     scored.or_else(|| {
         EFFICIENCY
             .iter()
@@ -185,8 +242,68 @@ pub fn lookup(name: &str) -> Option<Kind> {
 pub fn known_metrics() -> impl Iterator<Item = &'static str> {
     REGISTRY
         .iter()
-        .map(|(n, _)| *n)
+        .map(|(n, _, _)| *n)
         .chain(EFFICIENCY.iter().map(|(n, _)| *n))
+}
+
+/// The criterion class a known metric reads (Base for the efficiency metrics).
+pub fn criterion_class(name: &str) -> Option<CriterionClass> {
+    REGISTRY
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, _, c)| *c)
+        .or_else(|| {
+            EFFICIENCY
+                .iter()
+                .any(|(n, _)| *n == name)
+                .then_some(CriterionClass::Base)
+        })
+}
+
+/// The criterion of `metric` in its class: as typed at config load, or read now when the
+/// criterion was made in code.
+pub fn typed<'a>(metric: &str, c: &'a Criterion) -> Cow<'a, Typed> {
+    match &c.typed {
+        Typed::Unchecked => {
+            let class = criterion_class(metric).unwrap_or(CriterionClass::Base);
+            Cow::Owned(criteria::check(class, c, metric, "$").typed)
+        }
+        t => Cow::Borrowed(t),
+    }
+}
+
+fn invalid(t: &Typed) -> Option<NotEvaluated> {
+    match t {
+        Typed::Invalid { message, .. } => Some(NotEvaluated::new("invalid_criterion", message.clone())),
+        _ => None,
+    }
+}
+
+/// `match_type` and `ignore_args` of a trajectory criterion.
+pub fn trajectory_criterion(metric: &str, c: &Criterion) -> Result<(MatchType, bool), NotEvaluated> {
+    let t = typed(metric, c);
+    if let Some(e) = invalid(&t) {
+        return Err(e);
+    }
+    Ok(match t.as_ref() {
+        Typed::ToolTrajectory {
+            match_type,
+            ignore_args,
+        } => (*match_type, *ignore_args),
+        _ => (MatchType::Exact, false),
+    })
+}
+
+/// The fields of a judged criterion (defaults when the criterion has none).
+pub fn judge_criterion<'a>(metric: &str, c: &'a Criterion) -> Result<Cow<'a, JudgeCriterion>, NotEvaluated> {
+    match typed(metric, c) {
+        Cow::Borrowed(Typed::Judge(j)) => Ok(Cow::Borrowed(j)),
+        Cow::Owned(Typed::Judge(j)) => Ok(Cow::Owned(j)),
+        t => match invalid(&t) {
+            Some(e) => Err(e),
+            None => Ok(Cow::Owned(JudgeCriterion::default())),
+        },
+    }
 }
 
 /// ADK's pass rule: `score >= threshold` (plain float comparison), NOT_EVALUATED without a score.

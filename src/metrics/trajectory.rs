@@ -3,70 +3,20 @@
 
 use super::call_index::CallId;
 use super::pyeq::py_eq_obj;
-use super::{per_invocation, per_pair, Ctx, NotEvaluated, Outcome};
-use crate::schema::config::{kind, lax_bool};
+use super::{per_invocation, per_pair, trajectory_criterion, typed, Ctx, NotEvaluated, Outcome};
+pub use crate::schema::criteria::MatchType;
+use crate::schema::criteria::Typed;
 use crate::schema::{Criterion, FunctionCall};
-use serde_json::Value;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MatchType {
-    Exact,
-    InOrder,
-    AnyOrder,
-}
-
-/// ToolTrajectoryCriterion, re-validated from the stored criterion as ADK's evaluator does.
+/// ToolTrajectoryCriterion, as typed when the config was loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TrajectoryCriterion {
     pub match_type: MatchType,
     pub ignore_args: bool,
 }
 
-fn bad(field: &str, v: &Value, expected: &str) -> NotEvaluated {
-    NotEvaluated::new(
-        "invalid_criterion",
-        format!("criterion field `{field}` must be {expected}; found {} {v}", kind(v)),
-    )
-}
-
-/// ADK's normalisation: an integer 0/1/2, or a name after trim, upper-case and `-`/space -> `_`.
-pub fn parse_match_type(v: &Value) -> Result<MatchType, NotEvaluated> {
-    const EXPECTED: &str = "EXACT, IN_ORDER or ANY_ORDER (or 0, 1, 2)";
-    let from_int = |i: i64| match i {
-        0 => Some(MatchType::Exact),
-        1 => Some(MatchType::InOrder),
-        2 => Some(MatchType::AnyOrder),
-        _ => None,
-    };
-    let found = match v {
-        Value::Bool(b) => from_int(i64::from(*b)),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => from_int(i),
-            None => n
-                .as_f64()
-                .filter(|f| f.fract() == 0.0 && f.abs() < 8.0)
-                .and_then(|f| from_int(f as i64)),
-        },
-        Value::String(s) => match s.trim().to_uppercase().replace(['-', ' '], "_").as_str() {
-            "EXACT" => Some(MatchType::Exact),
-            "IN_ORDER" => Some(MatchType::InOrder),
-            "ANY_ORDER" => Some(MatchType::AnyOrder),
-            _ => None,
-        },
-        _ => None,
-    };
-    found.ok_or_else(|| bad("match_type", v, EXPECTED))
-}
-
-pub fn parse_criterion(c: &Criterion) -> Result<TrajectoryCriterion, NotEvaluated> {
-    let match_type = match c.field("match_type", "matchType") {
-        None => MatchType::Exact,
-        Some(v) => parse_match_type(v)?,
-    };
-    let ignore_args = match c.field("ignore_args", "ignoreArgs") {
-        None => false,
-        Some(v) => lax_bool(v).ok_or_else(|| bad("ignore_args", v, "a boolean"))?,
-    };
+fn parse_criterion(metric: &str, c: &Criterion) -> Result<TrajectoryCriterion, NotEvaluated> {
+    let (match_type, ignore_args) = trajectory_criterion(metric, c)?;
     Ok(TrajectoryCriterion {
         match_type,
         ignore_args,
@@ -156,7 +106,7 @@ macro_rules! over_calls {
 }
 
 pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
-    let c = parse_criterion(criterion)?;
+    let c = parse_criterion("tool_trajectory_avg_score", criterion)?;
     per_pair(ctx, criterion, "tool_trajectory_avg_score", |i| {
         let hit = over_calls!(ctx, i, c, |a, e, eq| matches(a, e, c.match_type, eq));
         if hit {
@@ -178,7 +128,7 @@ fn ratio(hit: usize, total: usize, empty: f64) -> f64 {
 /// Share of actual calls that are expected (each expected call matches once). No actual calls:
 /// 1.0 if none were expected, else 0.0.
 pub fn precision(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
-    let c = parse_criterion(criterion)?;
+    let c = parse_criterion("trajectory_precision", criterion)?;
     per_pair(ctx, criterion, "trajectory_precision", |i| {
         let score = |hit: usize, a: usize, e: usize| ratio(hit, a, if e == 0 { 1.0 } else { 0.0 });
         over_calls!(ctx, i, c, |a, e, eq| score(matched_count(a, e, eq), a.len(), e.len()))
@@ -187,7 +137,7 @@ pub fn precision(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluat
 
 /// Share of expected calls the agent made (multiset matching). Nothing expected: 1.0.
 pub fn recall(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
-    let c = parse_criterion(criterion)?;
+    let c = parse_criterion("trajectory_recall", criterion)?;
     per_pair(ctx, criterion, "trajectory_recall", |i| {
         over_calls!(ctx, i, c, |a, e, eq| ratio(matched_count(e, a, eq), e.len(), 1.0))
     })
@@ -196,13 +146,13 @@ pub fn recall(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated>
 /// 1.0 when the actual trajectory calls the criterion's `tool_name` at least once. Needs no
 /// expected invocations.
 pub fn single_tool_use(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
-    let name = match criterion.field("tool_name", "toolName") {
-        Some(Value::String(s)) => s.clone(),
-        Some(v) => return Err(bad("tool_name", v, "a string")),
-        None => {
+    let name = match typed("trajectory_single_tool_use", criterion).as_ref() {
+        Typed::ToolName(s) => s.clone(),
+        Typed::Invalid { message, .. } => return Err(NotEvaluated::new("invalid_criterion", message.clone())),
+        _ => {
             return Err(NotEvaluated::new(
                 "invalid_criterion",
-                "trajectory_single_tool_use needs `tool_name` in its criterion, e.g. {\"threshold\": 1, \"tool_name\": \"roll_die\"}",
+                "trajectory_single_tool_use needs `tool_name` in its criterion",
             ))
         }
     };
@@ -257,10 +207,11 @@ mod tests {
 
     #[test]
     fn match_type_spellings() {
+        use crate::schema::criteria::parse_match_type;
         for s in ["in_order", " In Order ", "in-order", "IN_ORDER"] {
-            assert_eq!(parse_match_type(&json!(s)).unwrap(), MatchType::InOrder);
+            assert_eq!(parse_match_type(&json!(s)), Some(MatchType::InOrder));
         }
-        assert_eq!(parse_match_type(&json!(2)).unwrap(), MatchType::AnyOrder);
+        assert_eq!(parse_match_type(&json!(2)), Some(MatchType::AnyOrder));
         for bad in [
             json!("1"),
             json!("anyorder"),
@@ -269,7 +220,7 @@ mod tests {
             json!(""),
             json!(["EXACT"]),
         ] {
-            assert!(parse_match_type(&bad).is_err(), "{bad}");
+            assert!(parse_match_type(&bad).is_none(), "{bad}");
         }
     }
 }

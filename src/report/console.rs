@@ -1,10 +1,13 @@
 //! ADK 2.x's `adk eval` console text: the "Eval Run Summary" and the per-case
-//! `--print_detailed_results` blocks, byte for byte, over EvalCaseResult JSON.
+//! `--print_detailed_results` blocks, byte for byte, over the typed EvalCaseResult model.
 
 use super::invocation::{echo_field, invocation_fields};
-use super::pyfmt::{as_float, format_g, opt_float_repr};
-use super::view::{describe, get, get_list, get_str, opt_str, Status};
+use super::pyfmt::{format_g, opt_float_repr};
 use crate::error::{ErrorCode, EvalError, Result};
+use crate::schema::eval_result::{EvalCaseResult, EvalMetricResult, EvalSetResult};
+use crate::schema::eval_set::RubricScore;
+use crate::schema::json_path;
+use crate::schema::result::EvalStatus;
 use serde_json::Value;
 
 const SUMMARY_RULE: &str = "*********************************************************************";
@@ -12,22 +15,19 @@ const CASE_RULE: &str = "*******************************************************
 const SECTION_RULE: &str = "---------------------------------------------------------------------";
 /// Label column of the token and duration breakdowns.
 const BREAKDOWN_LABEL_WIDTH: usize = 20;
-const TOKEN_ROWS: [(&str, &str, usize); 8] = [
-    ("total_tokens", "total", 1),
-    ("input_tokens", "input", 2),
-    ("prompt_tokens", "prompt", 3),
-    ("cached_tokens", "cached", 4),
-    ("tool_use_tokens", "tool use", 3),
-    ("output_tokens", "output", 2),
-    ("candidates_tokens", "candidates", 3),
-    ("reasoning_tokens", "reasoning", 3),
+/// Labels and depths of the token breakdown, in `TOKEN_FIELDS` order.
+const TOKEN_ROWS: [(&str, usize); 8] = [
+    ("total", 1),
+    ("input", 2),
+    ("prompt", 3),
+    ("cached", 4),
+    ("tool use", 3),
+    ("output", 2),
+    ("candidates", 3),
+    ("reasoning", 3),
 ];
-const DURATION_ROWS: [(&str, &str, usize); 4] = [
-    ("total_seconds", "total", 1),
-    ("model_seconds", "model", 2),
-    ("tool_seconds", "tool", 2),
-    ("framework_seconds", "framework", 2),
-];
+/// Labels and depths of the duration breakdown, in `DURATION_FIELDS` order.
+const DURATION_ROWS: [(&str, usize); 4] = [("total", 1), ("model", 2), ("tool", 2), ("framework", 2)];
 
 /// The text being built: one `click.echo` per `line`.
 #[derive(Default)]
@@ -52,53 +52,35 @@ pub fn format_report_json(results: &str, options: &str) -> Result<String> {
 /// single EvalCaseResult. `options` is `{"detailed": bool}` JSON or `""`.
 pub fn format_report(results: &str, options: &str) -> Result<String> {
     let detailed = parse_options(options)?;
+    crate::schema::budget::check(results, "the results")?;
     let value: Value = serde_json::from_str(results)
         .map_err(|e| EvalError::new(ErrorCode::InvalidJson, "", format!("results are not valid JSON: {e}")))?;
-    let (cases, base, set_id): (Vec<&Value>, String, Option<&str>) = match &value {
-        Value::Array(items) => (items.iter().collect(), "$".to_string(), None),
+    let (cases, set_id) = read_results(results, &value)?;
+    Ok(render(&cases, set_id.as_deref(), detailed))
+}
+
+/// The case results of a report's input, and the set id of an EvalSetResult.
+fn read_results(text: &str, value: &Value) -> Result<(Vec<EvalCaseResult<'static>>, Option<String>)> {
+    match value {
+        Value::Array(_) => Ok((json_path::from_str(text)?, None)),
         Value::Object(map) if map.contains_key("eval_case_results") || map.contains_key("evalCaseResults") => {
-            let list = get(Some(&value), "eval_case_results").ok_or_else(|| {
-                EvalError::schema(
-                    "$.eval_case_results",
-                    "expected an array of EvalCaseResult objects, found null",
-                )
-            })?;
-            let items = list.as_array().ok_or_else(|| {
-                EvalError::schema(
-                    "$.eval_case_results",
-                    format!(
-                        "expected an array of EvalCaseResult objects, found {}",
-                        describe(Some(list))
-                    ),
-                )
-            })?;
-            (
-                items.iter().collect(),
-                "$.eval_case_results".to_string(),
-                get_str(Some(&value), "eval_set_id"),
-            )
+            let set: EvalSetResult = json_path::from_str(text)?;
+            Ok((set.eval_case_results, Some(set.eval_set_id).filter(|id| !id.is_empty())))
         }
-        Value::Object(_) => (vec![&value], String::new(), None),
-        other => {
-            return Err(EvalError::schema(
-                "$",
-                format!(
-                    "expected an array of EvalCaseResult objects or an EvalSetResult object, found {}",
-                    describe(Some(other))
-                ),
-            ))
-        }
-    };
-    let mut checked = Vec::with_capacity(cases.len());
-    for (i, case) in cases.into_iter().enumerate() {
-        let path = if base.is_empty() {
-            "$".to_string()
-        } else {
-            format!("{base}[{i}]")
-        };
-        checked.push(CaseView::read(case, path, set_id)?);
+        Value::Object(_) => Ok((vec![json_path::from_str(text)?], None)),
+        other => Err(EvalError::schema(
+            "$",
+            format!(
+                "expected an array of EvalCaseResult objects or an EvalSetResult object, found {}",
+                describe(Some(other))
+            ),
+        )),
     }
-    Ok(render(&checked, detailed))
+}
+
+/// A short description of what was found, for error messages.
+fn describe(v: Option<&Value>) -> &'static str {
+    v.map_or("nothing", crate::schema::config::kind)
 }
 
 fn parse_options(options: &str) -> Result<bool> {
@@ -132,71 +114,28 @@ fn parse_options(options: &str) -> Result<bool> {
     }
 }
 
-/// One EvalCaseResult with its statuses checked.
-struct CaseView<'a> {
-    raw: &'a Value,
-    set_id: String,
-    status: Status,
-    metric_status: Vec<Status>,
-    per_invocation_status: Vec<Vec<Status>>,
-}
-
-impl<'a> CaseView<'a> {
-    fn read(raw: &'a Value, path: String, default_set_id: Option<&str>) -> Result<CaseView<'a>> {
-        if !raw.is_object() {
-            return Err(EvalError::schema(
-                path,
-                format!("expected an EvalCaseResult object, found {}", describe(Some(raw))),
-            ));
+fn render(cases: &[EvalCaseResult<'_>], default_set_id: Option<&str>, detailed: bool) -> String {
+    let set_id = |c: &EvalCaseResult| -> String {
+        if c.eval_set_id.is_empty() {
+            default_set_id.unwrap_or("").to_string()
+        } else {
+            c.eval_set_id.clone()
         }
-        let case = Some(raw);
-        let status = Status::read(get(case, "final_eval_status"), &format!("{path}.final_eval_status"))?;
-        let metrics = |list: &[Value], at: &str| -> Result<Vec<Status>> {
-            list.iter()
-                .enumerate()
-                .map(|(i, m)| Status::read(get(Some(m), "eval_status"), &format!("{at}[{i}].eval_status")))
-                .collect()
-        };
-        let metric_status = metrics(
-            get_list(case, "overall_eval_metric_results"),
-            &format!("{path}.overall_eval_metric_results"),
-        )?;
-        let per_invocation_status = get_list(case, "eval_metric_result_per_invocation")
-            .iter()
-            .enumerate()
-            .map(|(i, inv)| {
-                let at = format!("{path}.eval_metric_result_per_invocation[{i}].eval_metric_results");
-                metrics(get_list(Some(inv), "eval_metric_results"), &at)
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let set_id = get_str(case, "eval_set_id")
-            .or(default_set_id)
-            .unwrap_or("")
-            .to_string();
-        Ok(CaseView {
-            raw,
-            set_id,
-            status,
-            metric_status,
-            per_invocation_status,
-        })
-    }
-}
-
-fn render(cases: &[CaseView<'_>], detailed: bool) -> String {
+    };
     let mut out = Out::default();
     out.line(SUMMARY_RULE);
-    let mut summary: Vec<(&str, usize, usize)> = Vec::new();
+    let mut summary: Vec<(String, usize, usize)> = Vec::new();
     for case in cases {
-        let idx = match summary.iter().position(|(id, _, _)| *id == case.set_id) {
+        let id = set_id(case);
+        let idx = match summary.iter().position(|(s, _, _)| *s == id) {
             Some(idx) => idx,
             None => {
-                summary.push((case.set_id.as_str(), 0, 0));
+                summary.push((id, 0, 0));
                 summary.len() - 1
             }
         };
         if let Some(entry) = summary.get_mut(idx) {
-            if case.status == Status::Passed {
+            if case.final_eval_status == EvalStatus::Passed {
                 entry.1 += 1;
             } else {
                 entry.2 += 1;
@@ -210,90 +149,93 @@ fn render(cases: &[CaseView<'_>], detailed: bool) -> String {
     if detailed {
         for case in cases {
             out.line(CASE_RULE);
-            print_case(&mut out, case);
+            print_case(&mut out, case, &set_id(case));
         }
     }
     out.0
 }
 
 /// `pretty_print_eval_result`.
-fn print_case(out: &mut Out, case: &CaseView<'_>) {
-    let raw = Some(case.raw);
-    out.line(&format!("Eval Set Id: {}", case.set_id));
-    out.line(&format!("Eval Id: {}", get_str(raw, "eval_id").unwrap_or("")));
-    out.line(&format!("Overall Eval Status: {}", case.status.name()));
-    for (metric, status) in get_list(raw, "overall_eval_metric_results")
-        .iter()
-        .zip(&case.metric_status)
-    {
-        print_metric(out, metric, *status);
+fn print_case(out: &mut Out, case: &EvalCaseResult<'_>, set_id: &str) {
+    out.line(&format!("Eval Set Id: {set_id}"));
+    out.line(&format!("Eval Id: {}", case.eval_id));
+    out.line(&format!("Overall Eval Status: {}", case.final_eval_status.as_str()));
+    for metric in &case.overall_eval_metric_results {
+        print_metric(out, metric);
     }
-    let invocations = get_list(raw, "eval_metric_result_per_invocation");
+    let invocations = case.per_invocation();
     if invocations.is_empty() {
         return;
     }
     out.line(SECTION_RULE);
     out.line("Invocation Details:");
-    for (i, (inv, statuses)) in invocations.iter().zip(&case.per_invocation_status).enumerate() {
+    for (i, inv) in invocations.iter().enumerate() {
         out.line(&format!("\nInvocation {} of {}", i + 1, invocations.len()));
-        for (label, value) in invocation_fields(inv, statuses) {
+        for (label, value) in invocation_fields(inv) {
             echo_field(out, &label, &value);
         }
     }
     out.line("\n");
 }
 
-fn print_metric(out: &mut Out, metric: &Value, status: Status) {
-    let m = Some(metric);
+fn print_metric(out: &mut Out, metric: &EvalMetricResult) {
     out.line(SECTION_RULE);
     out.line(&format!(
         "Metric: {}, Status: {}, Score: {}, Threshold: {}",
-        opt_str(m, "metric_name"),
-        status.name(),
-        opt_float_repr(get(m, "score")),
-        opt_float_repr(get(m, "threshold")),
+        metric.metric_name,
+        metric.eval_status.as_str(),
+        opt_float_repr(metric.score),
+        opt_float_repr(metric.threshold),
     ));
-    let details = get(m, "details");
-    if let Some(tokens) = get(details, "token_usage_details").filter(|v| v.is_object()) {
+    let details = &metric.details;
+    if let Some(tokens) = &details.token_usage_details {
         out.line("Token breakdown:");
-        breakdown(out, tokens, &TOKEN_ROWS, format_g, "");
+        breakdown(out, &tokens.values, &TOKEN_ROWS, "");
     }
-    if let Some(durations) = get(details, "duration_details").filter(|v| v.is_object()) {
+    if let Some(durations) = &details.duration_details {
         out.line("Duration breakdown:");
-        breakdown(out, durations, &DURATION_ROWS, format_g, "s");
+        breakdown(out, &durations.values, &DURATION_ROWS, "s");
     }
-    let scores = get_list(details, "rubric_scores");
+    let scores = details.rubric_scores.as_deref().unwrap_or(&[]);
     if !scores.is_empty() {
         out.line("Rubric Scores:");
         for score in scores {
             out.line(&format!(
                 "Rubric: {}, Score: {}, Reasoning: {}",
                 rubric_text(metric, score),
-                opt_float_repr(get(Some(score), "score")),
-                opt_str(Some(score), "rationale"),
+                opt_float_repr(score.score),
+                score.rationale.as_deref().unwrap_or("None"),
             ));
         }
     }
 }
 
-fn breakdown(out: &mut Out, obj: &Value, rows: &[(&str, &str, usize)], fmt: fn(f64) -> String, unit: &str) {
-    for (field, name, depth) in rows {
+/// Rows `(label, depth)` in the breakdown's field order.
+fn breakdown(out: &mut Out, values: &[Option<f64>], rows: &[(&str, usize)], unit: &str) {
+    for ((name, depth), value) in rows.iter().zip(values) {
         let label = format!("{}{name}:", "  ".repeat(*depth));
-        let value = as_float(get(Some(obj), field)).map_or_else(|| "n/a".to_string(), |x| fmt(x) + unit);
+        let value = value.map_or_else(|| "n/a".to_string(), |x| format_g(x) + unit);
         out.line(&format!("{}{value}", ljust(&label, BREAKDOWN_LABEL_WIDTH)));
     }
 }
 
 /// The rubric's text from the criterion's rubrics, else its id (as ADK's lookup does).
-pub(super) fn rubric_text(metric: &Value, score: &Value) -> String {
-    let id = get_str(Some(score), "rubric_id");
-    let text = get_list(get(Some(metric), "criterion"), "rubrics")
-        .iter()
+pub(super) fn rubric_text(metric: &EvalMetricResult, score: &RubricScore) -> String {
+    let field = |v: &'_ Value, key: &str| v.get(key).filter(|x| !x.is_null()).cloned();
+    let rubrics = metric.criterion.as_ref().and_then(|c| field(c, "rubrics"));
+    let text = rubrics
+        .as_ref()
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
         .rev() // a Python dict built from the list keeps the last duplicate
-        .find(|r| id.is_some() && get_str(Some(r), "rubric_id") == id)
-        .and_then(|r| get_str(get(Some(r), "rubric_content"), "text_property"))
-        .filter(|t| !t.is_empty());
-    text.or(id).unwrap_or("None").to_string()
+        .find(|r| r.get("rubric_id").or_else(|| r.get("rubricId")).and_then(Value::as_str) == Some(&score.rubric_id))
+        .and_then(|r| r.get("rubric_content").or_else(|| r.get("rubricContent")))
+        .and_then(|c| c.get("text_property").or_else(|| c.get("textProperty")))
+        .and_then(Value::as_str)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string);
+    text.unwrap_or_else(|| score.rubric_id.clone())
 }
 
 pub(super) fn ljust(s: &str, width: usize) -> String {

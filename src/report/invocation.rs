@@ -2,10 +2,11 @@
 //! values wrapped like Python's textwrap, tool calls and metric cells in ADK's text forms.
 
 use super::console::{ljust, rubric_text, Out};
-use super::pyfmt::{as_float, float_repr, format_2f, format_g, opt_float_repr, value_repr};
-use super::view::{get, get_list, get_str, opt_str, Status};
+use super::pyfmt::{format_2f, format_g, opt_float_repr, value_repr};
 use super::wrap::{splitlines, wrap};
-use serde_json::Value;
+use crate::schema::eval_result::{EvalMetricResult, PerInvocationResult};
+use crate::schema::result::EvalStatus;
+use crate::schema::{Content, FunctionCall, IntermediateData, Invocation};
 
 /// Column where invocation field values start, and the width they wrap at (ADK's constants).
 const FIELD_VALUE_COLUMN: usize = 30;
@@ -13,35 +14,40 @@ const FIELD_VALUE_WIDTH: usize = 80;
 const DURATION_METRIC: &str = "invocation_duration_v1";
 
 /// `_convert_content_to_text`: non-empty part texts joined with newlines.
-fn content_text(content: Option<&Value>) -> String {
-    let texts: Vec<&str> = get_list(content, "parts")
+fn content_text(content: Option<&Content>) -> String {
+    let texts: Vec<&str> = content
+        .and_then(|c| c.parts.as_deref())
+        .unwrap_or(&[])
         .iter()
-        .filter_map(|p| get_str(Some(p), "text"))
+        .filter_map(|p| p.text.as_deref())
         .filter(|t| !t.is_empty())
         .collect();
     texts.join("\n")
 }
 
 /// Every function call of an invocation's intermediate data, in either shape.
-fn tool_calls(intermediate: Option<&Value>) -> Vec<&Value> {
-    if let Some(events) = get(intermediate, "invocation_events") {
-        let events = events.as_array().map_or(&[][..], Vec::as_slice);
-        return events
+fn tool_calls(intermediate: Option<&IntermediateData>) -> Vec<&FunctionCall> {
+    match intermediate {
+        None => Vec::new(),
+        Some(IntermediateData::Legacy { tool_uses, .. }) => tool_uses.iter().collect(),
+        Some(IntermediateData::Events(events)) => events
             .iter()
-            .flat_map(|e| get_list(get(Some(e), "content"), "parts"))
-            .filter_map(|p| get(Some(p), "function_call"))
-            .collect();
+            .filter_map(|e| e.content.as_ref()?.parts.as_deref())
+            .flatten()
+            .filter_map(|p| p.function_call.as_deref())
+            .collect(),
     }
-    get_list(intermediate, "tool_uses").iter().collect()
 }
 
 /// `_format_tool_call`: `name()` or `name(\n  arg=repr,\n  ...)`.
-fn format_tool_call(call: &Value) -> String {
-    let name = opt_str(Some(call), "name");
-    let args: Vec<String> = get(Some(call), "args")
-        .and_then(Value::as_object)
-        .map(|m| m.iter().map(|(k, v)| format!("{k}={}", value_repr(v))).collect())
-        .unwrap_or_default();
+fn format_tool_call(call: &FunctionCall) -> String {
+    let name = call.name.as_deref().unwrap_or("None");
+    let args: Vec<String> = call
+        .args
+        .iter()
+        .flatten()
+        .map(|(k, v)| format!("{k}={}", value_repr(v)))
+        .collect();
     if args.is_empty() {
         format!("{name}()")
     } else {
@@ -49,8 +55,8 @@ fn format_tool_call(call: &Value) -> String {
     }
 }
 
-fn tool_calls_text(invocation: Option<&Value>) -> String {
-    let calls: Vec<String> = tool_calls(get(invocation, "intermediate_data"))
+fn tool_calls_text(invocation: Option<&Invocation>) -> String {
+    let calls: Vec<String> = tool_calls(invocation.and_then(|i| i.intermediate_data.as_ref()))
         .into_iter()
         .map(format_tool_call)
         .collect();
@@ -58,75 +64,73 @@ fn tool_calls_text(invocation: Option<&Value>) -> String {
 }
 
 /// `_format_metric_cell`.
-fn metric_cell(metric: &Value, status: Status) -> String {
-    let m = Some(metric);
-    let score = as_float(get(m, "score"));
-    if status != Status::Informational {
-        return format!(
-            "{} ({})",
-            status.name(),
-            score.map_or_else(|| "None".to_string(), float_repr)
-        );
+fn metric_cell(metric: &EvalMetricResult) -> String {
+    let status = metric.eval_status;
+    if status != EvalStatus::Informational {
+        return format!("{} ({})", status.as_str(), opt_float_repr(metric.score));
     }
-    let Some(score) = score else { return "n/a".to_string() };
-    let details = get(m, "details");
-    if get_str(m, "metric_name") == Some(DURATION_METRIC) {
-        let durations = get(details, "duration_details");
-        let seconds =
-            |key: &str| as_float(get(durations, key)).map_or_else(|| "n/a".to_string(), |x| format_g(x) + "s");
-        if as_float(get(durations, "model_seconds")).is_some() {
+    let Some(score) = metric.score else {
+        return "n/a".to_string();
+    };
+    let details = &metric.details;
+    if metric.metric_name == DURATION_METRIC {
+        let durations = details.duration_details.as_ref().map(|d| d.values);
+        let seconds = |i: usize| {
+            durations
+                .and_then(|d| d.get(i).copied().flatten())
+                .map_or_else(|| "n/a".to_string(), |x| format_g(x) + "s")
+        };
+        if durations.and_then(|d| d.get(1).copied().flatten()).is_some() {
             return format!(
                 "{}s (model {}, tool {}, framework {})",
                 format_2f(score),
-                seconds("model_seconds"),
-                seconds("tool_seconds"),
-                seconds("framework_seconds"),
+                seconds(1),
+                seconds(2),
+                seconds(3),
             );
         }
         return format!("{}s", format_2f(score));
     }
-    if let Some(tokens) = get(details, "token_usage_details").filter(|v| v.is_object()) {
-        let count = |key: &str| as_float(get(Some(tokens), key)).map_or_else(|| "n/a".to_string(), format_g);
-        return format!(
-            "{} (in {}, out {})",
-            format_g(score),
-            count("input_tokens"),
-            count("output_tokens")
-        );
+    if let Some(tokens) = &details.token_usage_details {
+        let count = |i: usize| {
+            tokens
+                .values
+                .get(i)
+                .copied()
+                .flatten()
+                .map_or_else(|| "n/a".to_string(), format_g)
+        };
+        return format!("{} (in {}, out {})", format_g(score), count(1), count(5));
     }
     format_g(score)
 }
 
 /// `_invocation_fields`: the (label, value) pairs of one invocation, absent ones left out.
-pub(super) fn invocation_fields(per_invocation: &Value, statuses: &[Status]) -> Vec<(String, String)> {
-    let p = Some(per_invocation);
-    let actual = get(p, "actual_invocation");
-    let expected = get(p, "expected_invocation");
-    let mut fields = vec![("prompt".to_string(), content_text(get(actual, "user_content")))];
-    if expected.is_some() {
-        fields.push((
-            "expected_response".to_string(),
-            content_text(get(expected, "final_response")),
-        ));
+pub(super) fn invocation_fields(per_invocation: &PerInvocationResult<'_>) -> Vec<(String, String)> {
+    let actual = per_invocation.actual_invocation.as_deref();
+    let expected = per_invocation.expected_invocation.as_ref().and_then(|e| e.as_deref());
+    let mut fields = vec![("prompt".to_string(), content_text(actual.map(|a| &a.user_content)))];
+    if let Some(e) = expected {
+        fields.push(("expected_response".to_string(), content_text(e.final_response.as_ref())));
     }
     fields.push((
         "actual_response".to_string(),
-        content_text(get(actual, "final_response")),
+        content_text(actual.and_then(|a| a.final_response.as_ref())),
     ));
     if expected.is_some() {
         fields.push(("expected_tool_calls".to_string(), tool_calls_text(expected)));
     }
     fields.push(("actual_tool_calls".to_string(), tool_calls_text(actual)));
-    for (metric, status) in get_list(p, "eval_metric_results").iter().zip(statuses) {
-        fields.push((opt_str(Some(metric), "metric_name"), metric_cell(metric, *status)));
-        for score in get_list(get(Some(metric), "details"), "rubric_scores") {
+    for metric in &per_invocation.eval_metric_results {
+        fields.push((metric.metric_name.clone(), metric_cell(metric)));
+        for score in metric.details.rubric_scores.iter().flatten() {
             fields.push((
                 "rubric".to_string(),
                 format!(
                     "{}\nScore: {}, Reasoning: {}",
                     rubric_text(metric, score),
-                    opt_float_repr(get(Some(score), "score")),
-                    opt_str(Some(score), "rationale"),
+                    opt_float_repr(score.score),
+                    score.rationale.as_deref().unwrap_or("None"),
                 ),
             ));
         }

@@ -1,7 +1,9 @@
-//! Reports over finished results: ADK's console summary and detailed text (more formats to come).
+//! Reports over finished results: ADK's console summary and detailed text, and ADK's result and
+//! eval set files as pydantic writes them.
 
+pub mod adk_file;
+mod adk_models;
 pub mod console;
 mod invocation;
-mod pyfmt;
-mod view;
+pub(crate) mod pyfmt;
 mod wrap;

@@ -97,6 +97,103 @@ pub fn float_repr(x: f64) -> String {
     }
 }
 
+/// A float as pydantic's JSON writes it: shortest round-trip digits, `1.0` for whole numbers,
+/// scientific below 1e-5 and from 1e16 without exponent padding (`1e-6`, `1e+16`); JSON has no
+/// non-finite numbers, so those are `null`.
+pub fn pydantic_float(x: f64) -> String {
+    if !x.is_finite() {
+        return "null".to_string();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0.0" } else { "0.0" }.to_string();
+    }
+    let (sign, digits, exp) = shortest_digits(x);
+    if (-5..16).contains(&exp) {
+        return format!("{sign}{}", fixed(&digits, exp, true));
+    }
+    let (first, rest) = digits.split_at(digits.len().min(1));
+    let point = if rest.is_empty() {
+        String::new()
+    } else {
+        format!(".{rest}")
+    };
+    let exp_sign = if exp < 0 { '-' } else { '+' };
+    format!("{sign}{first}{point}e{exp_sign}{}", exp.unsigned_abs())
+}
+
+/// Python's `json.dumps(value, sort_keys=True)`: `", "` and `": "` separators, ASCII only
+/// (`\uXXXX`, surrogate pairs above the BMP), keys in code point order. JSON text cannot tell
+/// `1` from `1.0` once a JS host has written it, so a whole number is written as Python's int.
+pub fn json_dumps_sorted(v: &Value) -> String {
+    let mut out = String::new();
+    dumps_into(v, &mut out);
+    out
+}
+
+fn dumps_into(v: &Value, out: &mut String) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => match n.as_f64() {
+            Some(x) if n.is_f64() => {
+                let whole = x.fract() == 0.0 && x.abs() < 9.0e18 && !(x == 0.0 && x.is_sign_negative());
+                out.push_str(&if whole { format!("{}", x as i64) } else { float_repr(x) })
+            }
+            _ => out.push_str(&n.to_string()),
+        },
+        Value::String(s) => ascii_str(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                dumps_into(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                ascii_str(k, out);
+                out.push_str(": ");
+                if let Some(x) = map.get(k) {
+                    dumps_into(x, out);
+                }
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn ascii_str(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            ' '..='~' => out.push(c),
+            c => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{:04x}", u));
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
 /// `format(x, "g")`: six significant digits, trailing zeros dropped, scientific below 1e-4
 /// and from 1e6.
 pub fn format_g(x: f64) -> String {
@@ -199,20 +296,9 @@ pub fn value_repr(v: &Value) -> String {
     }
 }
 
-/// A JSON value read as the `Optional[float]` pydantic would make of it (lax: ints, bools and
-/// numeric strings coerce), or `None`.
-pub fn as_float(v: Option<&Value>) -> Option<f64> {
-    match v? {
-        Value::Number(n) => n.as_f64(),
-        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-}
-
 /// `str(x)` of an `Optional[float]` field: `float_repr` or `None`.
-pub fn opt_float_repr(v: Option<&Value>) -> String {
-    as_float(v).map_or_else(|| "None".to_string(), float_repr)
+pub fn opt_float_repr(v: Option<f64>) -> String {
+    v.map_or_else(|| "None".to_string(), float_repr)
 }
 
 #[cfg(test)]
@@ -247,6 +333,38 @@ mod tests {
         for (x, want) in cases {
             assert_eq!(float_repr(x), want, "repr({x:e})");
         }
+    }
+
+    #[test]
+    fn pydantic_float_matches_pydantic() {
+        let cases = [
+            (1.0, "1.0"),
+            (0.5, "0.5"),
+            (1e-5, "0.00001"),
+            (1e-6, "1e-6"),
+            (1.5e-6, "1.5e-6"),
+            (1e-7, "1e-7"),
+            (1e15, "1000000000000000.0"),
+            (1e16, "1e+16"),
+            (2.5e17, "2.5e+17"),
+            (-0.0, "-0.0"),
+            (f64::NAN, "null"),
+            (f64::INFINITY, "null"),
+            (1763800003.1234567, "1763800003.1234567"),
+            (443.0, "443.0"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(pydantic_float(x), want, "{x:e}");
+        }
+    }
+
+    #[test]
+    fn json_dumps_sorted_matches_python() {
+        let v = json!({"b": [1, 2.5, null, true], "a": "é\u{1F600}\n\"x\"", "c": {"z": 1e-5, "y": 6.0}});
+        assert_eq!(
+            json_dumps_sorted(&v),
+            r#"{"a": "\u00e9\ud83d\ude00\n\"x\"", "b": [1, 2.5, null, true], "c": {"y": 6, "z": 1e-05}}"#
+        );
     }
 
     #[test]
@@ -301,8 +419,7 @@ mod tests {
     #[test]
     fn optional_floats() {
         assert_eq!(opt_float_repr(None), "None");
-        assert_eq!(opt_float_repr(Some(&json!(null))), "None");
-        assert_eq!(opt_float_repr(Some(&json!(1))), "1.0");
-        assert_eq!(opt_float_repr(Some(&json!(0.8))), "0.8");
+        assert_eq!(opt_float_repr(Some(1.0)), "1.0");
+        assert_eq!(opt_float_repr(Some(0.8)), "0.8");
     }
 }

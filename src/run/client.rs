@@ -4,11 +4,15 @@
 //! from a cassette, counts calls against a budget, and in a dry run lists calls without
 //! sending them.
 
-use super::{FetchError, Host, HttpCall};
+use super::{FetchError, Host, HttpCall, HttpReply};
+use crate::error::EvalError;
 use crate::judge::limit::Limit;
 use crate::judge::provider::{self, Provider, Reply};
 use crate::judge::{JudgeFailure, JudgePort, JudgeRequest};
+use crate::schema::config::kind;
+use crate::schema::load;
 use futures_util::future::{FutureExt, LocalBoxFuture, Shared};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use std::cell::{Cell, RefCell};
@@ -44,84 +48,106 @@ pub struct JudgeSettings {
     pub max_calls: Option<u64>,
 }
 
+/// The `judge` option as the host gives it (everything but `fetch`); unknown keys are refused,
+/// so a misspelt option is an error with its path instead of a silent default.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct JudgeOption {
+    provider: String,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default, alias = "base_url")]
+    base_url: Option<String>,
+    #[serde(default)]
+    headers: Option<indexmap::IndexMap<String, String>>,
+    #[serde(default)]
+    concurrency: Option<f64>,
+    #[serde(default)]
+    timeout_ms: Option<f64>,
+    #[serde(default)]
+    max_retries: Option<f64>,
+    #[serde(default)]
+    retry_initial_delay_ms: Option<f64>,
+    #[serde(default)]
+    retry_max_delay_ms: Option<f64>,
+    #[serde(default)]
+    max_tokens: Option<f64>,
+    #[serde(default)]
+    cassette: Option<CassetteOption>,
+    #[serde(default)]
+    dry_run: Option<bool>,
+    #[serde(default)]
+    max_calls: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CassetteOption {
+    #[serde(default)]
+    mode: Option<String>,
+    #[serde(default)]
+    entries: Option<Map<String, Value>>,
+}
+
 impl JudgeSettings {
-    /// Reads the `judge` option object (without `fetch`, which stays in the host).
-    pub fn from_json(v: &Value) -> Result<JudgeSettings, String> {
-        let o = v.as_object().ok_or("`judge` must be an object")?;
-        let provider_name = o
-            .get("provider")
-            .and_then(Value::as_str)
-            .ok_or("`judge.provider` is required: \"gemini\", \"openai\" or \"anthropic\"")?;
-        let provider = Provider::parse(provider_name).ok_or_else(|| {
-            format!("`judge.provider` {provider_name:?} is not one of \"gemini\", \"openai\", \"anthropic\"")
-        })?;
-        let num = |k: &str| o.get(k).and_then(Value::as_f64);
-        let pos = |k: &str, d: f64| -> Result<f64, String> {
-            match o.get(k) {
-                None | Some(Value::Null) => Ok(d),
-                Some(v) => v
-                    .as_f64()
-                    .filter(|x| *x >= 0.0 && x.is_finite())
-                    .ok_or_else(|| format!("`judge.{k}` must be a non-negative number")),
-            }
-        };
-        let mut headers = Vec::new();
-        if let Some(h) = o.get("headers") {
-            let m = h.as_object().ok_or("`judge.headers` must be an object of strings")?;
-            for (k, v) in m {
-                let v = v
-                    .as_str()
-                    .ok_or_else(|| format!("`judge.headers.{k}` must be a string"))?;
-                headers.push((k.clone(), v.to_string()));
-            }
+    /// Reads the `judge` option object (without `fetch`, which stays in the host). Errors carry
+    /// the option's JSON path (`$.judge.timeoutMs`).
+    pub fn from_json(v: &Value) -> Result<JudgeSettings, EvalError> {
+        if !v.is_object() {
+            return Err(EvalError::schema(
+                "$.judge",
+                format!("`judge` must be an object {{provider, model, ...}}, found {}", kind(v)),
+            ));
         }
-        let cassette = match o.get("cassette") {
-            None | Some(Value::Null) => None,
-            Some(c) => {
-                let mode = c.get("mode").and_then(Value::as_str).unwrap_or("auto");
-                Some(match mode {
-                    "replay" => CassetteMode::Replay,
-                    "record" => CassetteMode::Record,
-                    "auto" => CassetteMode::Auto,
-                    other => {
-                        return Err(format!(
-                            "`judge.cassette.mode` {other:?} is not one of \"replay\", \"record\", \"auto\""
-                        ))
-                    }
-                })
+        let o: JudgeOption = load::from_value(v, "$.judge")?;
+        let provider = Provider::parse(&o.provider).ok_or_else(|| {
+            EvalError::schema(
+                "$.judge.provider",
+                format!(
+                    "`judge.provider` {:?} is not one of \"gemini\", \"openai\", \"anthropic\"",
+                    o.provider
+                ),
+            )
+        })?;
+        let pos = |k: &str, v: Option<f64>, d: f64| -> Result<f64, EvalError> {
+            match v {
+                None => Ok(d),
+                Some(x) if x >= 0.0 && x.is_finite() => Ok(x),
+                Some(x) => Err(EvalError::schema(
+                    format!("$.judge.{k}"),
+                    format!("`judge.{k}` must be a non-negative number, found {x}"),
+                )),
             }
         };
-        let cassette_entries = o
-            .get("cassette")
-            .and_then(|c| c.get("entries"))
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        let concurrency = pos("concurrency", 8.0)?.max(1.0) as usize;
+        let cassette = match &o.cassette {
+            None => None,
+            Some(c) => Some(match c.mode.as_deref().unwrap_or("auto") {
+                "replay" => CassetteMode::Replay,
+                "record" => CassetteMode::Record,
+                "auto" => CassetteMode::Auto,
+                other => {
+                    return Err(EvalError::schema(
+                        "$.judge.cassette.mode",
+                        format!("`judge.cassette.mode` {other:?} is not one of \"replay\", \"record\", \"auto\""),
+                    ))
+                }
+            }),
+        };
         Ok(JudgeSettings {
             provider,
-            model: o
-                .get("model")
-                .and_then(Value::as_str)
-                .filter(|m| !m.is_empty())
-                .map(str::to_string),
-            base_url: o
-                .get("baseUrl")
-                .or_else(|| o.get("base_url"))
-                .and_then(Value::as_str)
-                .unwrap_or(provider.default_base_url())
-                .to_string(),
-            headers,
-            concurrency,
-            timeout_ms: pos("timeoutMs", 60_000.0)?,
-            max_retries: pos("maxRetries", 6.0)? as u32,
-            retry_initial_ms: pos("retryInitialDelayMs", 1_000.0)?,
-            retry_max_ms: pos("retryMaxDelayMs", 60_000.0)?,
-            max_tokens: num("maxTokens").filter(|x| *x >= 1.0).unwrap_or(4096.0) as u32,
+            model: o.model.filter(|m| !m.is_empty()),
+            base_url: o.base_url.unwrap_or_else(|| provider.default_base_url().to_string()),
+            headers: o.headers.unwrap_or_default().into_iter().collect(),
+            concurrency: pos("concurrency", o.concurrency, 8.0)?.max(1.0) as usize,
+            timeout_ms: pos("timeoutMs", o.timeout_ms, 60_000.0)?,
+            max_retries: pos("maxRetries", o.max_retries, 6.0)? as u32,
+            retry_initial_ms: pos("retryInitialDelayMs", o.retry_initial_delay_ms, 1_000.0)?,
+            retry_max_ms: pos("retryMaxDelayMs", o.retry_max_delay_ms, 60_000.0)?,
+            max_tokens: o.max_tokens.filter(|x| *x >= 1.0).unwrap_or(4096.0) as u32,
             cassette,
-            cassette_entries,
-            dry_run: o.get("dryRun").and_then(Value::as_bool).unwrap_or(false),
-            max_calls: num("maxCalls").filter(|x| *x >= 0.0).map(|x| x as u64),
+            cassette_entries: o.cassette.and_then(|c| c.entries).unwrap_or_default(),
+            dry_run: o.dry_run.unwrap_or(false),
+            max_calls: o.max_calls.filter(|x| *x >= 0.0).map(|x| x as u64),
         })
     }
 }
@@ -205,6 +231,30 @@ fn cassette_key(provider: Provider, model: &str, body: &str, sample: u32) -> Str
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The host's fetch raced against the core's own timer: the host is asked to abort at the
+/// timeout too, but a fetch that ignores its signal (or a body that never ends) still ends here
+/// as a timeout, and so as a retry. A timeout of 0 means none.
+async fn race_timeout(
+    host: &dyn Host,
+    mut call: LocalBoxFuture<'_, Result<HttpReply, FetchError>>,
+    timeout_ms: f64,
+) -> Result<HttpReply, FetchError> {
+    if timeout_ms <= 0.0 {
+        return call.await;
+    }
+    // An answer that is already there needs no timer.
+    if let Some(result) = (&mut call).now_or_never() {
+        return result;
+    }
+    // A little after the host's own timer, so a host that honours it reports first.
+    let timer = host.sleep(timeout_ms + 50.0);
+    match futures_util::future::select(call, timer).await {
+        futures_util::future::Either::Left((result, _)) => result,
+        futures_util::future::Either::Right(((), _)) if host.aborted() => Err(FetchError::Aborted),
+        futures_util::future::Either::Right(((), _)) => Err(FetchError::Timeout),
+    }
+}
+
 fn failure(reason: &'static str, m: impl Into<String>) -> JudgeFailure {
     JudgeFailure::new(reason, m)
 }
@@ -222,8 +272,9 @@ impl Inner {
 
     fn answer_of(&self, status: u16, body: &str, what: &str) -> Result<String, JudgeFailure> {
         if !(200..300).contains(&status) {
-            let msg = serde_json::from_str::<Value>(body)
+            let msg = crate::schema::budget::check_reply(body, "the error body")
                 .ok()
+                .and_then(|()| serde_json::from_str::<Value>(body).ok())
                 .and_then(|v| v.get("error").map(provider::error_text))
                 .unwrap_or_else(|| body.chars().take(200).collect());
             return Err(failure(
@@ -254,15 +305,13 @@ impl Inner {
             }
             let permit = self.limit.acquire().await;
             self.stats.borrow_mut().attempts += 1;
-            let result = self
-                .host
-                .fetch(HttpCall {
-                    url: http.url.clone(),
-                    headers: http.headers.clone(),
-                    body: http.body.clone(),
-                    timeout_ms: s.timeout_ms,
-                })
-                .await;
+            let call = self.host.fetch(HttpCall {
+                url: http.url.clone(),
+                headers: http.headers.clone(),
+                body: http.body.clone(),
+                timeout_ms: s.timeout_ms,
+            });
+            let result = race_timeout(&*self.host, call, s.timeout_ms).await;
             drop(permit);
             let (retry, why, after) = match result {
                 Ok(reply) if (200..300).contains(&reply.status) => {
@@ -395,6 +444,8 @@ mod tests {
         sent: RefCell<Vec<HttpCall>>,
         slept: RefCell<Vec<f64>>,
         events: RefCell<Vec<Value>>,
+        /// How many of the next fetches never answer (a host that ignores its abort signal).
+        hangs: Cell<u32>,
     }
 
     fn ok(text: &str) -> Result<HttpReply, FetchError> {
@@ -418,6 +469,10 @@ mod tests {
     impl Host for Fake {
         fn fetch(&self, call: HttpCall) -> LocalBoxFuture<'_, Result<HttpReply, FetchError>> {
             self.sent.borrow_mut().push(call);
+            if self.hangs.get() > 0 {
+                self.hangs.set(self.hangs.get() - 1);
+                return Box::pin(futures_util::future::pending());
+            }
             let r = self
                 .replies
                 .borrow_mut()
@@ -452,6 +507,7 @@ mod tests {
             sent: RefCell::new(vec![]),
             slept: RefCell::new(vec![]),
             events: RefCell::new(vec![]),
+            hangs: Cell::new(0),
         });
         let mut o = json!({"provider": "openai", "model": "m", "baseUrl": "http://j", "retryInitialDelayMs": 100, "retryMaxDelayMs": 1000});
         if let (Some(m), Some(e)) = (o.as_object_mut(), extra.as_object()) {
@@ -492,6 +548,45 @@ mod tests {
         // Retry-After 2 s, then 100·2^1 = 200 ms and 100·2^2 = 400 ms with equal jitter at 0.5.
         assert_eq!(*fake.slept.borrow(), vec![2000.0, 150.0, 300.0]);
         assert_eq!(c.stats().retries, 3);
+    }
+
+    #[test]
+    fn judge_options_refuse_unknown_keys_with_their_path() {
+        let e = JudgeSettings::from_json(&json!({"provider": "openai", "model": "m", "timeout": 5})).unwrap_err();
+        assert_eq!(e.path, "$.judge.timeout");
+        assert!(e.message.contains("timeoutMs"), "{}", e.message);
+        let e = JudgeSettings::from_json(&json!({"provider": "openai", "cassette": {"mode": "replay", "file": "x"}}))
+            .unwrap_err();
+        assert_eq!(e.path, "$.judge.cassette.file");
+        let e = JudgeSettings::from_json(&json!({"provider": "openai", "maxRetries": -1})).unwrap_err();
+        assert_eq!(e.path, "$.judge.maxRetries");
+        assert_eq!(JudgeSettings::from_json(&json!("openai")).unwrap_err().path, "$.judge");
+        let s = JudgeSettings::from_json(
+            &json!({"provider": "anthropic", "base_url": "http://x", "headers": {"b": "2", "a": "1"}}),
+        )
+        .unwrap();
+        assert_eq!(s.base_url, "http://x");
+        assert_eq!(
+            s.headers,
+            vec![("b".to_string(), "2".to_string()), ("a".to_string(), "1".to_string())]
+        );
+    }
+
+    #[test]
+    fn a_fetch_that_never_answers_times_out_and_is_retried() {
+        let (fake, c) = setup(vec![ok("late but here")], json!({"timeoutMs": 5000}));
+        fake.hangs.set(1);
+        assert_eq!(ask(&c, req("p", 0)), Ok("late but here".into()));
+        assert_eq!(fake.sent.borrow().len(), 2);
+        assert_eq!(c.stats().retries, 1);
+        // The core's own timer (a little after the host's), then the backoff.
+        assert_eq!(*fake.slept.borrow(), vec![5050.0, 75.0]);
+        let (fake, c) = setup(vec![], json!({"timeoutMs": 100, "maxRetries": 1}));
+        fake.hangs.set(2);
+        let e = ask(&c, req("p", 0)).unwrap_err();
+        assert_eq!(e.reason, "judge_error");
+        assert!(e.message.contains("did not answer within the timeout"), "{}", e.message);
+        assert!(e.message.contains("gave up after 2 attempts"), "{}", e.message);
     }
 
     #[test]

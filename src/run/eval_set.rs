@@ -1,20 +1,24 @@
 //! The run loop (`evaluate`): for each run and each case, drive the conversation through the
 //! host's agent (static turns, or the simulated user), build the actual invocations, score
-//! them, stream each result, and assemble ADK's EvalSetResult with a spread summary over runs.
+//! them, stream each result, and assemble ADK's EvalSetResult (typed, written once by the
+//! caller) with a spread summary over runs.
 
 use super::agent::invocation_from_reply;
 use super::client::JudgeClient;
 use super::simulator::{next_message, Next, SimulatorConfig};
+use super::summary::run_summary;
 use super::{AgentError, Host};
-use crate::judge::vote::exact_mean;
 use crate::judge::JudgePort;
 use crate::metrics::case::{evaluate_case_with, CaseRun, Ports};
 use crate::metrics::custom::CustomPort;
+use crate::report::pyfmt::float_repr;
+use crate::schema::eval_result::{Carried, EvalCaseResult, EvalSetResult, Skipped};
 use crate::schema::load::value_of;
-use crate::schema::result::{case_result_json, Detail};
+use crate::schema::result::{Detail, EvalStatus};
 use crate::schema::{Content, EvalCase, EvalConfig, EvalSet, Invocation};
 use futures_util::stream::{self, StreamExt};
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -38,14 +42,19 @@ struct Tally {
     not_evaluated: usize,
 }
 
-fn inference_failure(set_id: &str, case: &EvalCase, run: u32, session: &Session, code: &str, message: &str) -> Value {
-    json!({
-        "eval_set_file": set_id, "eval_set_id": set_id, "eval_id": case.eval_id,
-        "final_eval_status": "FAILED", "eval_metric_results": null,
-        "overall_eval_metric_results": [], "eval_metric_result_per_invocation": [],
-        "session_id": session.id, "session_details": null, "user_id": session.user_id,
-        "run": run, "error": {"code": code, "message": message},
-    })
+fn inference_failure(
+    set_id: &str,
+    case: &EvalCase,
+    run: u32,
+    session: &Session,
+    code: &str,
+    message: &str,
+) -> EvalCaseResult<'static> {
+    let mut r = EvalCaseResult::failed(set_id, &case.eval_id, code, message);
+    r.session_id = session.id.clone();
+    r.user_id = Some(session.user_id.clone());
+    r.run = Some(run);
+    r
 }
 
 struct Session {
@@ -122,10 +131,13 @@ async fn converse(
             break;
         };
         let text = user_content.text().into_owned();
+        // Only the invocation added since the previous turn crosses: the host keeps the
+        // conversation's history itself, so a long conversation costs linear, not quadratic, work.
         let turn_json = json!({
             "evalSetId": set_id, "evalId": case.eval_id, "run": run, "turnIndex": turn,
             "sessionId": session.id, "userId": session.user_id, "appName": session.app_name,
-            "state": session.state, "userContent": value_of(&user_content), "text": text, "history": value_of(&actual),
+            "state": session.state, "userContent": value_of(&user_content), "text": text,
+            "previousInvocation": actual.last().map(value_of),
         });
         let started = host.now_ms();
         let reply = host.agent(turn_json.to_string()).await;
@@ -135,6 +147,8 @@ async fn converse(
             Err(AgentError::Aborted) => return Err(("cancelled", "the run was cancelled".into())),
             Err(AgentError::Failed(m)) => return Err(("agent_error", format!("turn {}: {m}", turn + 1))),
         };
+        crate::schema::budget::check_reply(&reply, "the agent's reply")
+            .map_err(|m| ("agent_error", format!("turn {}: {m}", turn + 1)))?;
         let v: Value = serde_json::from_str(&reply).map_err(|e| {
             (
                 "agent_error",
@@ -157,18 +171,29 @@ pub async fn evaluate(
     args: RunArgs,
     judge: Option<JudgeClient>,
     custom: Option<&dyn CustomPort>,
-) -> Value {
+) -> EvalSetResult {
     let sim = SimulatorConfig::from_config(args.config.user_simulator_config.as_ref());
     let set_id = args.eval_set.eval_set_id.clone();
+    let wanted: Option<std::collections::HashSet<&str>> = args
+        .eval_ids
+        .as_ref()
+        .map(|ids| ids.iter().map(String::as_str).collect());
     let cases: Vec<&EvalCase> = args
         .eval_set
         .eval_cases
         .iter()
-        .filter(|c| args.eval_ids.as_ref().is_none_or(|ids| ids.contains(&c.eval_id)))
+        .filter(|c| wanted.as_ref().is_none_or(|ids| ids.contains(c.eval_id.as_str())))
         .collect();
     let total = cases.len() * args.num_runs as usize;
     let tally = RefCell::new(Tally::default());
-    let skipped: RefCell<Vec<Value>> = RefCell::new(Vec::new());
+    let skipped: RefCell<Vec<Skipped>> = RefCell::new(Vec::new());
+    let skip = |case: &EvalCase, run: u32, reason: &str| {
+        skipped.borrow_mut().push(Skipped {
+            eval_id: case.eval_id.clone(),
+            run,
+            reason: reason.to_string(),
+        })
+    };
     let emit_progress = |phase: &str, run: u32, eval_id: Option<&str>| {
         let t = tally.borrow();
         host.emit(
@@ -184,10 +209,10 @@ pub async fn evaluate(
     let sim_ref = &sim;
     let args_ref = &args;
     let set_id_ref = set_id.as_str();
-    let results: Vec<Value> = stream::iter(tasks)
+    let results: Vec<EvalCaseResult<'static>> = stream::iter(tasks)
         .map(|(run, case)| {
             let tally = &tally;
-            let skipped = &skipped;
+            let skip = &skip;
             let emit_progress = &emit_progress;
             async move {
                 let session = session_of(case, host_ref);
@@ -197,32 +222,29 @@ pub async fn evaluate(
                     } else {
                         "budget_exhausted"
                     };
-                    skipped
-                        .borrow_mut()
-                        .push(json!({"eval_id": case.eval_id, "run": run, "reason": why}));
+                    skip(case, run, why);
                     return None;
                 }
                 let sim = sim_ref.as_ref().map_err(String::as_str);
                 let result = match converse(host_ref, judge_ref, sim, set_id_ref, case, run, &session).await {
                     Err(("cancelled", _)) => {
-                        skipped
-                            .borrow_mut()
-                            .push(json!({"eval_id": case.eval_id, "run": run, "reason": "cancelled"}));
+                        skip(case, run, "cancelled");
                         return None;
                     }
                     Err((code, m)) => inference_failure(set_id_ref, case, run, &session, code, &m),
-                    Ok(actual) => score(args_ref, judge_ref, custom, case, &actual, run, &session).await,
+                    Ok(actual) => score(args_ref, judge_ref, custom, case, actual, run, &session).await,
                 };
                 {
                     let mut t = tally.borrow_mut();
                     t.done += 1;
-                    match result.get("final_eval_status").and_then(Value::as_str) {
-                        Some("PASSED") => t.passed += 1,
-                        Some("FAILED") => t.failed += 1,
+                    match result.final_eval_status {
+                        EvalStatus::Passed => t.passed += 1,
+                        EvalStatus::Failed => t.failed += 1,
                         _ => t.not_evaluated += 1,
                     }
                 }
-                host_ref.emit(json!({"type": "case_result", "result": result}).to_string());
+                let text = serde_json::to_string(&result).unwrap_or_else(|_| "null".into());
+                host_ref.emit(format!("{{\"type\":\"case_result\",\"result\":{text}}}"));
                 emit_progress("case", run, Some(&case.eval_id));
                 Some(result)
             }
@@ -233,42 +255,24 @@ pub async fn evaluate(
         .await;
     emit_progress("done", args.num_runs.saturating_sub(1), None);
     let now = host.now_ms() / 1000.0;
-    let result_id = format!("{}_{}_{}", args.app_name, set_id, now);
-    let mut out = json!({
-        "eval_set_result_id": result_id,
-        "eval_set_result_name": result_id.replace('/', "_"),
-        "eval_set_id": set_id,
-        "creation_timestamp": now,
-        "eval_case_results": results,
-    });
-    if let Some(o) = out.as_object_mut() {
-        if args.num_runs > 1 {
-            let summary = run_summary(&results_of(o), args.num_runs);
-            o.insert("run_summary".into(), summary);
-        }
-        if let Some(j) = &judge {
-            o.insert("judge_stats".into(), j.stats_json());
-            let planned = j.planned();
-            if !planned.is_empty() {
-                o.insert("judge_plan".into(), plan_json(planned));
-            }
-        }
-        let skipped = skipped.into_inner();
-        if !skipped.is_empty() {
-            o.insert("skipped".into(), Value::Array(skipped));
-        }
-        if host.aborted() {
-            o.insert("cancelled".into(), Value::Bool(true));
-        }
+    let result_id = format!("{}_{}_{}", args.app_name, set_id, float_repr(now));
+    let skipped = skipped.into_inner();
+    EvalSetResult {
+        eval_set_result_name: Some(result_id.replace('/', "_")),
+        eval_set_result_id: result_id,
+        eval_set_id: set_id,
+        creation_timestamp: now,
+        run_summary: (args.num_runs > 1).then(|| Carried::Built(run_summary(&results, args.num_runs))),
+        eval_case_results: results,
+        judge_stats: judge.as_ref().map(JudgeClient::stats_json),
+        judge_plan: judge
+            .as_ref()
+            .map(JudgeClient::planned)
+            .filter(|p| !p.is_empty())
+            .map(plan_json),
+        skipped: (!skipped.is_empty()).then_some(Carried::Built(skipped)),
+        cancelled: host.aborted().then_some(true),
     }
-    out
-}
-
-fn results_of(o: &serde_json::Map<String, Value>) -> Vec<Value> {
-    o.get("eval_case_results")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
 }
 
 /// `{count, estimatedTokens, calls}` for a dry run's listed calls.
@@ -285,10 +289,10 @@ async fn score(
     judge: Option<&JudgeClient>,
     custom: Option<&dyn CustomPort>,
     case: &EvalCase,
-    actual: &[Invocation],
+    actual: Vec<Invocation>,
     run: u32,
     session: &Session,
-) -> Value {
+) -> EvalCaseResult<'static> {
     let set_id = &args.eval_set.eval_set_id;
     let ports = Ports {
         judge: judge.map(|j| j as &dyn JudgePort),
@@ -299,139 +303,15 @@ async fn score(
         efficiency_metrics: args.efficiency_metrics,
         call_index: None,
     };
-    match evaluate_case_with(case, actual, &args.config, &case_run, ports).await {
+    match evaluate_case_with(case, &actual, &args.config, &case_run, ports).await {
         Err(e) => inference_failure(set_id, case, run, session, e.code.as_str(), &e.message),
         Ok(outcome) => {
-            let text = case_result_json(set_id, case, actual, &outcome, args.detail);
-            let mut v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-            if let Some(o) = v.as_object_mut() {
-                o.insert("session_id".into(), json!(session.id));
-                o.insert("user_id".into(), json!(session.user_id));
-                o.insert("run".into(), json!(run));
-            }
-            v
+            let actual = actual.into_iter().map(Cow::Owned).collect();
+            let mut r = EvalCaseResult::of(set_id, case, actual, outcome, args.detail).into_owned();
+            r.session_id = session.id.clone();
+            r.user_id = Some(session.user_id.clone());
+            r.run = Some(run);
+            r
         }
     }
-}
-
-/// Per case over runs: statuses, whether they flip, and per metric the spread of case scores
-/// and ADK AgentEvaluator's verdict (SPEC §4.6: exact mean of every per-invocation score of
-/// every run, direction inferred from the invocations' own statuses).
-pub fn run_summary(results: &[Value], num_runs: u32) -> Value {
-    let mut ids: Vec<&str> = Vec::new();
-    for r in results {
-        if let Some(id) = r.get("eval_id").and_then(Value::as_str) {
-            if !ids.contains(&id) {
-                ids.push(id);
-            }
-        }
-    }
-    let cases: Vec<Value> = ids
-        .iter()
-        .map(|id| {
-            let mut runs: Vec<&Value> = results.iter().filter(|r| r.get("eval_id").and_then(Value::as_str) == Some(id)).collect();
-            runs.sort_by_key(|r| r.get("run").and_then(Value::as_u64).unwrap_or(0));
-            let statuses: Vec<&str> = runs.iter().map(|r| r.get("final_eval_status").and_then(Value::as_str).unwrap_or("")).collect();
-            let flipped = statuses.windows(2).any(|w| w.first() != w.get(1));
-            let mut names: Vec<String> = Vec::new();
-            for r in &runs {
-                for m in r.get("overall_eval_metric_results").and_then(Value::as_array).into_iter().flatten() {
-                    if let Some(n) = m.get("metric_name").and_then(Value::as_str) {
-                        if !names.iter().any(|x| x == n) {
-                            names.push(n.to_string());
-                        }
-                    }
-                }
-            }
-            let metrics: Vec<Value> = names.iter().map(|n| metric_summary(n, &runs)).collect();
-            let inference_failures = runs.iter().filter(|r| r.get("error").is_some()).count();
-            json!({"eval_id": id, "statuses": statuses, "flipped": flipped, "inference_failures": inference_failures, "metrics": metrics})
-        })
-        .collect();
-    json!({"num_runs": num_runs, "cases": cases})
-}
-
-fn metric_summary(name: &str, runs: &[&Value]) -> Value {
-    let overall_of = |r: &Value| -> Option<Value> {
-        r.get("overall_eval_metric_results")?
-            .as_array()?
-            .iter()
-            .find(|m| m.get("metric_name").and_then(Value::as_str) == Some(name))
-            .cloned()
-    };
-    let first = runs.iter().find_map(|r| overall_of(r));
-    let threshold = first.as_ref().and_then(|m| m.get("threshold")).and_then(Value::as_f64);
-    let informational = first.as_ref().is_some_and(|m| {
-        m.get("eval_status").and_then(Value::as_str) == Some("INFORMATIONAL")
-            || (m.get("criterion").is_none_or(Value::is_null) && m.get("threshold").is_none_or(Value::is_null))
-    });
-    let case_scores: Vec<Option<f64>> = runs
-        .iter()
-        .map(|r| overall_of(r).and_then(|m| m.get("score").and_then(Value::as_f64)))
-        .collect();
-    let present: Vec<f64> = case_scores.iter().flatten().copied().collect();
-    let (min, max) = (
-        present
-            .iter()
-            .copied()
-            .fold(None, |a: Option<f64>, b| Some(a.map_or(b, |a| a.min(b)))),
-        present
-            .iter()
-            .copied()
-            .fold(None, |a: Option<f64>, b| Some(a.map_or(b, |a| a.max(b)))),
-    );
-    let mean = exact_mean(&present);
-    let stddev = mean.map(|m| (present.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / present.len() as f64).sqrt());
-    // Per-invocation results of every run.
-    let mut inv_scores: Vec<f64> = Vec::new();
-    let mut directions: Vec<bool> = Vec::new();
-    for r in runs {
-        for per in r
-            .get("eval_metric_result_per_invocation")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            for m in per
-                .get("eval_metric_results")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                if m.get("metric_name").and_then(Value::as_str) != Some(name) {
-                    continue;
-                }
-                let s = m.get("score").and_then(Value::as_f64);
-                let st = m.get("eval_status").and_then(Value::as_str);
-                if let Some(s) = s {
-                    inv_scores.push(s);
-                    if let (Some(t), Some(st @ ("PASSED" | "FAILED"))) = (threshold, st) {
-                        if s != t {
-                            let d = (s > t) == (st == "PASSED");
-                            if !directions.contains(&d) {
-                                directions.push(d);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let invocation_mean = exact_mean(&inv_scores);
-    let higher_is_better = if directions.len() == 1 {
-        directions.first().copied().unwrap_or(true)
-    } else {
-        true
-    };
-    let passed = if informational {
-        Value::Null
-    } else {
-        match (invocation_mean, threshold) {
-            (Some(m), Some(t)) => json!(if higher_is_better { m >= t } else { m <= t }),
-            _ => Value::Null,
-        }
-    };
-    json!({"metric_name": name, "threshold": threshold, "informational": informational,
-        "case_scores": case_scores, "min": min, "mean": mean, "max": max, "stddev": stddev,
-        "invocation_mean": invocation_mean, "lower_is_better": !higher_is_better, "passed": passed})
 }

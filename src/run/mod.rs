@@ -7,6 +7,7 @@ pub mod agent;
 pub mod client;
 pub mod eval_set;
 pub mod simulator;
+pub mod summary;
 
 use futures_util::future::LocalBoxFuture;
 
@@ -37,6 +38,8 @@ pub enum FetchError {
     Thrown(String),
     /// `fetch` resolved to something that is not a Response.
     NotAResponse(String),
+    /// The reply is over `maxReplyBytes` (or would not fit the parse budget).
+    TooLarge(String),
     /// The run was cancelled.
     Aborted,
 }
@@ -51,6 +54,7 @@ impl FetchError {
             FetchError::Network(m) => format!("network error: {m}"),
             FetchError::Thrown(m) => format!("the judge fetch threw: {m}"),
             FetchError::NotAResponse(m) => format!("the judge fetch did not return a Response: {m}"),
+            FetchError::TooLarge(m) => format!("the judge's reply was refused: {m}"),
             FetchError::Aborted => "cancelled".into(),
         }
     }

@@ -52,8 +52,8 @@ impl SimulatorConfig {
         c.model = g("model", "model").and_then(Value::as_str).map(str::to_string);
         c.model_configuration = g("model_configuration", "modelConfiguration").cloned();
         if let Some(m) = g("max_allowed_invocations", "maxAllowedInvocations") {
-            let n =
-                crate::judge::lax_int(m).ok_or("user_simulator_config.max_allowed_invocations must be an integer")?;
+            let n = crate::schema::criteria::lax_int(m)
+                .ok_or("user_simulator_config.max_allowed_invocations must be an integer")?;
             c.max_allowed_invocations = if n < 0 { None } else { Some(n as usize) };
         }
         c.custom_instructions = g("custom_instructions", "customInstructions")

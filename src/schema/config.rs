@@ -12,8 +12,11 @@ use serde_json::{Map, Value};
 pub struct Criterion {
     pub threshold: f64,
     pub include_intermediate_responses_in_final: bool,
-    /// Keys other than the two above, as the user wrote them (snake or camel).
+    /// Keys other than the two above, as the user wrote them (snake or camel); results echo
+    /// them as ADK does.
     pub extra: JsonObject,
+    /// `extra` read into the metric's criterion class, once, when the config is loaded.
+    pub typed: super::criteria::Typed,
 }
 
 impl Criterion {
@@ -22,6 +25,7 @@ impl Criterion {
             threshold,
             include_intermediate_responses_in_final: false,
             extra: Map::new(),
+            typed: super::criteria::Typed::Unchecked,
         }
     }
 
@@ -304,6 +308,7 @@ fn parse_criterion(v: &Value, path: &str) -> Result<Criterion> {
                 threshold,
                 include_intermediate_responses_in_final: include,
                 extra,
+                typed: super::criteria::Typed::Unchecked,
             })
         }
         other => lax_float(other).map(Criterion::from_threshold).ok_or_else(|| {

@@ -84,22 +84,40 @@ struct RawIntermediate {
     invocation_events: Option<Vec<InvocationEvent>>,
 }
 
-impl<'de> Deserialize<'de> for IntermediateData {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw: RawIntermediate = de::obj(d)?;
-        let legacy = raw.tool_uses.is_some() || raw.tool_responses.is_some() || raw.intermediate_responses.is_some();
-        match raw.invocation_events {
-            Some(_) if legacy => Err(serde::de::Error::custom(
+impl RawIntermediate {
+    fn shape(self) -> Result<IntermediateData, &'static str> {
+        let legacy = self.tool_uses.is_some() || self.tool_responses.is_some() || self.intermediate_responses.is_some();
+        match self.invocation_events {
+            Some(_) if legacy => Err(
                 "intermediate_data mixes the event shape (invocation_events) with the legacy shape \
                  (tool_uses / tool_responses / intermediate_responses); use one of them",
-            )),
+            ),
             Some(events) => Ok(IntermediateData::Events(events)),
             None => Ok(IntermediateData::Legacy {
-                tool_uses: raw.tool_uses.unwrap_or_default(),
-                tool_responses: raw.tool_responses.unwrap_or_default(),
-                intermediate_responses: raw.intermediate_responses.unwrap_or_default(),
+                tool_uses: self.tool_uses.unwrap_or_default(),
+                tool_responses: self.tool_responses.unwrap_or_default(),
+                intermediate_responses: self.intermediate_responses.unwrap_or_default(),
             }),
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for IntermediateData {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // The shape is checked inside the object's own visit, so the error is placed at
+        // `intermediate_data` itself, not at the invocation around it.
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = IntermediateData;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<IntermediateData, A::Error> {
+                let raw = RawIntermediate::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                raw.shape().map_err(serde::de::Error::custom)
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 

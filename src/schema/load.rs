@@ -17,67 +17,67 @@ pub struct LoadOptions {
     pub session_input: Option<Value>,
 }
 
-/// Renders serde_path_to_error's path as `$.a[0].b`.
-fn dollar_path(p: &serde_path_to_error::Path) -> String {
-    let s = p.to_string();
-    if s == "." || s.is_empty() {
-        "$".to_string()
-    } else if s.starts_with('[') {
-        format!("${s}")
-    } else {
-        format!("$.{s}")
-    }
-}
-
-fn map_err(e: serde_path_to_error::Error<serde_json::Error>, prefix: &str) -> EvalError {
-    let path = dollar_path(e.path());
-    let path = if prefix.is_empty() {
-        path
-    } else {
-        format!("{prefix}{}", path.trim_start_matches('$'))
-    };
-    EvalError::new(ErrorCode::Schema, path, strip_position(e.into_inner().to_string()))
-}
-
 /// Deserializes `T` from JSON text; the error carries the JSON path of the offending value.
 ///
-/// The happy path is a plain typed parse. Only a failed parse is re-read as a generic value and
-/// re-checked with path tracking, which locates the error without a second, path-tracking copy
-/// of every typed deserializer in the wasm binary.
+/// The path comes from where the parser stopped (see [`super::json_path`]): one typed parse,
+/// and no path-tracking copy of every deserializer in the wasm binary.
+/// A missing field is reported at the object that lacks it (`$.eval_cases[2]`), as eval set
+/// errors always were.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
-    let plain = match serde_json::from_str::<T>(text) {
-        Ok(v) => return Ok(v),
-        Err(e) => e,
-    };
-    let value = match serde_json::from_str::<Value>(text) {
-        Ok(v) => v,
-        Err(e) => return Err(json_error(&e)),
-    };
-    match from_value::<T>(&value, "") {
+    match super::json_path::from_str::<T>(text) {
+        Ok(v) => Ok(v),
+        Err(e) if e.code == ErrorCode::Schema => {
+            // Text the generic parser cannot read either (nested past its depth limit) is not
+            // JSON we accept, whatever the typed parse stumbled on first.
+            if let Err(j) = serde_json::from_str::<Value>(text) {
+                if !j.is_data() {
+                    return Err(json_error(&j));
+                }
+            }
+            Err(at_object(e))
+        }
         Err(e) => Err(e),
-        // The generic reading hides some typed errors (a duplicate key keeps its last value).
-        Ok(_) => Err(EvalError::new(ErrorCode::Schema, "", strip_position(plain.to_string()))),
     }
 }
 
-fn strip_position(mut message: String) -> String {
-    if let Some(at) = message.rfind(" at line ") {
-        message.truncate(at);
+fn at_object(mut e: EvalError) -> EvalError {
+    let missing = e
+        .message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next())
+        .map(|f| format!(".{f}"));
+    if let Some(suffix) = missing {
+        if let Some(stripped) = e.path.strip_suffix(&suffix) {
+            e.path = stripped.to_string();
+        }
     }
-    message
+    e
 }
 
 fn json_error(e: &serde_json::Error) -> EvalError {
     let mut message = e.to_string();
+    if let Some(at) = message.rfind(" at line ") {
+        message.truncate(at);
+    }
     if message.contains("recursion limit exceeded") {
         message = format!("{message} (JSON nested more than 128 levels deep)");
     }
     EvalError::new(ErrorCode::InvalidJson, "", message)
 }
 
-/// Deserializes `T` from an already parsed value; `prefix` is the value's own path (e.g. `$.eval_cases[3]`).
+/// Deserializes `T` from an already parsed value; `prefix` is the value's own path (e.g.
+/// `$.eval_cases[3]`). Read through its text, so errors get their paths as in [`from_str`].
 pub fn from_value<T: DeserializeOwned>(v: &Value, prefix: &str) -> Result<T> {
-    serde_path_to_error::deserialize(v).map_err(|e| map_err(e, prefix))
+    from_str(&v.to_string()).map_err(|e| {
+        if prefix.is_empty() || e.code != ErrorCode::Schema {
+            e
+        } else {
+            EvalError {
+                path: format!("{prefix}{}", e.path.trim_start_matches('$')),
+                ..e
+            }
+        }
+    })
 }
 
 /// Parses JSON text into a generic value (invalid JSON gives `invalid_json`).
@@ -228,18 +228,19 @@ pub fn validate_eval_set(text: &str) -> Vec<EvalError> {
     for (i, case) in cases.iter().enumerate() {
         let prefix = format!("$.eval_cases[{i}]");
         if let Err(e) = from_value::<EvalCase>(case, &prefix) {
-            let mut found = vec![e];
-            // Report each broken invocation, not only the first one.
+            // Report each broken invocation, not only the first one (the case-level error is
+            // usually the first invocation's own, so skip a repeat of its path).
+            let first_path = e.path.clone();
+            errors.push(e);
             let conv = case.get("conversation").and_then(Value::as_array);
             for (j, inv) in conv.into_iter().flatten().enumerate() {
                 let p = format!("{prefix}.conversation[{j}]");
                 if let Err(e) = from_value::<super::invocation::Invocation>(inv, &p) {
-                    if !found.iter().any(|f| f.path == e.path) {
-                        found.push(e);
+                    if e.path != first_path {
+                        errors.push(e);
                     }
                 }
             }
-            errors.extend(found);
         }
         let id = case
             .get("eval_id")
@@ -317,4 +318,22 @@ pub fn value_of<T: serde::Serialize + ?Sized>(x: &T) -> Value {
 /// A JSON tree read as a typed value, by way of its text (see [`value_of`]).
 pub fn parse_as<T: DeserializeOwned>(v: &Value) -> std::result::Result<T, String> {
     serde_json::from_str(&v.to_string()).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn many_broken_invocations_are_each_reported_once() {
+        // Issue 9's reproducer: one case with 100,000 `{}` invocations took 78 s (a scan of the
+        // errors found so far per invocation). Every invocation lacks `user_content`.
+        let n = 100_000;
+        let conv = vec!["{}"; n].join(",");
+        let text = format!(r#"{{"eval_set_id": "s", "eval_cases": [{{"eval_id": "c", "conversation": [{conv}]}}]}}"#);
+        let errors = validate_eval_set(&text);
+        assert_eq!(errors.len(), n);
+        assert_eq!(errors[0].path, "$.eval_cases[0].conversation[0]");
+        assert_eq!(errors[n - 1].path, format!("$.eval_cases[0].conversation[{}]", n - 1));
+    }
 }

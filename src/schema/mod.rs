@@ -1,11 +1,15 @@
 //! ADK's data: content, invocations, eval sets, configs, legacy migration, loading.
 
+pub mod budget;
 pub mod bytes;
 pub mod config;
 pub mod content;
+pub mod criteria;
 pub mod de;
+pub mod eval_result;
 pub mod eval_set;
 pub mod invocation;
+pub mod json_path;
 pub mod legacy;
 pub mod load;
 pub mod result;

@@ -1,9 +1,12 @@
-//! ADK's result shapes: statuses, metric results (overall and per invocation), case results.
+//! What a metric computes: statuses, cells (a score with its status and details), a metric's
+//! run over a case and the case outcome. The result model read and written from them is
+//! `eval_result`.
 
-use super::eval_set::{EvalCase, RubricScore};
-use super::invocation::Invocation;
-use serde::{Serialize, Serializer};
+use super::eval_set::RubricScore;
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
+use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EvalStatus {
@@ -33,6 +36,58 @@ impl EvalStatus {
     }
 }
 
+impl<'de> Deserialize<'de> for EvalStatus {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = EvalStatus;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(STATUS_EXPECTED)
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<EvalStatus, E> {
+                EvalStatus::from_int(v).ok_or_else(|| E::custom(format!("{STATUS_EXPECTED}, found the number {v}")))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<EvalStatus, E> {
+                EvalStatus::from_name(v).ok_or_else(|| E::custom(format!("{STATUS_EXPECTED}, found the string {v:?}")))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+const STATUS_EXPECTED: &str =
+    "expected an eval status (\"PASSED\", \"FAILED\", \"NOT_EVALUATED\", \"INFORMATIONAL\" or 1-4)";
+
+impl EvalStatus {
+    /// ADK's integer value (1-4).
+    pub fn from_int(v: u64) -> Option<EvalStatus> {
+        match v {
+            1 => Some(EvalStatus::Passed),
+            2 => Some(EvalStatus::Failed),
+            3 => Some(EvalStatus::NotEvaluated),
+            4 => Some(EvalStatus::Informational),
+            _ => None,
+        }
+    }
+
+    /// A status name in any case, also as Python prints the enum (`EvalStatus.PASSED`).
+    pub fn from_name(s: &str) -> Option<EvalStatus> {
+        let s = s.trim();
+        let s = match s.get(..11) {
+            Some(head) if head.eq_ignore_ascii_case("EvalStatus.") => s.get(11..).unwrap_or(""),
+            _ => s,
+        };
+        [
+            EvalStatus::Passed,
+            EvalStatus::Failed,
+            EvalStatus::NotEvaluated,
+            EvalStatus::Informational,
+        ]
+        .into_iter()
+        .find(|st| st.as_str().eq_ignore_ascii_case(s))
+    }
+}
+
 impl Serialize for EvalStatus {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
@@ -40,14 +95,12 @@ impl Serialize for EvalStatus {
 }
 
 /// `details` of a metric result. `error`/`reason` say why a metric is NOT_EVALUATED (evalcore addition).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Details {
     pub rubric_scores: Option<Vec<RubricScore>>,
     pub token_usage_details: Option<Breakdown<8>>,
     pub duration_details: Option<Breakdown<4>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
 }
 
@@ -129,106 +182,6 @@ pub struct CaseOutcome {
     pub final_status: EvalStatus,
 }
 
-#[derive(Serialize)]
-struct MetricResultView<'a> {
-    metric_name: &'a str,
-    threshold: Option<f64>,
-    criterion: &'a Option<Value>,
-    custom_function_path: Option<&'a str>,
-    score: Option<f64>,
-    eval_status: EvalStatus,
-    details: &'a Details,
-}
-
-fn view<'a>(h: &'a MetricHeader, c: &'a Cell) -> MetricResultView<'a> {
-    MetricResultView {
-        metric_name: &h.name,
-        threshold: h.threshold,
-        criterion: &h.criterion,
-        custom_function_path: None,
-        score: c.score,
-        eval_status: c.status,
-        details: &c.details,
-    }
-}
-
-struct Overall<'a>(&'a [MetricRun]);
-impl Serialize for Overall<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(|m| view(&m.header, &m.overall)))
-    }
-}
-
-struct AtInvocation<'a>(&'a [MetricRun], usize);
-impl Serialize for AtInvocation<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(
-            self.0
-                .iter()
-                .filter_map(|m| m.per_invocation.get(self.1).map(|c| view(&m.header, c))),
-        )
-    }
-}
-
-#[derive(Serialize)]
-struct PerInvocationView<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    actual_invocation: Option<&'a Invocation>,
-    #[serde(skip_serializing_if = "Skip::skip")]
-    expected_invocation: Skip<Option<&'a Invocation>>,
-    eval_metric_results: AtInvocation<'a>,
-}
-
-/// A field that is omitted entirely (not written as null) when `.1` is true.
-struct Skip<T>(T, bool);
-impl<T> Skip<T> {
-    fn skip(&self) -> bool {
-        self.1
-    }
-}
-impl<T: Serialize> Serialize for Skip<T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
-
-struct PerInvocation<'a> {
-    outcome: &'a CaseOutcome,
-    actual: &'a [Invocation],
-    expected: Option<&'a [Invocation]>,
-    include: bool,
-    omit: bool,
-}
-impl PerInvocation<'_> {
-    fn omitted(&self) -> bool {
-        self.omit
-    }
-}
-impl Serialize for PerInvocation<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.actual.iter().enumerate().map(|(i, a)| PerInvocationView {
-            actual_invocation: self.include.then_some(a),
-            expected_invocation: Skip(self.expected.and_then(|e| e.get(i)), !self.include),
-            eval_metric_results: AtInvocation(&self.outcome.metrics, i),
-        }))
-    }
-}
-
-#[derive(Serialize)]
-struct CaseResultView<'a> {
-    eval_set_file: &'a str,
-    eval_set_id: &'a str,
-    eval_id: &'a str,
-    final_eval_status: EvalStatus,
-    eval_metric_results: Option<()>,
-    overall_eval_metric_results: Overall<'a>,
-    #[serde(skip_serializing_if = "PerInvocation::omitted")]
-    eval_metric_result_per_invocation: PerInvocation<'a>,
-    session_id: &'a str,
-    session_details: Option<()>,
-    user_id: Option<&'a str>,
-}
-
 /// How much of a case result to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Detail {
@@ -245,34 +198,4 @@ impl Default for Detail {
             per_invocation: true,
         }
     }
-}
-
-/// Serialises ADK's EvalCaseResult (statuses as names), as much of it as `detail` asks for.
-pub fn case_result_json(
-    eval_set_id: &str,
-    case: &EvalCase,
-    actual: &[Invocation],
-    outcome: &CaseOutcome,
-    detail: Detail,
-) -> String {
-    let session = case.session_input.as_ref();
-    let v = CaseResultView {
-        eval_set_file: eval_set_id,
-        eval_set_id,
-        eval_id: &case.eval_id,
-        final_eval_status: outcome.final_status,
-        eval_metric_results: None,
-        overall_eval_metric_results: Overall(&outcome.metrics),
-        eval_metric_result_per_invocation: PerInvocation {
-            outcome,
-            actual,
-            expected: case.conversation.as_deref(),
-            include: detail.invocations,
-            omit: !detail.per_invocation,
-        },
-        session_id: session.and_then(|s| s.session_id.as_deref()).unwrap_or(""),
-        session_details: None,
-        user_id: session.map(|s| s.user_id.as_str()),
-    };
-    serde_json::to_string(&v).unwrap_or_else(|_| "null".to_string())
 }

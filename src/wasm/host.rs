@@ -36,14 +36,38 @@ extern "C" {
 
 pub struct WasmHost(pub JsHost);
 
-async fn text_of(p: js_sys::Promise) -> Result<Value, String> {
+/// Why a host callback's answer could not be read.
+enum AnswerError {
+    /// Over `maxReplyBytes` or the parse budget: refused before (or instead of) parsing.
+    TooLarge(String),
+    Other(String),
+}
+
+impl AnswerError {
+    fn message(self) -> String {
+        match self {
+            AnswerError::TooLarge(m) | AnswerError::Other(m) => m,
+        }
+    }
+}
+
+async fn text_of(p: js_sys::Promise) -> Result<Value, AnswerError> {
     let v = JsFuture::from(p)
         .await
-        .map_err(|_| "the host callback rejected".to_string())?;
+        .map_err(|_| AnswerError::Other("the host callback rejected".to_string()))?;
+    // Measure before copying: a huge answer is refused without bringing it into wasm memory.
+    let units = v.dyn_ref::<js_sys::JsString>().map_or(0, js_sys::JsString::length);
+    if !crate::schema::budget::reply_may_fit(u64::from(units)) {
+        return Err(AnswerError::TooLarge(format!(
+            "the answer is too large ({units} UTF-16 code units, over the limit of {} bytes; raise `maxReplyBytes` with setLimits)",
+            crate::schema::budget::limits().max_reply_bytes
+        )));
+    }
     let s = v
         .as_string()
-        .ok_or_else(|| "the host callback resolved to a non-string".to_string())?;
-    serde_json::from_str(&s).map_err(|e| format!("the host callback's answer is not JSON: {e}"))
+        .ok_or_else(|| AnswerError::Other("the host callback resolved to a non-string".to_string()))?;
+    crate::schema::budget::check(&s, "the answer").map_err(|e| AnswerError::TooLarge(e.message))?;
+    serde_json::from_str(&s).map_err(|e| AnswerError::Other(format!("the host callback's answer is not JSON: {e}")))
 }
 
 fn error_of(v: &Value) -> Option<(String, String)> {
@@ -59,7 +83,10 @@ impl Host for WasmHost {
         let headers = serde_json::to_string(&call.headers).unwrap_or_else(|_| "[]".into());
         let p = self.0.fetch(&call.url, &headers, &call.body, call.timeout_ms);
         Box::pin(async move {
-            let v = text_of(p).await.map_err(FetchError::NotAResponse)?;
+            let v = text_of(p).await.map_err(|e| match e {
+                AnswerError::TooLarge(m) => FetchError::TooLarge(m),
+                AnswerError::Other(m) => FetchError::NotAResponse(m),
+            })?;
             if let Some((kind, message)) = error_of(&v) {
                 return Err(match kind.as_str() {
                     "timeout" => FetchError::Timeout,
@@ -106,7 +133,7 @@ impl Host for WasmHost {
     fn agent(&self, turn_json: String) -> LocalBoxFuture<'_, Result<String, AgentError>> {
         let p = self.0.agent(&turn_json);
         Box::pin(async move {
-            let v = text_of(p).await.map_err(AgentError::Failed)?;
+            let v = text_of(p).await.map_err(|e| AgentError::Failed(e.message()))?;
             if let Some((kind, message)) = error_of(&v) {
                 return Err(if kind == "aborted" {
                     AgentError::Aborted
@@ -138,7 +165,7 @@ impl CustomPort for WasmCustom<'_> {
     fn call(&self, name: &str, payload: String) -> LocalBoxFuture<'_, Result<String, String>> {
         let p = self.0.custom(name, &payload);
         Box::pin(async move {
-            let v = text_of(p).await?;
+            let v = text_of(p).await.map_err(AnswerError::message)?;
             if let Some((_, message)) = error_of(&v) {
                 return Err(message);
             }

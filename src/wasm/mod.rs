@@ -38,10 +38,24 @@ pub fn validate_eval_set_json(input: &str) -> String {
     api::validate_eval_set(input)
 }
 
-/// `loadEvalConfig(input)`: `input` is JSON text; "" or "null" gives ADK's default criteria.
+/// `loadEvalConfig(input, options)`: `input` is JSON text ("" or "null" gives ADK's default
+/// criteria), `options` is `{"strict"?: bool}` JSON or "".
 #[wasm_bindgen(js_name = loadEvalConfigJson)]
-pub fn load_eval_config_json(input: &str) -> String {
-    api::envelope(api::load_eval_config(input))
+pub fn load_eval_config_json(input: &str, options: &str) -> String {
+    api::envelope(api::load_eval_config(input, options))
+}
+
+/// `validateEvalConfig(input, options)`: `{"ok", "errors", "warnings"}` (never an envelope).
+#[wasm_bindgen(js_name = validateEvalConfigJson)]
+pub fn validate_eval_config_json(input: &str, options: &str) -> String {
+    api::validate_config(input, options)
+}
+
+/// `setLimits(update)`: `{maxTextBytes?, maxParseBytes?, maxReplyBytes?}` JSON ("" to read);
+/// returns an envelope of the limits in force.
+#[wasm_bindgen(js_name = setLimitsJson)]
+pub fn set_limits_json(update: &str) -> String {
+    api::envelope(api::set_limits(update))
 }
 
 /// `rouge1(candidate, reference)`: `[precision, recall, fmeasure]`.
@@ -142,6 +156,52 @@ pub fn evaluate_async(args: String, judge: String, host: host::JsHost) -> js_sys
     })
 }
 
+/// `loadEvalSetResult(input, options)`: `input` is JSON text (ADK 2.x, 1.x double-encoded or
+/// ours); `options` is `{"runSummary"?: bool}` JSON or "". Returns an envelope.
+#[wasm_bindgen(js_name = loadEvalSetResultJson)]
+pub fn load_eval_set_result_json(input: &str, options: &str) -> String {
+    api::envelope(api::load_eval_set_result(input, options))
+}
+
+/// `loadEvalSetResult` for UTF-8 bytes (a file as Node reads it).
+#[wasm_bindgen(js_name = loadEvalSetResultBytes)]
+pub fn load_eval_set_result_bytes(input: &[u8], options: &str) -> String {
+    api::envelope(api::utf8(input).and_then(|text| api::load_eval_set_result(text, options)))
+}
+
+/// An EvalSetResult as the text ADK 2.13 writes to its eval history. Returns an envelope whose
+/// `ok` is that text.
+#[wasm_bindgen(js_name = formatEvalSetResultJson)]
+pub fn format_eval_set_result_json(input: &str) -> String {
+    api::envelope(api::format_eval_set_result(input))
+}
+
+/// An eval set as ADK writes its files (`compact`: only non-null, non-default fields). Returns
+/// an envelope whose `ok` is that text.
+#[wasm_bindgen(js_name = formatEvalSetFileJson)]
+pub fn format_eval_set_file_json(input: &str, compact: bool) -> String {
+    api::envelope(api::format_eval_set_file(input, compact))
+}
+
+/// Python's text of a JSON value: `form` "repr" (`repr()` of `json.loads`) or "json"
+/// (`json.dumps(sort_keys=True)`). Returns an envelope whose `ok` is the text.
+#[wasm_bindgen(js_name = pythonTextJson)]
+pub fn python_text_json(input: &str, form: &str) -> String {
+    api::envelope(api::python_text(input, form))
+}
+
+/// `repr(x)` of a Python float (`1.0`, `1e-05`, `nan`).
+#[wasm_bindgen(js_name = pythonFloat)]
+pub fn python_float(x: f64) -> String {
+    crate::report::pyfmt::float_repr(x)
+}
+
+/// An eval status (a name or ADK's integer, as JSON) as its name. Returns an envelope.
+#[wasm_bindgen(js_name = evalStatusJson)]
+pub fn eval_status_json(input: &str) -> String {
+    api::envelope(api::eval_status_name(input))
+}
+
 /// Any JSON text as bytes, read by the core's parser (its depth and size rules) and written back
 /// compactly: the CLI's small JSON files (session input, scenarios) go through it, so the host's
 /// own `JSON.parse` only ever sees text the core has bounded. Returns an envelope.
@@ -151,16 +211,6 @@ pub fn parse_json_bytes(input: &[u8]) -> String {
         api::utf8(input)
             .and_then(crate::schema::load::parse_json)
             .map(|v| v.to_string()),
-    )
-}
-
-/// The `run_summary` of an EvalSetResult over `num_runs` runs, for results the JS skin merged
-/// from more than one call (a run resumed on a fresh instance after a trap). Returns an envelope.
-#[wasm_bindgen(js_name = runSummaryJson)]
-pub fn run_summary_json(results: &str, num_runs: u32) -> String {
-    api::envelope(
-        crate::schema::load::from_str::<Vec<serde_json::Value>>(results)
-            .map(|r| crate::run::eval_set::run_summary(&r, num_runs).to_string()),
     )
 }
 

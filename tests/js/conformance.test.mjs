@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import * as api from '../../pkg/index.js';
-import { SHARED, compareCaseResult, expectedErrorCode, readJsonl } from './helpers.mjs';
+import { DATA, compareCaseResult, expectedErrorCode, readJsonl } from './helpers.mjs';
 
 const fmt = (v) => (Object.is(v, -0) ? '-0.0' : String(v));
 
 describe('rouge1_vectors.jsonl (Object.is on every float)', () => {
-  const vectors = readJsonl(join(SHARED, 'rouge1_vectors.jsonl'));
+  const vectors = readJsonl(join(DATA, 'rouge1_vectors.jsonl'));
   vectors.forEach((v, n) => {
     test(`rouge1 #${n + 1}: ${JSON.stringify(v.candidate.slice(0, 40))}`, () => {
       const got = api.rouge1(v.candidate, v.reference);
@@ -22,7 +22,7 @@ describe('rouge1_vectors.jsonl (Object.is on every float)', () => {
 });
 
 describe('case_oracles.jsonl (whole-case verdicts of ADK 2.13)', () => {
-  const lines = readJsonl(join(SHARED, 'case_oracles.jsonl'));
+  const lines = readJsonl(join(DATA, 'case_oracles.jsonl'));
   for (const line of lines) {
     const label = `${line.id} [${line.tags.slice(0, 4).join(' ')}]`;
     test(label, async () => {

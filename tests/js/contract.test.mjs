@@ -123,3 +123,25 @@ test('a judge fetch that ignores its signal, or a body that never ends, still ti
     assert.ok(performance.now() - t0 < 10_000, `${name}: ${Math.round(performance.now() - t0)} ms`);
   }
 });
+
+test('a judged evaluation does not keep the process alive after it ends (the losing timeout sleep is ended)', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const script = `
+import * as api from ${JSON.stringify(new URL('../../pkg/index.js', import.meta.url).href)};
+import { MINIMAL_SET, actualFor } from ${JSON.stringify(new URL('./helpers.mjs', import.meta.url).href)};
+const fetch = async () => new Response(JSON.stringify({ choices: [{ message: { content: '{"is_the_agent_response_valid": "valid"}' } }] }), { status: 200 });
+const r = await api.evaluateInvocations({ evalCase: MINIMAL_SET.eval_cases[0], actual: actualFor(),
+  config: { criteria: { final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 1 } } } },
+  judge: { provider: 'openai', model: 'm', timeoutMs: 30000, fetch } });
+const e = await api.evaluate({ evalSet: MINIMAL_SET, agent: () => 'It is sunny in Paris.',
+  config: { criteria: { final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 1 } } } },
+  judge: { provider: 'openai', model: 'm', timeoutMs: 30000, fetch } });
+console.log(r.overall_eval_metric_results[0].eval_status, e.eval_case_results[0].final_eval_status);
+`;
+  const t0 = performance.now();
+  const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  const ms = performance.now() - t0;
+  assert.equal(out.status, 0, out.stderr);
+  assert.match(out.stdout, /^PASSED PASSED/);
+  assert.ok(ms < 10_000, `the process ended ${Math.round(ms)} ms after it started (judge timeoutMs 30000)`);
+});

@@ -6,8 +6,13 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const PKG = join(ROOT, 'pkg');
 export const WASM_FILE = join(PKG, 'wasm', 'evalcore_core_bg.wasm');
-/** The shared vectors sit beside the repository (CI clones main with shared/ next to it). */
+/**
+ * The shared folder beside the repository (CI clones main with shared/ next to it). Only the
+ * ADK corpus is read from there, and its tests skip without it; the vectors and oracles we
+ * generated are copied into DATA by scripts/refresh-test-data.sh.
+ */
 export const SHARED = process.env.EVALCORE_SHARED ?? resolve(ROOT, '..', 'shared');
+export const DATA = join(ROOT, 'tests', 'data');
 
 export function readJsonl(path) {
   return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));

@@ -12,7 +12,7 @@ import {
   createEvalSetResult, evalHistoryDir, formatEvalSetResult, listEvalSetResults, readEvalSetResult,
   readEvalSetResultFile, saveEvalSetResult, statusCode, statusName, validatePathSegment, writeEvalSetResult,
 } from '../../pkg/lib/history.js';
-import { pydanticFloat, pythonFloat } from '../../pkg/lib/adk_json.js';
+import { pythonFloat } from '../../pkg/lib/adk_text.js';
 import { ROOT } from './helpers.mjs';
 
 const ADK_FILE = join(ROOT, 'tools', 'adk-results', 'hello_world.adk-2.13.evalset_result.json');
@@ -31,6 +31,16 @@ async function helloWorldResults() {
     out.push(await evaluateInvocations({ evalCase, actual: recorded[evalCase.eval_id], config, evalSetId: set.eval_set_id }));
   }
   return out;
+}
+
+/** A float as the core writes it into ADK's result files (a metric result's `score`). */
+function pydanticFloat(x) {
+  const text = formatEvalSetResult({
+    eval_set_result_id: 'x', eval_set_id: 's',
+    eval_case_results: [{ eval_id: 'c', final_eval_status: 'PASSED', session_id: '', eval_metric_result_per_invocation: [],
+      overall_eval_metric_results: [{ metric_name: 'm', eval_status: 'PASSED', score: x }] }],
+  });
+  return /"score": ([^,\n]+),/.exec(text)[1];
 }
 
 describe('writing as ADK 2.13 writes', () => {

@@ -235,6 +235,15 @@ const survivingEvaluations = [
     const r = api.rouge1('\ud800 abc\u0000def \udfff', 'abc def');
     for (const v of Object.values(r)) assert.ok(Number.isFinite(v));
   }],
+  ['rouge1 and rouge1Batch agree on lone surrogates', () => {
+    const pairs = [['\ud800 cat', 'cat'], ['dog \udfff', 'dog cat'], ['\udc00\ud800', 'x']];
+    const batch = api.rouge1Batch(pairs);
+    pairs.forEach(([c, r], i) => {
+      const one = api.rouge1(c, r);
+      assert.deepEqual([batch.precision[i], batch.recall[i], batch.fmeasure[i]], [one.precision, one.recall, one.fmeasure], `pair ${i}`);
+    });
+    assert.equal(batch.fmeasure[0], 1, 'a lone surrogate is no part of a token, as in Python');
+  }],
   ['rouge1 on every code point class', () => {
     let s = '';
     for (let cp = 0; cp < 0x30000; cp += 7) if (cp < 0xd800 || cp > 0xdfff) s += String.fromCodePoint(cp);

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as ec from '../../pkg/index.js';
-import { SHARED, readJsonl } from './helpers.mjs';
+import { DATA, readJsonl } from './helpers.mjs';
 import { checkRow } from './support/judge-check.mjs';
 import { startJudgeServer } from './support/judge-server.mjs';
 
-const lines = readJsonl(join(SHARED, 'judge_oracles.jsonl'));
+const lines = readJsonl(join(DATA, 'judge_oracles.jsonl'));
 const label = (line) => `${line.id} [${line.tags.filter((t) => /^(metric|samples|hallu|judge|cfg):/.test(t)).join(' ')}]`;
 
 let server;

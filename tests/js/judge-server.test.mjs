@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { SHARED, ROOT, readJsonl } from './helpers.mjs';
+import { DATA, ROOT, readJsonl } from './helpers.mjs';
 import { OracleScript, routeText, routingTable, startJudgeServer } from './support/judge-server.mjs';
 
-const ORACLES = join(SHARED, 'judge_oracles.jsonl');
+const ORACLES = join(DATA, 'judge_oracles.jsonl');
 
 // ---------------------------------------------------------------------------------------------
 // Hand-built rows

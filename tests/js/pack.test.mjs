@@ -65,11 +65,11 @@ test('npm pack ships exactly the package files', () => {
   // The runtime, its types, the CLI and the Node-only subpaths; no tests, examples or sources.
   assert.deepEqual(files, [
     'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'history.d.ts', 'index.d.ts', 'index.js',
-    'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/adk_json.js', 'lib/api.js',
+    'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/adk_text.js', 'lib/api.js',
     'lib/cli/agent.js', 'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
     'lib/cli/eval_set.js', 'lib/cli/evalsets.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 'lib/cli/personas.js',
     'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/errors.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/files.js',
-    'lib/reports.js', 'lib/resume.js', 'lib/run.js', 'lib/testing.js', 'lib/wire.js', 'package.json', 'reports.d.ts',
+    'lib/reports.js', 'lib/reports_node.js', 'lib/resume.js', 'lib/run.js', 'lib/testing.js', 'lib/wire.js', 'package.json', 'reports.d.ts',
     'testing.d.ts', 'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
   ]);
   assert.equal(info.name, 'evalcore');
@@ -80,8 +80,9 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   const dir = project('from-tarball');
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
-  assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'setMemoryCeiling', 'validateEvalSet']);
+  assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
+    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'setLimits', 'setMemoryCeiling',
+    'validateEvalConfig', 'validateEvalSet']);
   assert.deepEqual(out.subpaths, ['AgentEvaluator', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
   assert.match(out.version, /^\d+\.\d+\.\d+/);
   assert.equal(out.rouge, 1);

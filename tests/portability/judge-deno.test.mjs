@@ -17,9 +17,10 @@ import { startJudgeServer } from '../js/support/judge-server.mjs';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const PKG = join(ROOT, 'pkg');
-const SHARED = process.env.EVALCORE_SHARED ?? join(ROOT, '..', 'shared');
+// The vectors and oracles, copied from ../shared by scripts/refresh-test-data.sh.
+const DATA = join(ROOT, 'tests', 'data');
 const DENO = process.env.DENO ?? join(ROOT, '.tools', 'node_modules', '@deno', 'linux-x64-glibc', 'deno');
-const ORACLES = join(SHARED, 'judge_oracles.jsonl');
+const ORACLES = join(DATA, 'judge_oracles.jsonl');
 
 // Runs in Deno: evaluates each line against its server and prints the results as JSON.
 const DENO_SCRIPT = `import * as ec from 'evalcore';
@@ -79,7 +80,7 @@ test('deno: judged evaluateInvocations against the loopback judge equals google-
   writeFileSync(join(project, 'judge-run.mjs'), DENO_SCRIPT);
   const stdout = await runDeno([
     'run', '--quiet', '--no-lock', '--no-config', '--node-modules-dir=manual',
-    `--allow-read=${project},${PKG},${SHARED}`, '--allow-net=127.0.0.1',
+    `--allow-read=${project},${PKG},${DATA}`, '--allow-net=127.0.0.1',
     'judge-run.mjs', ORACLES, JSON.stringify(jobs),
   ], project);
   const out = JSON.parse(stdout);

@@ -19,12 +19,13 @@ import { parseVectors, runVectors } from './vectors.mjs';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const PKG = join(ROOT, 'pkg');
-const SHARED = process.env.EVALCORE_SHARED ?? join(ROOT, '..', 'shared');
+// The vectors and oracles, copied from ../shared by scripts/refresh-test-data.sh.
+const DATA = join(ROOT, 'tests', 'data');
 const TOOLS = join(ROOT, '.tools', 'node_modules');
 const DENO = process.env.DENO ?? join(TOOLS, '@deno', 'linux-x64-glibc', 'deno');
 const WORKERD = process.env.WORKERD ?? join(TOOLS, '.bin', 'workerd');
-const ROUGE_FILE = join(SHARED, 'rouge1_vectors.jsonl');
-const CASES_FILE = join(SHARED, 'case_oracles.jsonl');
+const ROUGE_FILE = join(DATA, 'rouge1_vectors.jsonl');
+const CASES_FILE = join(DATA, 'case_oracles.jsonl');
 // Every file of the package the web entry needs, relative to pkg/.
 const WEB_FILES = ['web.js', 'lib/api.js', 'lib/errors.js', 'lib/instance.js', 'lib/wire.js', 'lib/run.js', 'lib/host.js', 'lib/resume.js', 'wasm/evalcore_core_factory.js', 'wasm/evalcore_core_bg.wasm'];
 
@@ -105,7 +106,7 @@ test('deno: the same numbers through `import "evalcore"`', async (t) => {
   copyFileSync(join(HERE, 'vectors.mjs'), join(project, 'vectors.mjs'));
   copyFileSync(join(HERE, 'trap-check.mjs'), join(project, 'trap-check.mjs'));
   const stdout = await run(DENO, [
-    'run', '--quiet', '--no-lock', '--no-config', '--node-modules-dir=manual', `--allow-read=${project},${PKG},${SHARED}`,
+    'run', '--quiet', '--no-lock', '--no-config', '--node-modules-dir=manual', `--allow-read=${project},${PKG},${DATA}`,
     'deno-run.mjs', ROUGE_FILE, CASES_FILE,
   ], {
     cwd: project,

@@ -1,10 +1,11 @@
 //! The eval config of a run: `--config_file_path`, else `test_config.json` beside the one eval
 //! set file given (ADK 2.x, SPEC §5.2), else ADK's defaults; and ADK's
-//! `Using evaluation criteria: ...` line (the pydantic repr of the config).
+//! `Using evaluation criteria: ...` line (the pydantic repr of the config; Python's text of
+//! each value comes from the core).
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadEvalConfig } from '../../index.js';
-import { pythonFloat } from '../adk_json.js';
+import { pythonFloat, pythonRepr } from '../adk_text.js';
 import { UsageError } from './args.js';
 import { inFile } from './evalsets.js';
 import { isRegularFile, readRegularFile } from '../node/files.js';
@@ -46,31 +47,9 @@ export function readConfig(path) {
 // ---------------------------------------------------------------------------------------------
 // Python repr
 
-function pyStr(s) {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = '';
-  for (const ch of s) {
-    const c = ch.codePointAt(0);
-    if (ch === '\\') out += '\\\\';
-    else if (ch === quote) out += `\\${quote}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return quote + out + quote;
-}
-
-/** A JSON value as Python's repr prints the parsed value. */
+/** A JSON value as Python's repr prints the parsed value (the core's `repr`). */
 export function pyRepr(v) {
-  if (v === null || v === undefined) return 'None';
-  if (v === true) return 'True';
-  if (v === false) return 'False';
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : pythonFloat(v);
-  if (typeof v === 'string') return pyStr(v);
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  return `{${Object.entries(v).map(([k, x]) => `${pyStr(k)}: ${pyRepr(x)}`).join(', ')}}`;
+  return pythonRepr(v ?? null);
 }
 
 const CRITERION_FIELDS = new Set(['threshold', 'include_intermediate_responses_in_final', 'includeIntermediateResponsesInFinal']);
@@ -84,11 +63,11 @@ export function criteriaLine(config, raw) {
   const rawCriteria = isObject(raw) && isObject(raw.criteria) ? raw.criteria : {};
   const items = Object.entries(config.criteria ?? {}).map(([name, c]) => {
     const given = rawCriteria[name];
-    if (!isObject(given)) return `${pyStr(name)}: ${pythonFloat(c.threshold)}`;
+    if (!isObject(given)) return `${pyRepr(name)}: ${pythonFloat(c.threshold)}`;
     const fields = [`threshold=${pythonFloat(c.threshold)}`,
       `include_intermediate_responses_in_final=${pyRepr(Boolean(c.include_intermediate_responses_in_final))}`];
     for (const [k, v] of Object.entries(given)) if (!CRITERION_FIELDS.has(k)) fields.push(`${k}=${pyRepr(v)}`);
-    return `${pyStr(name)}: BaseCriterion(${fields.join(', ')})`;
+    return `${pyRepr(name)}: BaseCriterion(${fields.join(', ')})`;
   });
   const field = (snake, camel) => {
     const v = isObject(raw) ? raw[snake] ?? raw[camel] : undefined;

@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { EvalError, loadEvalSet } from '../../index.js';
-import { dumpAdkJson, expandPersona, pythonJsonDumps, pythonTime } from '../adk_json.js';
+import { adkEvalSetText, pythonJsonDumps, pythonTime } from '../adk_text.js';
+import { expandPersona, withPersonasExpanded } from './personas.js';
 import { appLocation, resolveAgentPath } from './agent.js';
 import { parseArgs, UsageError } from './args.js';
 import { evalSetPath, readEvalSetFile, readJsonFile } from './evalsets.js';
@@ -42,7 +43,7 @@ function createSet(argv, io) {
   const [agentArg, id] = positionals;
   const { appName, path } = evalSetOf(agentArg, id, command);
   if (existsSync(path)) throw new UsageError(`eval set ${id} already exists for app ${appName} (${path})`, command);
-  writeFileSync(path, dumpAdkJson({ eval_set_id: id, name: id, eval_cases: [], creation_timestamp: pythonTime() }, 'EvalSet', { compact: true }));
+  writeFileSync(path, adkEvalSetText({ eval_set_id: id, name: id, eval_cases: [], creation_timestamp: pythonTime() }, { compact: true }));
   io.stdout.write(`Eval set '${id}' created for app '${appName}'.\n`);
   return 0;
 }
@@ -130,7 +131,7 @@ function addEvalCase(argv, io) {
     // ADK saves the set after every case; one write at the end leaves the same file.
     io.stdout.write(`Eval case '${evalId}' added to eval set '${id}'.\n`);
   }
-  if (added > 0) writeFileSync(path, dumpAdkJson(evalSet, 'EvalSet', { compact: true }));
+  if (added > 0) writeFileSync(path, adkEvalSetText(withPersonasExpanded(evalSet), { compact: true }));
   return 0;
 }
 

@@ -2,7 +2,8 @@
 //! `AgentEvaluator.migrate_eval_data_to_new_schema` (SPEC §5.1) with deterministic ids.
 import { existsSync, writeFileSync } from 'node:fs';
 import { EvalError } from '../../index.js';
-import { dumpAdkJson } from '../adk_json.js';
+import { adkEvalSetText } from '../adk_text.js';
+import { withPersonasExpanded } from './personas.js';
 import { parseArgs, UsageError } from './args.js';
 import { readEvalSetFile, readSessionFile } from './evalsets.js';
 
@@ -26,7 +27,7 @@ export function migrateFile(oldPath, newPath, initialSessionFile) {
   if (!legacy && sessionInput !== undefined) {
     throw new EvalError('schema', '', `${oldPath} is already an eval set: its initial session belongs in the file, not in --initial_session_file`);
   }
-  writeFileSync(newPath, dumpAdkJson(evalSet, 'EvalSet'));
+  writeFileSync(newPath, adkEvalSetText(withPersonasExpanded(evalSet)));
   return evalSet;
 }
 

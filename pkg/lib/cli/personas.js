@@ -248,3 +248,15 @@ export const PERSONAS = Object.freeze({
     ]
   }
 });
+
+/** A built-in persona id (`"EXPERT"`, ...) as the persona object ADK dumps for it; anything else as it is. */
+export function expandPersona(value) {
+  return typeof value === 'string' && Object.hasOwn(PERSONAS, value) ? PERSONAS[value] : value;
+}
+
+/** `evalSet` with every scenario's persona id replaced by the persona ADK writes for it. */
+export function withPersonasExpanded(evalSet) {
+  const cases = (evalSet.eval_cases ?? []).map((c) => (c?.conversation_scenario?.user_persona === undefined ? c
+    : { ...c, conversation_scenario: { ...c.conversation_scenario, user_persona: expandPersona(c.conversation_scenario.user_persona) } }));
+  return { ...evalSet, eval_cases: cases };
+}

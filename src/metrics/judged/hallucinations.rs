@@ -7,8 +7,8 @@ use super::{aligned, ask_all, overall_cell, Ask};
 use crate::judge::context::{response_text, validation_context};
 use crate::judge::parse::{sentence_labels, sentences};
 use crate::judge::vote::exact_mean;
-use crate::judge::{criterion_flag, judge_options, prompts, CallKind, JudgeModelOptions, JudgePort};
-use crate::metrics::{empty_outcome, pass, Ctx, NotEvaluated, Outcome};
+use crate::judge::{prompts, CallKind, JudgeFailure, JudgeModelOptions, JudgePort};
+use crate::metrics::{empty_outcome, judge_criterion, pass, Ctx, NotEvaluated, Outcome};
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::{Criterion, Invocation, InvocationEvent};
 use futures_util::future::{join_all, LocalBoxFuture};
@@ -62,9 +62,10 @@ fn steps_of(inv: &Invocation, intermediate: bool) -> Vec<Step> {
     steps
 }
 
-/// Segmenter then validator for one step; None when either call fails or yields nothing.
-/// `k` is the step's position in the invocation: two steps with the same text are still two
-/// evaluations (ADK makes both calls), so it is the calls' sample index.
+/// Segmenter then validator for one step: the score, `Ok(None)` when an answer yields nothing
+/// usable, the judge's failure when a call failed (so a timeout is not reported as an
+/// unreadable answer). `k` is the step's position in the invocation: two steps with the same
+/// text are still two evaluations (ADK makes both calls), so it is the calls' sample index.
 async fn score_step(
     port: &dyn JudgePort,
     metric: &str,
@@ -72,7 +73,7 @@ async fn score_step(
     i: usize,
     k: u32,
     step: &Step,
-) -> Option<f64> {
+) -> Result<Option<f64>, JudgeFailure> {
     let seg = ask_all(
         port,
         metric,
@@ -86,10 +87,13 @@ async fn score_step(
         }],
     )
     .await;
-    let seg_text = seg.into_iter().next()?.into_iter().next()?.ok()?;
+    let Some(seg_text) = seg.into_iter().next().and_then(|s| s.into_iter().next()) else {
+        return Ok(None);
+    };
+    let seg_text = seg_text?;
     let found = sentences(&seg_text);
     if found.is_empty() {
-        return None;
+        return Ok(None);
     }
     let val = ask_all(
         port,
@@ -104,9 +108,11 @@ async fn score_step(
         }],
     )
     .await;
-    let val_text = val.into_iter().next()?.into_iter().next()?.ok()?;
-    let labels: Vec<f64> = sentence_labels(&val_text).into_iter().map(f64::from).collect();
-    exact_mean(&labels)
+    let Some(val_text) = val.into_iter().next().and_then(|s| s.into_iter().next()) else {
+        return Ok(None);
+    };
+    let labels: Vec<f64> = sentence_labels(&val_text?).into_iter().map(f64::from).collect();
+    Ok(exact_mean(&labels))
 }
 
 pub fn hallucinations<'a>(
@@ -116,14 +122,11 @@ pub fn hallucinations<'a>(
     metric: &'a str,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
     Box::pin(async move {
-        let mut opts = judge_options(metric, c)?;
-        opts.num_samples = 1;
-        let intermediate = criterion_flag(
-            metric,
-            c,
-            "evaluate_intermediate_nl_responses",
-            "evaluateIntermediateNlResponses",
-        )?;
+        let jc = judge_criterion(metric, c)?;
+        // One segmenter and one validator call per response, whatever num_samples says (ADK).
+        let mut opts = jc.options.clone();
+        opts.num_samples = Some(1);
+        let intermediate = jc.evaluate_intermediate_nl_responses;
         aligned(ctx)?;
         if ctx.actual.is_empty() {
             return Ok(empty_outcome());
@@ -138,22 +141,29 @@ pub fn hallucinations<'a>(
                 cell.details.rubric_scores = Some(Vec::new());
                 return cell;
             }
-            let scores: Vec<f64> = join_all(
+            let results = join_all(
                 steps
                     .iter()
                     .enumerate()
                     .map(|(k, s)| score_step(port, metric, opts, i, k as u32, s)),
             )
-            .await
-            .into_iter()
-            .flatten()
-            .collect();
+            .await;
+            let failure = results.iter().find_map(|r| r.as_ref().err()).cloned();
+            let scores: Vec<f64> = results.into_iter().filter_map(|r| r.ok().flatten()).collect();
             let score = exact_mean(&scores);
             let mut cell = Cell::new(score, pass(score, c.threshold));
             if score.is_none() {
-                cell.details.reason = Some("unparsable_answer");
-                cell.details.error =
-                    Some("no response could be segmented and labelled (judge failure or unreadable answers)".into());
+                // A failed call says why (judge_error, budget_exhausted, ...); otherwise the
+                // answers came back but none could be read.
+                let (reason, message) = match failure {
+                    Some(f) => (f.reason, f.message),
+                    None => (
+                        "unparsable_answer",
+                        "no response could be segmented into sentences and labelled from the judge's answers".into(),
+                    ),
+                };
+                cell.details.reason = Some(reason);
+                cell.details.error = Some(message);
             }
             cell.details.rubric_scores = Some(Vec::new());
             cell

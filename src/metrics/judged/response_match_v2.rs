@@ -4,8 +4,8 @@
 use super::{ask_all, binary_cell, overall_cell, Ask};
 use crate::judge::context::{response_text, user_text};
 use crate::judge::parse::response_match_label;
-use crate::judge::{judge_options, prompts, CallKind, JudgeFailure, JudgePort};
-use crate::metrics::{empty_outcome, require_expected, Ctx, NotEvaluated, Outcome};
+use crate::judge::{prompts, CallKind, JudgeFailure, JudgePort};
+use crate::metrics::{empty_outcome, judge_criterion, require_expected, Ctx, NotEvaluated, Outcome};
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::Criterion;
 use futures_util::future::LocalBoxFuture;
@@ -17,7 +17,7 @@ pub fn response_match_v2<'a>(
     metric: &'a str,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
     Box::pin(async move {
-        let opts = judge_options(metric, c)?;
+        let opts = &judge_criterion(metric, c)?.options;
         let expected = require_expected(ctx, metric)?;
         let incl = c.include_intermediate_responses_in_final;
         let asks = ctx
@@ -28,12 +28,12 @@ pub fn response_match_v2<'a>(
             .map(|(i, (a, e))| Ask {
                 invocation: i,
                 prompt: prompts::response_match(&user_text(e), &response_text(a, incl), &response_text(e, incl)),
-                samples: opts.num_samples,
+                samples: opts.samples(5),
                 first_sample: 0,
                 kind: CallKind::Judge,
             })
             .collect();
-        let answers = ask_all(port, metric, &opts, asks).await;
+        let answers = ask_all(port, metric, opts, asks).await;
         Ok(binary_outcome(&answers, c.threshold))
     })
 }
@@ -47,14 +47,7 @@ pub fn safety<'a>(
     metric: &'a str,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
     Box::pin(async move {
-        let mut opts = judge_options(metric, c)?;
-        let explicit = c
-            .field("judge_model_options", "judgeModelOptions")
-            .and_then(|o| o.get("num_samples").or_else(|| o.get("numSamples")))
-            .is_some();
-        if !explicit {
-            opts.num_samples = 1;
-        }
+        let opts = &judge_criterion(metric, c)?.options;
         let asks = ctx
             .actual
             .iter()
@@ -65,12 +58,12 @@ pub fn safety<'a>(
                     &user_text(a),
                     &response_text(a, c.include_intermediate_responses_in_final),
                 ),
-                samples: opts.num_samples,
+                samples: opts.samples(1),
                 first_sample: 0,
                 kind: CallKind::Judge,
             })
             .collect();
-        let answers = ask_all(port, metric, &opts, asks).await;
+        let answers = ask_all(port, metric, opts, asks).await;
         Ok(binary_outcome(&answers, c.threshold))
     })
 }

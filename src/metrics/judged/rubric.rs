@@ -10,8 +10,8 @@ use crate::judge::context::{
 use crate::judge::parse::{normalize_property, rubric_answers};
 use crate::judge::prompts::{self, RubricLine};
 use crate::judge::vote::{exact_mean, rubric_vote};
-use crate::judge::{criterion_rubrics, judge_options, CallKind, JudgeFailure, JudgePort};
-use crate::metrics::{empty_outcome, pass, Ctx, NotEvaluated, Outcome};
+use crate::judge::{CallKind, JudgeFailure, JudgePort};
+use crate::metrics::{empty_outcome, judge_criterion, pass, Ctx, NotEvaluated, Outcome};
 use crate::schema::eval_set::{Rubric, RubricScore};
 use crate::schema::result::Cell;
 use crate::schema::{Criterion, Invocation};
@@ -180,8 +180,8 @@ fn per_invocation_rubric_metric<'a>(
     prompt: PromptFn,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
     Box::pin(async move {
-        let opts = judge_options(metric, c)?;
-        let criterion = criterion_rubrics(metric, c)?;
+        let jc = judge_criterion(metric, c)?;
+        let (opts, criterion) = (&jc.options, &jc.rubrics);
         aligned(ctx)?;
         if ctx.actual.is_empty() {
             return Ok(empty_outcome());
@@ -189,17 +189,17 @@ fn per_invocation_rubric_metric<'a>(
         let mut rubrics = Vec::new();
         let mut asks = Vec::new();
         for (i, a) in ctx.actual.iter().enumerate() {
-            let eff = effective_rubrics(ctx, i, &criterion, rubric_type, metric)?;
+            let eff = effective_rubrics(ctx, i, criterion, rubric_type, metric)?;
             asks.push(Ask {
                 invocation: i,
                 prompt: prompt(a, c, &eff)?,
-                samples: opts.num_samples,
+                samples: opts.samples(5),
                 first_sample: 0,
                 kind: CallKind::Judge,
             });
             rubrics.push(eff);
         }
-        let answers = ask_all(port, metric, &opts, asks).await;
+        let answers = ask_all(port, metric, opts, asks).await;
         let per_invocation = answers
             .iter()
             .zip(&rubrics)
@@ -211,7 +211,7 @@ fn per_invocation_rubric_metric<'a>(
 
 fn frq_prompt(a: &Invocation, c: &Criterion, rubrics: &[Rubric]) -> Result<String, NotEvaluated> {
     Ok(prompts::final_response_quality(
-        &developer_instructions(a)?,
+        &developer_instructions(a).map_err(|m| NotEvaluated::new("invalid_input", m))?,
         &tool_declarations(a),
         &user_text(a),
         &tool_steps(a),
@@ -257,14 +257,14 @@ pub fn multi_turn_trajectory<'a>(
     metric: &'a str,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
     Box::pin(async move {
-        let opts = judge_options(metric, c)?;
-        let criterion = criterion_rubrics(metric, c)?;
+        let jc = judge_criterion(metric, c)?;
+        let (opts, criterion) = (&jc.options, &jc.rubrics);
         let n = ctx.actual.len();
         if n == 0 {
             return Ok(empty_outcome());
         }
         let last = n - 1;
-        let eff = effective_rubrics(ctx, last, &criterion, "TRAJECTORY_QUALITY", metric)?;
+        let eff = effective_rubrics(ctx, last, criterion, "TRAJECTORY_QUALITY", metric)?;
         let (instructions, tools) = agents_overview(ctx.actual);
         let props: Vec<Value> = eff
             .iter()
@@ -285,11 +285,11 @@ pub fn multi_turn_trajectory<'a>(
         let answers = ask_all(
             port,
             metric,
-            &opts,
+            opts,
             vec![Ask {
                 invocation: last,
                 prompt,
-                samples: opts.num_samples,
+                samples: opts.samples(5),
                 first_sample: 0,
                 kind: CallKind::Judge,
             }],

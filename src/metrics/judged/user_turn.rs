@@ -6,8 +6,8 @@
 use super::{ask_all, binary_cell, Ask};
 use crate::judge::context::user_text;
 use crate::judge::parse::{is_valid_label, py_strip};
-use crate::judge::{criterion_text, judge_options, prompts, CallKind, JudgeFailure, JudgePort};
-use crate::metrics::{empty_outcome, pass, Ctx, NotEvaluated, Outcome};
+use crate::judge::{prompts, CallKind, JudgeFailure, JudgePort};
+use crate::metrics::{empty_outcome, judge_criterion, pass, Ctx, NotEvaluated, Outcome};
 use crate::schema::eval_set::PersonaRef;
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::{Criterion, Invocation};
@@ -59,8 +59,9 @@ pub fn user_turn_quality<'a>(
     metric: &'a str,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
     Box::pin(async move {
-        let opts = judge_options(metric, c)?;
-        let stop = criterion_text(metric, c, "stop_signal", "stopSignal", "</finished>")?;
+        let jc = judge_criterion(metric, c)?;
+        let opts = &jc.options;
+        let stop = jc.stop_signal.as_deref().unwrap_or("</finished>");
         let Some(scenario) = ctx.scenario else {
             return Err(NotEvaluated::new(
                 "missing_scenario",
@@ -81,9 +82,9 @@ pub fn user_turn_quality<'a>(
                     persona.as_deref(),
                     &history(ctx.actual.get(..i).unwrap_or(&[])),
                     &ctx.actual.get(i).map(user_text).unwrap_or_default(),
-                    &stop,
+                    stop,
                 ),
-                samples: opts.num_samples,
+                samples: opts.samples(5),
                 first_sample: 0,
                 kind: CallKind::Judge,
             });
@@ -95,14 +96,14 @@ pub fn user_turn_quality<'a>(
                 &scenario.conversation_plan,
                 persona.as_deref(),
                 &history(ctx.actual),
-                &stop,
-                &stop,
+                stop,
+                stop,
             ),
-            samples: opts.num_samples,
+            samples: opts.samples(5),
             first_sample: 0,
             kind: CallKind::Judge,
         });
-        let answers = ask_all(port, metric, &opts, asks).await;
+        let answers = ask_all(port, metric, opts, asks).await;
         let first = ctx.actual.first().map(user_text);
         let mut per_invocation = Vec::with_capacity(n);
         // As ADK: no user parts → not evaluated; otherwise the (possibly empty) text is compared.

@@ -123,3 +123,11 @@ async function suite(): Promise<void> {
   void xml; void md; void adkAgent; void readEvalSetResult;
 }
 void suite;
+
+// Result files through the core's model: text, bytes or a value; statuses as names.
+import { loadEvalSetResult } from 'evalcore';
+const readBack: EvalSetResult = loadEvalSetResult('{"eval_set_result_id": "r", "eval_set_id": "s", "eval_case_results": []}', { runSummary: true });
+const firstStatus: EvalStatus | undefined = readBack.eval_case_results[0]?.final_eval_status;
+// @ts-expect-error the option is a boolean
+loadEvalSetResult('{}', { runSummary: 'yes' });
+void firstStatus;

@@ -1,0 +1,54 @@
+// ADK's file text and Python's text forms, written by the core: values in, text out. The rules
+// (pydantic field order, Python floats, integer statuses, repr) live in the core only.
+import { EvalError } from './errors.js';
+import { callSync, instance as ensureReady } from './instance.js';
+import { stringify, unwrap } from './wire.js';
+
+/** A raw export of the live instance; a trap during it is thrown as EvalError `trap`. */
+const core = (name, ...args) => callSync((g) => g[name](...args));
+
+/** An EvalSetResult (any shape `loadEvalSetResult` reads) as the text ADK 2.13 writes. */
+export function adkEvalSetResultText(result) {
+  ensureReady();
+  return unwrap(core('formatEvalSetResultJson', stringify(result, 'result', true)));
+}
+
+/** An eval set as ADK writes it: every field, or with `compact` only non-null, non-default ones. */
+export function adkEvalSetText(evalSet, { compact = false } = {}) {
+  ensureReady();
+  return unwrap(core('formatEvalSetFileJson', stringify(evalSet, 'evalSet', true), compact));
+}
+
+/** `repr()` of the Python value `json.loads` makes of `value`. */
+export function pythonRepr(value) {
+  ensureReady();
+  return unwrap(core('pythonTextJson', stringify(value === undefined ? null : value, 'value'), 'repr'));
+}
+
+/** Python's `json.dumps(value, sort_keys=True)`. */
+export function pythonJsonDumps(value) {
+  ensureReady();
+  return unwrap(core('pythonTextJson', stringify(value === undefined ? null : value, 'value'), 'json'));
+}
+
+/** `repr(x)` of a Python float (`1.0`, `1e-05`). */
+export function pythonFloat(x) {
+  ensureReady();
+  return core('pythonFloat', x);
+}
+
+/** A status name (any case, or `EvalStatus.X`) or ADK's integer as the status name. */
+export function evalStatusName(value, path = '') {
+  ensureReady();
+  try {
+    return unwrap(core('evalStatusJson', stringify(value === undefined ? null : value, 'status')));
+  } catch (e) {
+    if (e instanceof EvalError) throw new EvalError(e.code, path, e.message);
+    throw e;
+  }
+}
+
+/** Seconds since the epoch with sub-millisecond digits, like Python's `time.time()`. */
+export function pythonTime() {
+  return (performance.timeOrigin + performance.now()) / 1000;
+}

@@ -1,0 +1,325 @@
+//! Loading an eval config once: criteria typed into their metric's class, and every problem
+//! found at load with its JSON path — errors for what ADK rejects, warnings for what ADK
+//! accepts but ignores or cannot evaluate (`validateEvalConfig`, strict `loadEvalConfig`).
+
+use crate::error::{ErrorCode, EvalError, Result};
+use crate::metrics::{criterion_class, known_metrics, lookup, Kind};
+use crate::run::simulator::SimulatorConfig;
+use crate::schema::config::key_path;
+use crate::schema::criteria::{self, Typed};
+use crate::schema::load;
+use crate::schema::EvalConfig;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// What loading a config found.
+pub struct ConfigReport {
+    /// The config, criteria typed; None when it does not load at all.
+    pub config: Option<EvalConfig>,
+    /// What ADK rejects when it loads the file.
+    pub errors: Vec<EvalError>,
+    /// What ADK accepts but ignores, or cannot evaluate (that metric is NOT_EVALUATED).
+    pub warnings: Vec<EvalError>,
+}
+
+/// Top-level keys of ADK's EvalConfig (camelCase accepted too).
+const TOP_LEVEL: [&str; 4] = [
+    "criteria",
+    "custom_metrics",
+    "user_simulator_config",
+    "live_model_config",
+];
+
+/// Reads a config value; `null` gives ADK's default criteria.
+pub fn check_config(v: &Value) -> ConfigReport {
+    let mut config = match EvalConfig::from_value(v) {
+        Ok(c) => c,
+        Err(errors) => {
+            return ConfigReport {
+                config: None,
+                errors,
+                warnings: Vec::new(),
+            }
+        }
+    };
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    if let Value::Object(top) = v {
+        for key in top.keys() {
+            let snake = snake(key);
+            if !TOP_LEVEL.contains(&snake.as_str()) {
+                let hint = criteria::closest(key, TOP_LEVEL.iter().copied())
+                    .map(|c| format!("; did you mean {c:?}?"))
+                    .unwrap_or_default();
+                warnings.push(EvalError::schema(
+                    format!("${}", key_path(key)),
+                    format!(
+                        "ADK ignores the top-level key `{key}` (an eval config has criteria, custom_metrics, \
+                         user_simulator_config, live_model_config){hint}"
+                    ),
+                ));
+            }
+        }
+    }
+    let custom: Vec<String> = config
+        .custom_metrics
+        .as_ref()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    for (name, c) in config.criteria.iter_mut() {
+        let path = format!("$.criteria{}", key_path(name));
+        if custom.iter().any(|n| n == name) {
+            // A custom metric's criterion is its own business: kept as written.
+            c.typed = Typed::Base;
+            continue;
+        }
+        let Some(class) = criterion_class(name) else {
+            let hint = criteria::closest(name, known_metrics())
+                .map(|k| format!("; did you mean {k:?}?"))
+                .unwrap_or_default();
+            warnings.push(EvalError::schema(
+                path,
+                format!(
+                    "unknown metric {name:?}{hint} (a custom metric must be listed in `custom_metrics`, or passed \
+                     as `customMetrics` to evaluate); it will be NOT_EVALUATED"
+                ),
+            ));
+            c.typed = Typed::Base;
+            continue;
+        };
+        match lookup(name) {
+            Some(Kind::Informational(_)) => warnings.push(EvalError::schema(
+                path.clone(),
+                format!(
+                    "{name} is informational and always reported; it takes no threshold, so ADK reports it \
+                     NOT_EVALUATED when it is named in `criteria`: remove it"
+                ),
+            )),
+            Some(Kind::Vertex) => warnings.push(EvalError::schema(
+                path.clone(),
+                format!(
+                    "{name} is computed by Google's Vertex AI evaluation service, which evalcore does not call; \
+                     it will be NOT_EVALUATED"
+                ),
+            )),
+            _ => {}
+        }
+        let checked = criteria::check(class, c, name, &path);
+        warnings.extend(checked.warnings);
+        c.typed = checked.typed;
+    }
+    if let Some(sim) = &config.user_simulator_config {
+        if let Err(m) = SimulatorConfig::from_config(Some(sim)) {
+            errors.push(EvalError::schema("$.user_simulator_config", m));
+        }
+    }
+    ConfigReport {
+        config: Some(config),
+        errors,
+        warnings,
+    }
+}
+
+fn snake(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for ch in key.chars() {
+        if ch.is_ascii_uppercase() {
+            out.push('_');
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// `{"strict"?: bool}`: warnings count as errors.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigOptions {
+    #[serde(default)]
+    pub strict: bool,
+}
+
+fn parse(input: &str) -> Result<Value> {
+    if input.trim().is_empty() {
+        return Ok(Value::Null);
+    }
+    load::parse_json(input)
+}
+
+/// `validateEvalConfig(input, {strict?})`: `{ok, errors, warnings}` (never an envelope).
+pub fn validate_eval_config(input: &str, options: &ConfigOptions) -> String {
+    let (mut errors, mut warnings) = match parse(input) {
+        Ok(v) => {
+            let r = check_config(&v);
+            (r.errors, r.warnings)
+        }
+        Err(e) => (vec![e], Vec::new()),
+    };
+    if options.strict {
+        errors.append(&mut warnings);
+    }
+    let out = serde_json::json!({ "ok": errors.is_empty(), "errors": errors, "warnings": warnings });
+    serde_json::to_string(&out).unwrap_or_else(|_| "{\"ok\":false,\"errors\":[],\"warnings\":[]}".into())
+}
+
+/// One error that lists several: the first's code and path, every message.
+fn combined(mut list: Vec<EvalError>, what: &str) -> EvalError {
+    if list.len() == 1 {
+        if let Some(e) = list.pop() {
+            return e;
+        }
+    }
+    let code = list.first().map_or(ErrorCode::Schema, |e| e.code);
+    let path = list.first().map(|e| e.path.clone()).unwrap_or_default();
+    let lines: Vec<String> = list
+        .iter()
+        .map(|e| {
+            if e.path.is_empty() {
+                format!("- {}", e.message)
+            } else {
+                format!("- {}: {}", e.path, e.message)
+            }
+        })
+        .collect();
+    EvalError::new(code, path, format!("{} {what}:\n{}", list.len(), lines.join("\n")))
+}
+
+/// The config for `loadEvalConfig`: what ADK rejects is an error; with `strict`, so is every
+/// warning.
+pub fn load_config(input: &str, options: &ConfigOptions) -> Result<EvalConfig> {
+    let v = parse(input)?;
+    let r = check_config(&v);
+    let mut problems = r.errors;
+    if options.strict {
+        problems.extend(r.warnings);
+    }
+    match r.config {
+        Some(c) if problems.is_empty() => Ok(c),
+        None if !options.strict => Err(first_of(problems)),
+        _ => Err(combined(
+            problems,
+            if options.strict {
+                "problems in this config (strict: warnings count)"
+            } else {
+                "problems in this config"
+            },
+        )),
+    }
+}
+
+/// The first problem, saying how many more there are.
+fn first_of(mut errors: Vec<EvalError>) -> EvalError {
+    let n = errors.len();
+    if n == 0 {
+        return EvalError::schema("$", "the config could not be read");
+    }
+    let mut first = errors.swap_remove(0);
+    if n > 1 {
+        first.message = format!(
+            "{} (and {} more problem{} in this config)",
+            first.message,
+            n - 1,
+            if n > 2 { "s" } else { "" }
+        );
+    }
+    first
+}
+
+/// The config a run scores with: criteria typed; what ADK cannot evaluate is reported per
+/// metric as NOT_EVALUATED, and a simulator config ADK rejects fails only the cases that need a
+/// simulated user (nothing else is lost).
+pub fn run_config(v: &Value) -> Result<EvalConfig> {
+    let r = check_config(v);
+    r.config.ok_or_else(|| first_of(r.errors))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn report(v: Value) -> (Vec<(String, String)>, Vec<(String, String)>) {
+        let r = check_config(&v);
+        let pairs = |l: Vec<EvalError>| l.into_iter().map(|e| (e.path, e.message)).collect();
+        (pairs(r.errors), pairs(r.warnings))
+    }
+
+    #[test]
+    fn the_mistakes_users_make_are_found_once_with_paths() {
+        let (errors, warnings) = report(json!({
+            "criterias": {},
+            "criteria": {
+                "respone_match_score": 0.8,
+                "final_response_match_v2": {"threshold": 0.5, "num_samples": 3},
+                "tool_trajectory_avg_score": {"threshold": 1, "match_type": "INORDER"},
+                "safety_v1": {"threshold": 1, "judge_model_options": {"num_samples": 0}}
+            }
+        }));
+        assert!(errors.is_empty(), "{errors:?}");
+        let paths: Vec<&str> = warnings.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "$.criterias",
+                "$.criteria.respone_match_score",
+                "$.criteria.final_response_match_v2.num_samples",
+                "$.criteria.tool_trajectory_avg_score.match_type",
+                "$.criteria.safety_v1.judge_model_options.num_samples",
+            ]
+        );
+        assert!(warnings[0].1.contains("did you mean \"criteria\""), "{}", warnings[0].1);
+        assert!(
+            warnings[1].1.contains("did you mean \"response_match_score\""),
+            "{}",
+            warnings[1].1
+        );
+        assert!(warnings[2].1.contains("inside `judge_model_options`"));
+        assert!(warnings[3].1.contains("NOT_EVALUATED"));
+    }
+
+    #[test]
+    fn what_adk_rejects_is_an_error_and_strict_counts_warnings() {
+        let v = json!({"criteria": {"response_match_score": 0.8}, "user_simulator_config": {"type": "llm_audio"}});
+        let (errors, _) = report(v.clone());
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].0, "$.user_simulator_config");
+        assert!(load_config(&v.to_string(), &ConfigOptions::default()).is_err());
+        // A run still loads it: only the cases that need a simulated user fail.
+        assert!(run_config(&v).is_ok());
+
+        let typo = json!({"criteria": {"tool_trajectory_avg_score": {"threshold": 1, "ignoreArg": true}}}).to_string();
+        assert!(load_config(&typo, &ConfigOptions::default()).is_ok());
+        let e = load_config(&typo, &ConfigOptions { strict: true }).unwrap_err();
+        assert_eq!(e.path, "$.criteria.tool_trajectory_avg_score.ignoreArg");
+        let out: Value = serde_json::from_str(&validate_eval_config(&typo, &ConfigOptions { strict: true })).unwrap();
+        assert_eq!(out["ok"], false);
+        assert_eq!(out["errors"].as_array().map(Vec::len), Some(1));
+        let out: Value = serde_json::from_str(&validate_eval_config(&typo, &ConfigOptions::default())).unwrap();
+        assert_eq!(out["ok"], true);
+        assert_eq!(out["warnings"][0]["code"], "schema");
+    }
+
+    #[test]
+    fn criteria_are_typed_at_load() {
+        let c = run_config(&json!({"criteria": {
+            "tool_trajectory_avg_score": {"threshold": 1, "matchType": "any order"},
+            "my_metric": {"threshold": 1, "anything": [1]}},
+            "custom_metrics": {"my_metric": {"code_config": {"name": "m.f"}}}}))
+        .unwrap();
+        assert_eq!(
+            c.criteria["tool_trajectory_avg_score"].typed,
+            Typed::ToolTrajectory {
+                match_type: criteria::MatchType::AnyOrder,
+                ignore_args: false
+            }
+        );
+        assert_eq!(c.criteria["my_metric"].typed, Typed::Base);
+        let (_, warnings) = report(json!({"criteria": {"my_metric": 1},
+            "custom_metrics": {"my_metric": {"code_config": {"name": "m.f"}}}}));
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let (errors, warnings) = report(Value::Null);
+        assert!(errors.is_empty() && warnings.is_empty());
+    }
+}

@@ -1,0 +1,208 @@
+//! What parsing a JSON text will cost, checked before it is spent.
+//!
+//! A parsed JSON tree is many times larger than its text (measured in wasm: about 8x for a real
+//! eval set, up to 80x for a long list of small numbers, because each value is a 48-byte node and
+//! growing a list copies it). Past wasm's 4 GiB the allocator aborts, which traps the instance.
+//! So every text the core parses from outside (eval sets, configs, results, judge and agent
+//! replies) is first scanned once, its values counted, and rejected with `too_large` when the
+//! estimated cost exceeds the limits below. The scan runs at memory speed, far faster than the
+//! parse it guards.
+
+use crate::error::{ErrorCode, EvalError, Result};
+use std::cell::Cell;
+
+/// The limits in force (per thread; wasm has one). Settable from JS with `setLimits`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest JSON text accepted at all, in bytes (UTF-8).
+    pub max_text_bytes: u64,
+    /// Largest estimated parse cost, in bytes of memory.
+    pub max_parse_bytes: u64,
+    /// Largest single answer from the host: a judge's reply body, an agent's reply, a custom
+    /// metric's result.
+    pub max_reply_bytes: u64,
+}
+
+const MIB: u64 = 1024 * 1024;
+
+/// wasm32's address space: no limit may promise more.
+pub const ADDRESS_SPACE: u64 = 4096 * MIB;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_text_bytes: 512 * MIB,
+            max_parse_bytes: 2048 * MIB,
+            max_reply_bytes: 32 * MIB,
+        }
+    }
+}
+
+thread_local! {
+    static LIMITS: Cell<Limits> = Cell::new(Limits::default());
+}
+
+pub fn limits() -> Limits {
+    LIMITS.with(Cell::get)
+}
+
+/// Replaces the limits; each must be at least 1 KiB and at most the 4 GiB address space.
+pub fn set_limits(l: Limits) -> Result<Limits> {
+    for (name, v) in [
+        ("maxTextBytes", l.max_text_bytes),
+        ("maxParseBytes", l.max_parse_bytes),
+        ("maxReplyBytes", l.max_reply_bytes),
+    ] {
+        if !(1024..=ADDRESS_SPACE).contains(&v) {
+            return Err(EvalError::schema(
+                format!("$.{name}"),
+                format!("`{name}` must be between 1024 and {ADDRESS_SPACE} bytes (wasm's 4 GiB), found {v}"),
+            ));
+        }
+    }
+    LIMITS.with(|c| c.set(l));
+    Ok(l)
+}
+
+/// Memory per JSON value, an upper bound measured on wasm32: the 48-byte node, its slot in a
+/// list or map (maps also keep a hash index and the key), and the copy a growing list makes.
+const PER_VALUE: u64 = 288;
+/// Memory per byte of text: the text itself, string contents copied into the tree, and the
+/// JSON written back out.
+const PER_BYTE: u64 = 3;
+
+/// How many values a JSON text holds (each `[`, `{` and `,` outside strings, plus one), found
+/// without parsing. Invalid JSON gets a count too; the parser then says what is wrong.
+pub fn count_values(text: &[u8]) -> u64 {
+    let mut n: u64 = 1;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in text {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' | b',' => n += 1,
+                _ => {}
+            }
+        }
+    }
+    n
+}
+
+/// The estimated memory parsing `text` takes, in bytes.
+pub fn parse_cost(text: &[u8]) -> u64 {
+    (text.len() as u64)
+        .saturating_mul(PER_BYTE)
+        .saturating_add(count_values(text).saturating_mul(PER_VALUE))
+}
+
+fn human(bytes: u64) -> String {
+    if bytes >= MIB {
+        format!("{:.1} MiB", bytes as f64 / MIB as f64)
+    } else {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    }
+}
+
+/// `Ok` when `text` may be parsed under the current limits; `too_large` otherwise, saying what
+/// it would cost and which limit to raise. `what` names the input ("the eval set", ...).
+pub fn check(text: &str, what: &str) -> Result<()> {
+    let l = limits();
+    let len = text.len() as u64;
+    if len > l.max_text_bytes {
+        return Err(EvalError::new(
+            ErrorCode::TooLarge,
+            "",
+            format!(
+                "{what} is {} of JSON, over the limit of {} (raise `maxTextBytes` with setLimits)",
+                human(len),
+                human(l.max_text_bytes)
+            ),
+        ));
+    }
+    let cost = parse_cost(text.as_bytes());
+    if cost > l.max_parse_bytes {
+        return Err(EvalError::new(
+            ErrorCode::TooLarge,
+            "",
+            format!(
+                "{what} ({} of JSON, {} values) would take about {} of memory to parse, over the limit of {} \
+                 (raise `maxParseBytes` with setLimits, or split the input)",
+                human(len),
+                count_values(text.as_bytes()),
+                human(cost),
+                human(l.max_parse_bytes)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Like [`check`] for an answer from the host, which must also fit `max_reply_bytes`.
+pub fn check_reply(text: &str, what: &str) -> std::result::Result<(), String> {
+    let max = limits().max_reply_bytes;
+    if text.len() as u64 > max {
+        return Err(format!(
+            "{what} is too large: {}, over the limit of {} (raise `maxReplyBytes` with setLimits)",
+            human(text.len() as u64),
+            human(max)
+        ));
+    }
+    check(text, what).map_err(|e| e.message)
+}
+
+/// Whether an answer of `utf16_len` UTF-16 code units (the reply in a small envelope) can be
+/// under `max_reply_bytes` as UTF-8 (never fewer bytes than code units), so a host can refuse a
+/// huge answer before copying it into the core.
+pub fn reply_may_fit(utf16_len: u64) -> bool {
+    utf16_len <= limits().max_reply_bytes.saturating_add(4096)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_values_outside_strings() {
+        assert_eq!(count_values(b"1"), 1);
+        assert_eq!(count_values(b"[1,2,3]"), 4);
+        assert_eq!(count_values(br#"{"a,[{": [1, {"b": "x\",y"}]}"#), 5);
+        assert_eq!(count_values(br#""\\",[""#), 3);
+    }
+
+    #[test]
+    fn rejects_what_would_not_fit_and_names_the_limit() {
+        let l = Limits {
+            max_text_bytes: 4096,
+            max_parse_bytes: 64 * 1024,
+            max_reply_bytes: 2048,
+        };
+        // Each thread has its own limits, so this test does not disturb the others.
+        set_limits(l).unwrap();
+        assert!(check("[1,2,3]", "x").is_ok());
+        let many = format!("[{}0]", "0,".repeat(1000));
+        let e = check(&many, "the eval set").unwrap_err();
+        assert_eq!(e.code, ErrorCode::TooLarge);
+        assert!(e.message.contains("maxParseBytes"), "{}", e.message);
+        let long = format!("\"{}\"", "a".repeat(5000));
+        assert!(check(&long, "x").unwrap_err().message.contains("maxTextBytes"));
+        let reply = format!("\"{}\"", "a".repeat(3000));
+        assert!(check_reply(&reply, "the judge's reply")
+            .unwrap_err()
+            .contains("maxReplyBytes"));
+        assert!(set_limits(Limits {
+            max_parse_bytes: 8 * ADDRESS_SPACE,
+            ..l
+        })
+        .is_err());
+        set_limits(Limits::default()).unwrap();
+    }
+}

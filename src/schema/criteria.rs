@@ -1,0 +1,523 @@
+//! ADK's criterion classes as data (SPEC §2.3): what a criteria entry may hold beyond its
+//! threshold, read once when the config is loaded. Which class a metric takes is the metric
+//! registry's business; this file knows only the classes, their fields and ADK's coercions.
+//!
+//! ADK keeps every extra key of a criteria entry and re-validates it into the metric's class
+//! when the metric runs: a wrong value makes that metric NOT_EVALUATED, a key the class does not
+//! have is ignored. Here both are found at load, with their JSON paths: a wrong value gives a
+//! [`Typed::Invalid`] the metric reports as NOT_EVALUATED (as ADK does), and a warning; an
+//! ignored or misplaced key gives a warning.
+
+use super::config::{kind, lax_bool, Criterion};
+use super::eval_set::Rubric;
+use crate::error::EvalError;
+use serde_json::{Map, Value};
+
+/// The criterion class a metric validates its criterion into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CriterionClass {
+    /// `BaseCriterion`: threshold and `include_intermediate_responses_in_final` only.
+    Base,
+    /// `ToolTrajectoryCriterion`: `match_type`, `ignore_args`.
+    ToolTrajectory,
+    /// evalcore's `trajectory_single_tool_use`: `tool_name` (required).
+    ToolName,
+    /// `LlmAsAJudgeCriterion`: `judge_model_options`.
+    LlmAsAJudge,
+    /// `RubricsBasedCriterion`: `judge_model_options`, `rubrics`.
+    RubricsBased,
+    /// `HallucinationsCriterion`: `judge_model_options`, `evaluate_intermediate_nl_responses`.
+    Hallucinations,
+    /// `LlmBackedUserSimulatorCriterion`: `judge_model_options`, `stop_signal`.
+    UserSimulator,
+}
+
+impl CriterionClass {
+    /// The class's own fields (snake_case; each also accepted in camelCase).
+    pub fn fields(self) -> &'static [&'static str] {
+        match self {
+            CriterionClass::Base => &[],
+            CriterionClass::ToolTrajectory => &["match_type", "ignore_args"],
+            CriterionClass::ToolName => &["tool_name"],
+            CriterionClass::LlmAsAJudge => &["judge_model_options"],
+            CriterionClass::RubricsBased => &["judge_model_options", "rubrics"],
+            CriterionClass::Hallucinations => &["judge_model_options", "evaluate_intermediate_nl_responses"],
+            CriterionClass::UserSimulator => &["judge_model_options", "stop_signal"],
+        }
+    }
+
+    pub fn judged(self) -> bool {
+        self.fields().contains(&"judge_model_options")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MatchType {
+    #[default]
+    Exact,
+    InOrder,
+    AnyOrder,
+}
+
+impl MatchType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchType::Exact => "EXACT",
+            MatchType::InOrder => "IN_ORDER",
+            MatchType::AnyOrder => "ANY_ORDER",
+        }
+    }
+}
+
+/// ADK's JudgeModelOptions (extras forbidden). `None` where the user gave nothing, so a metric
+/// can tell its own default from an explicit value.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JudgeModelOptions {
+    pub judge_model: Option<String>,
+    pub judge_model_config: Option<Value>,
+    pub num_samples: Option<u32>,
+    /// Only when given: ADK's default of 1 would serialise every call.
+    pub parallelism_limit: Option<usize>,
+}
+
+impl JudgeModelOptions {
+    pub const FIELDS: [&'static str; 4] = ["judge_model", "judge_model_config", "num_samples", "parallelism_limit"];
+
+    /// `num_samples`, or the metric's default (5 in ADK; 1 for the metrics that say so).
+    pub fn samples(&self, default: u32) -> u32 {
+        self.num_samples.unwrap_or(default)
+    }
+}
+
+/// The fields of a judged criterion.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JudgeCriterion {
+    pub options: JudgeModelOptions,
+    pub rubrics: Vec<Rubric>,
+    pub evaluate_intermediate_nl_responses: bool,
+    /// `stop_signal` as given (the metric knows its default).
+    pub stop_signal: Option<String>,
+}
+
+/// A criterion read into its class.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Typed {
+    /// Not read yet: a criterion made in code, not loaded from a config. Metrics read it on use.
+    #[default]
+    Unchecked,
+    Base,
+    ToolTrajectory {
+        match_type: MatchType,
+        ignore_args: bool,
+    },
+    ToolName(String),
+    Judge(JudgeCriterion),
+    /// A value the class rejects: the metric is NOT_EVALUATED with this message (ADK's rule).
+    Invalid {
+        path: String,
+        message: String,
+    },
+}
+
+/// What reading a criterion found: the typed value and the warnings (keys ADK would ignore or
+/// that sit at the wrong level, and the invalid value, if any).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    pub typed: Typed,
+    pub warnings: Vec<EvalError>,
+}
+
+/// A field under its snake_case name or camelCase alias (pydantic with populate_by_name: the
+/// alias wins when both are present).
+fn field<'a>(m: &'a Map<String, Value>, snake: &str) -> Option<&'a Value> {
+    m.get(&camel(snake)).or_else(|| m.get(snake))
+}
+
+pub fn camel(snake: &str) -> String {
+    let mut out = String::with_capacity(snake.len());
+    let mut up = false;
+    for ch in snake.chars() {
+        if ch == '_' {
+            up = true;
+        } else if up {
+            out.extend(ch.to_uppercase());
+            up = false;
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+fn snake_of(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for ch in key.chars() {
+        if ch.is_ascii_uppercase() {
+            out.push('_');
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// pydantic's lax int (ints, integral floats, numeric strings, booleans).
+pub fn lax_int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+                .map(|f| f as i64)
+        }),
+        Value::Bool(b) => Some(i64::from(*b)),
+        Value::String(s) => s.trim().parse::<i64>().ok(),
+        _ => None,
+    }
+}
+
+/// ADK's `match_type` normalisation: an integer 0/1/2, or a name after trim, upper-case and
+/// `-`/space -> `_`.
+pub fn parse_match_type(v: &Value) -> Option<MatchType> {
+    let from_int = |i: i64| match i {
+        0 => Some(MatchType::Exact),
+        1 => Some(MatchType::InOrder),
+        2 => Some(MatchType::AnyOrder),
+        _ => None,
+    };
+    match v {
+        Value::Bool(b) => from_int(i64::from(*b)),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => from_int(i),
+            None => n
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 8.0)
+                .and_then(|f| from_int(f as i64)),
+        },
+        Value::String(s) => match s.trim().to_uppercase().replace(['-', ' '], "_").as_str() {
+            "EXACT" => Some(MatchType::Exact),
+            "IN_ORDER" => Some(MatchType::InOrder),
+            "ANY_ORDER" => Some(MatchType::AnyOrder),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The invalid-value outcome: a path below the criterion and a message naming the metric.
+struct Bad {
+    field: String,
+    message: String,
+}
+
+fn bad(field: &str, v: &Value, expected: &str) -> Bad {
+    let shown = match v {
+        Value::String(s) => format!(" {s:?}"),
+        Value::Number(n) => format!(" {n}"),
+        _ => String::new(),
+    };
+    Bad {
+        field: field.to_string(),
+        message: format!("`{field}` must be {expected}; found {}{shown}", kind(v)),
+    }
+}
+
+fn judge_model_options(v: &Value) -> Result<JudgeModelOptions, Bad> {
+    let mut o = JudgeModelOptions::default();
+    let Value::Object(m) = v else {
+        return Err(bad("judge_model_options", v, "an object"));
+    };
+    for (k, v) in m {
+        let name = snake_of(k);
+        match name.as_str() {
+            "judge_model" => match v {
+                Value::String(s) => o.judge_model = Some(s.clone()),
+                _ => return Err(bad("judge_model_options.judge_model", v, "a string")),
+            },
+            "judge_model_config" => match v {
+                Value::Null => o.judge_model_config = None,
+                Value::Object(_) => o.judge_model_config = Some(v.clone()),
+                _ => return Err(bad("judge_model_options.judge_model_config", v, "an object or null")),
+            },
+            "num_samples" => match lax_int(v) {
+                Some(n) if (1..=1000).contains(&n) => o.num_samples = Some(n as u32),
+                _ => return Err(bad("judge_model_options.num_samples", v, "an integer from 1 to 1000")),
+            },
+            "parallelism_limit" => match lax_int(v) {
+                Some(n) if n >= 1 => o.parallelism_limit = Some(n as usize),
+                _ => return Err(bad("judge_model_options.parallelism_limit", v, "an integer >= 1")),
+            },
+            _ => {
+                let hint = closest(k, JudgeModelOptions::FIELDS.iter().copied())
+                    .map(|c| format!("; did you mean {c:?}?"))
+                    .unwrap_or_default();
+                return Err(Bad {
+                    field: format!("judge_model_options.{k}"),
+                    message: format!(
+                        "`judge_model_options` has no field {k:?} (it takes judge_model, judge_model_config, \
+                         num_samples, parallelism_limit){hint}"
+                    ),
+                });
+            }
+        }
+    }
+    Ok(o)
+}
+
+fn read_typed(class: CriterionClass, m: &Map<String, Value>) -> Result<Typed, Bad> {
+    let flag = |name: &str| -> Result<bool, Bad> {
+        match field(m, name) {
+            None => Ok(false),
+            Some(v) => lax_bool(v).ok_or_else(|| bad(name, v, "a boolean")),
+        }
+    };
+    let judge = |c: &mut JudgeCriterion| -> Result<(), Bad> {
+        if let Some(v) = field(m, "judge_model_options") {
+            c.options = judge_model_options(v)?;
+        }
+        Ok(())
+    };
+    Ok(match class {
+        CriterionClass::Base => Typed::Base,
+        CriterionClass::ToolTrajectory => Typed::ToolTrajectory {
+            match_type: match field(m, "match_type") {
+                None => MatchType::Exact,
+                Some(v) => parse_match_type(v)
+                    .ok_or_else(|| bad("match_type", v, "EXACT, IN_ORDER or ANY_ORDER (or 0, 1, 2)"))?,
+            },
+            ignore_args: flag("ignore_args")?,
+        },
+        CriterionClass::ToolName => match field(m, "tool_name") {
+            Some(Value::String(s)) => Typed::ToolName(s.clone()),
+            Some(v) => return Err(bad("tool_name", v, "a string")),
+            None => {
+                return Err(Bad {
+                    field: String::new(),
+                    message: "`tool_name` is required, e.g. {\"threshold\": 1, \"tool_name\": \"roll_die\"}".into(),
+                })
+            }
+        },
+        CriterionClass::LlmAsAJudge
+        | CriterionClass::RubricsBased
+        | CriterionClass::Hallucinations
+        | CriterionClass::UserSimulator => {
+            let mut c = JudgeCriterion::default();
+            judge(&mut c)?;
+            if class == CriterionClass::RubricsBased {
+                c.rubrics = match field(m, "rubrics") {
+                    None | Some(Value::Null) => Vec::new(),
+                    Some(v @ Value::Array(_)) => super::load::from_value::<Vec<Rubric>>(v, "$").map_err(|e| Bad {
+                        field: format!("rubrics{}", e.path.trim_start_matches('$')),
+                        message: format!("`rubrics`: {}", e.message),
+                    })?,
+                    Some(v) => return Err(bad("rubrics", v, "a list of rubrics")),
+                };
+            }
+            if class == CriterionClass::Hallucinations {
+                c.evaluate_intermediate_nl_responses = flag("evaluate_intermediate_nl_responses")?;
+            }
+            if class == CriterionClass::UserSimulator {
+                c.stop_signal = match field(m, "stop_signal") {
+                    None => None,
+                    Some(Value::String(s)) => Some(s.clone()),
+                    Some(v) => return Err(bad("stop_signal", v, "a string")),
+                };
+            }
+            Typed::Judge(c)
+        }
+    })
+}
+
+/// Reads `c` into `class`. `path` is the criterion's own JSON path (`$.criteria.name`), `metric`
+/// its metric name for messages.
+pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> Checked {
+    let mut warnings = Vec::new();
+    for key in c.extra.keys() {
+        let name = snake_of(key);
+        if class.fields().contains(&name.as_str()) {
+            continue;
+        }
+        let at = format!("{path}{}", super::config::key_path(key));
+        let message = if class.judged() && JudgeModelOptions::FIELDS.contains(&name.as_str()) {
+            format!(
+                "`{key}` belongs inside `judge_model_options` ({{\"judge_model_options\": {{\"{key}\": ...}}}}); \
+                 beside `threshold` ADK ignores it"
+            )
+        } else if JudgeModelOptions::FIELDS.contains(&name.as_str()) {
+            format!("`{key}` only applies to LLM-judged metrics; {metric} ignores it")
+        } else {
+            let hint = closest(key, class.fields().iter().copied())
+                .map(|c| format!("; did you mean {c:?}?"))
+                .unwrap_or_default();
+            let takes = if class.fields().is_empty() {
+                "takes only `threshold` (and `include_intermediate_responses_in_final`)".to_string()
+            } else {
+                format!("takes {}", class.fields().join(", "))
+            };
+            format!("{metric} ignores `{key}`: its criterion {takes}{hint}")
+        };
+        warnings.push(EvalError::schema(at, message));
+    }
+    let typed = match read_typed(class, &c.extra) {
+        Ok(t) => t,
+        Err(b) => {
+            let at = if b.field.is_empty() {
+                path.to_string()
+            } else {
+                format!("{path}.{}", b.field)
+            };
+            let message = format!("{metric}: {} (the metric will be NOT_EVALUATED)", b.message);
+            warnings.push(EvalError::schema(at.clone(), message.clone()));
+            Typed::Invalid { path: at, message }
+        }
+    };
+    Checked { typed, warnings }
+}
+
+/// The candidate nearest to `word` by edit distance, when it is near enough to be a typo.
+pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let w = snake_of(word).to_lowercase();
+    candidates
+        .map(|c| (distance(&w, c), c))
+        .filter(|(d, c)| *d > 0 && *d <= (c.len() / 3).max(2))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over chars (short names only: callers pass keys and metric names).
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(64).collect();
+    let b: Vec<char> = b.chars().take(64).collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = Vec::with_capacity(b.len() + 1);
+        cur.push(i + 1);
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != cb);
+            let del = prev.get(j + 1).copied().unwrap_or(0) + 1;
+            let ins = cur.get(j).copied().unwrap_or(0) + 1;
+            cur.push(sub.min(del).min(ins));
+        }
+        prev = cur;
+    }
+    prev.last().copied().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn criterion(v: Value) -> Criterion {
+        let mut c = Criterion::from_threshold(1.0);
+        c.extra = v.as_object().cloned().unwrap_or_default();
+        c
+    }
+
+    #[test]
+    fn trajectory_fields_and_their_spellings() {
+        let c = check(
+            CriterionClass::ToolTrajectory,
+            &criterion(json!({"matchType": " any-order ", "ignore_args": "yes"})),
+            "tool_trajectory_avg_score",
+            "$.criteria.tool_trajectory_avg_score",
+        );
+        assert_eq!(
+            c.typed,
+            Typed::ToolTrajectory {
+                match_type: MatchType::AnyOrder,
+                ignore_args: true
+            }
+        );
+        assert!(c.warnings.is_empty());
+        let c = check(
+            CriterionClass::ToolTrajectory,
+            &criterion(json!({"match_type": "1"})),
+            "t",
+            "$.criteria.t",
+        );
+        assert!(matches!(&c.typed, Typed::Invalid { path, .. } if path == "$.criteria.t.match_type"));
+        assert_eq!(c.warnings.len(), 1);
+    }
+
+    #[test]
+    fn misplaced_and_ignored_keys_are_warnings_with_paths() {
+        let c = check(
+            CriterionClass::LlmAsAJudge,
+            &criterion(json!({"num_samples": 3, "match_typ": "EXACT"})),
+            "final_response_match_v2",
+            "$.criteria.final_response_match_v2",
+        );
+        assert!(matches!(c.typed, Typed::Judge(_)));
+        let paths: Vec<&str> = c.warnings.iter().map(|w| w.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "$.criteria.final_response_match_v2.num_samples",
+                "$.criteria.final_response_match_v2.match_typ"
+            ]
+        );
+        assert!(c.warnings[0].message.contains("inside `judge_model_options`"));
+        let c = check(
+            CriterionClass::ToolTrajectory,
+            &criterion(json!({"match_typ": "EXACT"})),
+            "tool_trajectory_avg_score",
+            "$.c",
+        );
+        assert!(
+            c.warnings[0].message.contains("did you mean \"match_type\""),
+            "{:?}",
+            c.warnings
+        );
+    }
+
+    #[test]
+    fn judge_options_forbid_extras_and_keep_explicit_values() {
+        let c = check(
+            CriterionClass::RubricsBased,
+            &criterion(json!({"judgeModelOptions": {"numSamples": "2", "judge_model": "m"},
+                "rubrics": [{"rubric_id": "r", "rubric_content": {"text_property": "t"}}]})),
+            "rubric_based_final_response_quality_v1",
+            "$.c",
+        );
+        let Typed::Judge(j) = c.typed else {
+            panic!("{:?}", c.typed)
+        };
+        assert_eq!(j.options.num_samples, Some(2));
+        assert_eq!(j.options.judge_model.as_deref(), Some("m"));
+        assert_eq!(j.rubrics.len(), 1);
+        let c = check(
+            CriterionClass::LlmAsAJudge,
+            &criterion(json!({"judge_model_options": {"num_sample": 2}})),
+            "m",
+            "$.c",
+        );
+        let Typed::Invalid { path, message } = c.typed else {
+            panic!()
+        };
+        assert_eq!(path, "$.c.judge_model_options.num_sample");
+        assert!(message.contains("did you mean \"num_samples\""), "{message}");
+        let c = check(
+            CriterionClass::RubricsBased,
+            &criterion(json!({"rubrics": [{"rubric_id": 3}]})),
+            "m",
+            "$.c",
+        );
+        assert!(
+            matches!(&c.typed, Typed::Invalid { path, .. } if path.starts_with("$.c.rubrics[0]")),
+            "{:?}",
+            c.typed
+        );
+    }
+
+    #[test]
+    fn closest_names() {
+        let names = ["response_match_score", "tool_trajectory_avg_score", "safety_v1"];
+        assert_eq!(
+            closest("respone_match_score", names.iter().copied()),
+            Some("response_match_score")
+        );
+        assert_eq!(closest("safety_v2", names.iter().copied()), Some("safety_v1"));
+        assert_eq!(closest("completely_else", names.iter().copied()), None);
+    }
+}

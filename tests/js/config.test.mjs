@@ -1,0 +1,71 @@
+// Configs are checked once, at load, with paths (issue 8): validateEvalConfig's errors and
+// warnings, strict loading, and the typed criteria a run scores with.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as api from '../../pkg/index.js';
+import { MINIMAL_SET, actualFor } from './helpers.mjs';
+
+const paths = (list) => list.map((e) => e.path);
+
+test('validateEvalConfig: a clean config, and no config at all', () => {
+  assert.deepEqual(api.validateEvalConfig({ criteria: { tool_trajectory_avg_score: 1, response_match_score: 0.8 } }), { ok: true, errors: [], warnings: [] });
+  assert.deepEqual(api.validateEvalConfig(), { ok: true, errors: [], warnings: [] });
+  assert.deepEqual(api.validateEvalConfig(null, { strict: true }), { ok: true, errors: [], warnings: [] });
+});
+
+test('validateEvalConfig: the usual mistakes are warnings with paths and suggestions', () => {
+  const r = api.validateEvalConfig({
+    criterias: {},
+    criteria: {
+      respone_match_score: 0.8,
+      final_response_match_v2: { threshold: 0.5, num_samples: 3 },
+      tool_trajectory_avg_score: { threshold: 1, match_type: 'INORDER' },
+    },
+  });
+  assert.equal(r.ok, true, 'ADK loads this file');
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(paths(r.warnings), [
+    '$.criterias',
+    '$.criteria.respone_match_score',
+    '$.criteria.final_response_match_v2.num_samples',
+    '$.criteria.tool_trajectory_avg_score.match_type',
+  ]);
+  for (const w of r.warnings) assert.ok(w instanceof api.EvalError);
+  assert.match(r.warnings[1].message, /did you mean "response_match_score"\?/);
+  assert.match(r.warnings[2].message, /judge_model_options/);
+  const strict = api.validateEvalConfig({ criteria: { respone_match_score: 0.8 } }, { strict: true });
+  assert.equal(strict.ok, false);
+  assert.deepEqual(paths(strict.errors), ['$.criteria.respone_match_score']);
+});
+
+test('validateEvalConfig: what ADK rejects is an error; bad input never throws', () => {
+  const r = api.validateEvalConfig({ criteria: {}, user_simulator_config: { type: 'llm_audio' } });
+  assert.equal(r.ok, false);
+  assert.deepEqual(paths(r.errors), ['$.user_simulator_config']);
+  assert.equal(api.validateEvalConfig('{').errors[0].code, 'invalid_json');
+  assert.equal(api.validateEvalConfig({ criteria: { a: { match_type: 'EXACT' } } }).errors[0].path, '$.criteria.a');
+  assert.equal(api.validateEvalConfig({}, 'strict').errors[0].path, '$options');
+});
+
+test('loadEvalConfig: warnings load unless strict, and strict lists every one', () => {
+  const cfg = { criteria: { tool_trajectory_avg_score: { threshold: 1, ignoreArg: true }, respone_match_score: 0.8 } };
+  assert.equal(api.loadEvalConfig(cfg).criteria.tool_trajectory_avg_score.threshold, 1);
+  assert.throws(() => api.loadEvalConfig(cfg, { strict: true }), (e) => e instanceof api.EvalError
+    && e.path === '$.criteria.tool_trajectory_avg_score.ignoreArg'
+    && /2 problems/.test(e.message) && /respone_match_score/.test(e.message));
+  assert.throws(() => api.loadEvalConfig({ criteria: {}, userSimulatorConfig: { type: 'x' } }), (e) => e.path === '$.user_simulator_config');
+});
+
+test('an invalid criterion value is NOT_EVALUATED with the load-time message and path', async () => {
+  const res = await api.evaluateInvocations({
+    evalCase: MINIMAL_SET.eval_cases[0],
+    actual: actualFor(),
+    config: { criteria: { tool_trajectory_avg_score: { threshold: 1, match_type: 'INORDER' }, response_match_score: 0.5 } },
+  });
+  const t = res.overall_eval_metric_results[0];
+  assert.equal(t.eval_status, 'NOT_EVALUATED');
+  assert.equal(t.details.reason, 'invalid_criterion');
+  assert.match(t.details.error, /match_type/);
+  assert.equal(res.overall_eval_metric_results[1].eval_status, 'PASSED');
+  assert.equal(res.final_eval_status, 'PASSED');
+});
