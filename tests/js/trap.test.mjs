@@ -374,3 +374,20 @@ test('a trap while no case is running (in onProgress at the start): the whole ru
   assert.deepEqual(statuses, ['a:PASSED', 'b:PASSED', 'c:PASSED', 'd:PASSED', 'e:PASSED']);
   assert.deepEqual(turns.sort(), ['a', 'b', 'c', 'd', 'e'], 'each case ran once, on the fresh instance');
 });
+
+test('limits set with setLimits hold on the replacement instance (after a trap and after a retirement)', () => {
+  const before = api.getLimits();
+  try {
+    api.setLimits({ maxReplyBytes: 4096, maxParseBytes: 8 * 2 ** 20 });
+    assert.throws(() => __trapForTesting(), assertTrap);
+    assert.equal(api.getLimits().maxReplyBytes, 4096, 'after a trap');
+    api.setMemoryCeiling(0);
+    api.rouge1('a', 'a');
+    assert.equal(api.getLimits().maxParseBytes, 8 * 2 ** 20, 'after a retirement');
+    assert.throws(() => api.loadEvalSet(JSON.stringify({ eval_set_id: 's', eval_cases: [], pad: 'x'.repeat(9 * 2 ** 20) })),
+      (e) => e instanceof EvalError && e.code === 'too_large');
+  } finally {
+    api.setMemoryCeiling(64 * 2 ** 20);
+    api.setLimits(before);
+  }
+});
