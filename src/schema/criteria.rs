@@ -200,7 +200,8 @@ pub fn camel(snake: &str) -> String {
     out
 }
 
-fn snake_of(key: &str) -> String {
+/// A camelCase key in snake_case (`matchType` -> `match_type`).
+pub fn snake_of(key: &str) -> String {
     let mut out = String::with_capacity(key.len() + 4);
     for ch in key.chars() {
         if ch.is_ascii_uppercase() {
