@@ -220,39 +220,52 @@ export interface EvalSet {
 // ---------------------------------------------------------------------------------------------
 // Config
 
-/** A criterion in object form: `threshold` plus whatever fields the metric reads. */
-export interface BaseCriterion {
-  threshold: number;
-  include_intermediate_responses_in_final?: boolean;
-  [field: string]: unknown;
-}
+// Metric names, match types, statuses and the criterion classes are generated from the core
+// (pkg/criteria.d.ts, written by tests/ts_types.rs).
+import type { Criterion, CriteriaInput, EvalStatus } from './criteria.js';
+export type {
+  BaseCriterion, CriteriaByMetric, CriteriaInput, Criterion, EvalStatus, HallucinationsCriterion,
+  JudgeModelOptions, LlmAsAJudgeCriterion, LlmBackedUserSimulatorCriterion, MatchType, MatchTypeInput,
+  MetricName, RubricsBasedCriterion, ToolNameCriterion, ToolTrajectoryCriterion,
+} from './criteria.js';
 
-export type MatchType = "EXACT" | "IN_ORDER" | "ANY_ORDER";
-
-export interface ToolTrajectoryCriterion extends BaseCriterion {
-  match_type?: MatchType | 0 | 1 | 2 | (string & {});
-  ignore_args?: boolean;
-}
-
-export interface JudgeModelOptions {
-  judge_model?: string;
-  judge_model_config?: JsonObject | null;
-  num_samples?: number;
-  parallelism_limit?: number;
-}
-
+/** A config as loadEvalConfig returns it: criteria in object form, keyed as written. */
 export interface EvalConfig {
   /** Metric name → criterion (numbers are normalised to `{ threshold }`). */
-  criteria: { [metricName: string]: BaseCriterion };
+  criteria: { [metricName: string]: Criterion };
   custom_metrics?: { [metricName: string]: JsonObject } | null;
   user_simulator_config?: JsonObject | null;
   live_model_config?: { timeout_seconds?: number } | null;
 }
 
+/**
+ * A config as you write it (test_config.json's shape). Known metrics take a threshold alone or
+ * their own criterion class; `Custom` names custom metrics (inferred from `customMetrics` where
+ * a function takes both). A misspelt metric name or match type does not compile; read a config
+ * whose names you do not know with loadEvalConfig / validateEvalConfig.
+ */
+export interface EvalConfigInput<Custom extends string = never> {
+  criteria?: CriteriaInput<Custom>;
+  custom_metrics?: { [metricName: string]: JsonObject } | null;
+  customMetrics?: { [metricName: string]: JsonObject } | null;
+  user_simulator_config?: JsonObject | null;
+  userSimulatorConfig?: JsonObject | null;
+  live_model_config?: { timeout_seconds?: number } | null;
+  liveModelConfig?: { timeout_seconds?: number } | null;
+}
+
+/** A config as text or its UTF-8 bytes (checked by the core, not by the compiler). */
+export type ConfigText = string | Uint8Array | ArrayBuffer;
+
+/**
+ * Where a function takes a config: a typed object (a config loadEvalConfig returned is one), or
+ * its text or bytes.
+ */
+export type ConfigArg<Custom extends string = never> = EvalConfigInput<Custom> | ConfigText;
+
 // ---------------------------------------------------------------------------------------------
 // Results
 
-export type EvalStatus = "PASSED" | "FAILED" | "NOT_EVALUATED" | "INFORMATIONAL";
 
 export interface TokenUsageDetails {
   total_tokens: number | null;
@@ -285,7 +298,7 @@ export interface EvalMetricResult {
   metric_name: string;
   /** The threshold ADK derives from the config; null for the automatic efficiency metrics. */
   threshold: number | null;
-  criterion?: BaseCriterion | null;
+  criterion?: Criterion | null;
   custom_function_path?: string | null;
   score: number | null;
   eval_status: EvalStatus;
@@ -523,10 +536,10 @@ export interface Progress {
   evalId?: string | null;
 }
 
-export interface EvaluateArgs {
+export interface EvaluateArgs<Custom extends string = never> {
   evalSet: EvalSet | JsonInput;
   agent: Agent;
-  config?: EvalConfig | JsonInput | null;
+  config?: ConfigArg<NoInfer<Custom>> | null;
   /** Needed for LLM-judged metrics and for simulated users (conversation_scenario). */
   judge?: Judge;
   /** Default 1. With more, the result carries `run_summary`. */
@@ -540,7 +553,8 @@ export interface EvaluateArgs {
   onProgress?: (p: Progress) => void;
   /** Streamed as each case finishes. */
   onCaseResult?: (r: EvalCaseResult) => void;
-  customMetrics?: Record<string, CustomMetric>;
+  /** Metrics computed by host functions, by name (each name must also be in `criteria`). */
+  customMetrics?: Record<Custom, CustomMetric>;
   includeInvocations?: boolean;
   perInvocation?: boolean;
   efficiencyMetrics?: boolean;
@@ -551,10 +565,10 @@ export interface EvaluateArgs {
  * returns ADK's EvalSetResult. An aborted signal rejects with an `AbortError` carrying
  * `partialResult`.
  */
-export declare function evaluate(args: EvaluateArgs): Promise<EvalSetResult>;
+export declare function evaluate<Custom extends string = never>(args: EvaluateArgs<Custom>): Promise<EvalSetResult>;
 
 /** Every judge call `evaluateInvocations(args)` would make, without sending any. */
-export declare function planJudgeCalls(args: EvaluateInvocationsArgs): Promise<JudgePlan>;
+export declare function planJudgeCalls<Custom extends string = never>(args: EvaluateInvocationsArgs<Custom>): Promise<JudgePlan>;
 
 // ---------------------------------------------------------------------------------------------
 // Functions
@@ -600,7 +614,7 @@ export interface LoadEvalConfigOptions {
  * Criteria normalised to object form; `undefined`/`null` gives ADK's default criteria. Throws
  * an EvalError for what ADK rejects (and, with `strict`, for every warning).
  */
-export declare function loadEvalConfig(input?: JsonInput | null, options?: LoadEvalConfigOptions): EvalConfig;
+export declare function loadEvalConfig<Custom extends string = never>(input?: ConfigArg<NoInfer<Custom>> | null, options?: LoadEvalConfigOptions): EvalConfig;
 
 /**
  * Every problem of a config at once, each with its JSON path. `errors`: what ADK rejects.
@@ -645,17 +659,17 @@ export declare function rouge1Batch(pairs: ReadonlyArray<readonly [string, strin
   fmeasure: Float64Array;
 };
 
-export interface EvaluateInvocationsArgs {
+export interface EvaluateInvocationsArgs<Custom extends string = never> {
   /** The expected case (conversation or conversation_scenario). */
   evalCase: EvalCase | JsonInput;
   /** What the agent did, one invocation per turn. */
   actual: Invocation[] | JsonInput;
   /** As loadEvalConfig takes it; absent or null gives ADK's default criteria. */
-  config?: EvalConfig | JsonInput | null;
+  config?: ConfigArg<NoInfer<Custom>> | null;
   /** Needed only for LLM-judged metrics. */
   judge?: Judge;
   /** Metrics computed by host functions, by name (the name must also be in `criteria`). */
-  customMetrics?: Record<string, CustomMetric>;
+  customMetrics?: Record<Custom, CustomMetric>;
   evalSetId?: string;
   /** Put `actual_invocation` / `expected_invocation` into each per-invocation result (default true). */
   includeInvocations?: boolean;
@@ -676,7 +690,7 @@ export interface EvaluateOptions {
 }
 
 /** Scores one case without running an agent. Uncomputable metrics are NOT_EVALUATED, not thrown. */
-export declare function evaluateInvocations(args: EvaluateInvocationsArgs): Promise<EvalCaseResult>;
+export declare function evaluateInvocations<Custom extends string = never>(args: EvaluateInvocationsArgs<Custom>): Promise<EvalCaseResult>;
 
 export interface PrepareCaseArgs {
   evalCase: EvalCase | JsonInput;
@@ -690,7 +704,7 @@ export interface PrepareCaseArgs {
  */
 export interface PreparedCase {
   /** Throws EvalError `freed` after `free()`, and `trap` once its instance trapped (prepare it again). */
-  evaluate(config?: EvalConfig | JsonInput | null, options?: EvaluateOptions): EvalCaseResult;
+  evaluate(config?: ConfigArg | null, options?: EvaluateOptions): EvalCaseResult;
   /** Releases the wasm memory now (it is also released when the object is garbage-collected). */
   free(): void;
 }

@@ -1,19 +1,19 @@
 // Types of `evalcore/testing` (Node only): ADK's AgentEvaluator for node:test, vitest and jest.
 
 import type {
-  AbortSignalLike, Agent, CustomMetric, EvalCaseResult, EvalConfig, EvalSet, EvalSetResult, JsonInput, Judge, Progress,
+  AbortSignalLike, Agent, ConfigArg, CustomMetric, EvalCaseResult, EvalSet, EvalSetResult, JsonInput, Judge, Progress,
 } from './index.js';
 
 /** An Agent callback, an `@google/adk` agent / App / Runner (wrapped with `fromAdkAgent`), or the path of an agent module. */
 export type AgentInput = Agent | object | string;
 
-export interface AgentEvaluatorOptions {
+export interface AgentEvaluatorOptions<Custom extends string = never> {
   /** Runs of every case (default 2, as ADK). */
   numRuns?: number;
   /** A config file used for every eval file instead of the `test_config.json` beside it. */
   configPath?: string;
   /** A config object or JSON text (wins over `configPath`). */
-  config?: EvalConfig | JsonInput;
+  config?: ConfigArg<NoInfer<Custom>>;
   /** The LLM judge for judged metrics. */
   judge?: Judge;
   /** Eval cases in flight. */
@@ -27,7 +27,7 @@ export interface AgentEvaluatorOptions {
   /** Where detailed output goes (default process.stdout). */
   log?: (text: string) => void;
   /** Custom metric functions, as `evaluate` takes them. */
-  customMetrics?: Record<string, CustomMetric>;
+  customMetrics?: Record<Custom, CustomMetric>;
   signal?: AbortSignalLike;
   onProgress?: (progress: Progress) => void;
   onCaseResult?: (result: EvalCaseResult) => void;
@@ -50,10 +50,10 @@ export declare class AgentEvaluator {
    * times; a metric passes on its score averaged over every invocation of every run (as ADK's
    * AgentEvaluator). Resolves to the results; rejects with an {@link AgentEvaluatorFailure}.
    */
-  static evaluate(agent: AgentInput, pathOrDir: string, options?: AgentEvaluatorOptions): Promise<EvalSetResult[]>;
+  static evaluate<Custom extends string = never>(agent: AgentInput, pathOrDir: string, options?: AgentEvaluatorOptions<Custom>): Promise<EvalSetResult[]>;
 
   /** The same for one eval set (object, JSON text or bytes, in any shape `loadEvalSet` takes). */
-  static evaluateEvalSet(agent: AgentInput, evalSet: EvalSet | JsonInput, options?: AgentEvaluatorOptions): Promise<EvalSetResult>;
+  static evaluateEvalSet<Custom extends string = never>(agent: AgentInput, evalSet: EvalSet | JsonInput, options?: AgentEvaluatorOptions<Custom>): Promise<EvalSetResult>;
 
   /** Legacy eval data (`*.test.json`) to an eval set file in the current schema, written in full. */
   static migrateEvalDataToNewSchema(oldEvalDataFile: string, newEvalDataFile: string, initialSessionFile?: string): Promise<EvalSet>;

@@ -27,6 +27,9 @@ if [ -n "$pin" ] && [ "$pin" != "$have" ]; then
   exit 1
 fi
 
+echo "[build] pkg/criteria.d.ts from the core's registry (tests/ts_types.rs)"
+EVALCORE_WRITE_TYPES=1 cargo test -q --test ts_types >/dev/null
+
 echo "[build] cargo build --release --target wasm32-unknown-unknown --lib"
 cargo build --release --target wasm32-unknown-unknown --lib
 

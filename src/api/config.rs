@@ -46,7 +46,7 @@ pub fn check_config(v: &Value) -> ConfigReport {
     let mut warnings = Vec::new();
     if let Value::Object(top) = v {
         for key in top.keys() {
-            let snake = snake(key);
+            let snake = criteria::snake_of(key);
             if !TOP_LEVEL.contains(&snake.as_str()) {
                 let hint = criteria::closest(key, TOP_LEVEL.iter().copied())
                     .map(|c| format!("; did you mean {c:?}?"))
@@ -120,18 +120,6 @@ pub fn check_config(v: &Value) -> ConfigReport {
     }
 }
 
-fn snake(key: &str) -> String {
-    let mut out = String::with_capacity(key.len() + 4);
-    for ch in key.chars() {
-        if ch.is_ascii_uppercase() {
-            out.push('_');
-            out.push(ch.to_ascii_lowercase());
-        } else {
-            out.push(ch);
-        }
-    }
-    out
-}
 
 /// `{"strict"?: bool}`: warnings count as errors.
 #[derive(Deserialize, Default)]

@@ -32,22 +32,70 @@ pub enum CriterionClass {
     UserSimulator,
 }
 
+/// What a criterion field holds (for messages, and for the generated TypeScript types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKind {
+    Bool,
+    Int,
+    Text,
+    /// A JSON object or null (a provider's generation config).
+    Object,
+    MatchType,
+    JudgeModelOptions,
+    Rubrics,
+}
+
 impl CriterionClass {
-    /// The class's own fields (snake_case; each also accepted in camelCase).
-    pub fn fields(self) -> &'static [&'static str] {
+    pub const ALL: [CriterionClass; 7] = [
+        CriterionClass::Base,
+        CriterionClass::ToolTrajectory,
+        CriterionClass::ToolName,
+        CriterionClass::LlmAsAJudge,
+        CriterionClass::RubricsBased,
+        CriterionClass::Hallucinations,
+        CriterionClass::UserSimulator,
+    ];
+
+    /// ADK's class name (evalcore's own for `ToolName`).
+    pub fn name(self) -> &'static str {
         match self {
-            CriterionClass::Base => &[],
-            CriterionClass::ToolTrajectory => &["match_type", "ignore_args"],
-            CriterionClass::ToolName => &["tool_name"],
-            CriterionClass::LlmAsAJudge => &["judge_model_options"],
-            CriterionClass::RubricsBased => &["judge_model_options", "rubrics"],
-            CriterionClass::Hallucinations => &["judge_model_options", "evaluate_intermediate_nl_responses"],
-            CriterionClass::UserSimulator => &["judge_model_options", "stop_signal"],
+            CriterionClass::Base => "BaseCriterion",
+            CriterionClass::ToolTrajectory => "ToolTrajectoryCriterion",
+            CriterionClass::ToolName => "ToolNameCriterion",
+            CriterionClass::LlmAsAJudge => "LlmAsAJudgeCriterion",
+            CriterionClass::RubricsBased => "RubricsBasedCriterion",
+            CriterionClass::Hallucinations => "HallucinationsCriterion",
+            CriterionClass::UserSimulator => "LlmBackedUserSimulatorCriterion",
         }
     }
 
+    /// The class's own fields and what they hold (snake_case; each also accepted in camelCase).
+    pub fn fields(self) -> &'static [(&'static str, FieldKind)] {
+        use FieldKind::*;
+        match self {
+            CriterionClass::Base => &[],
+            CriterionClass::ToolTrajectory => &[("match_type", MatchType), ("ignore_args", Bool)],
+            CriterionClass::ToolName => &[("tool_name", Text)],
+            CriterionClass::LlmAsAJudge => &[("judge_model_options", JudgeModelOptions)],
+            CriterionClass::RubricsBased => &[("judge_model_options", JudgeModelOptions), ("rubrics", Rubrics)],
+            CriterionClass::Hallucinations => &[
+                ("judge_model_options", JudgeModelOptions),
+                ("evaluate_intermediate_nl_responses", Bool),
+            ],
+            CriterionClass::UserSimulator => &[("judge_model_options", JudgeModelOptions), ("stop_signal", Text)],
+        }
+    }
+
+    fn has(self, name: &str) -> bool {
+        self.fields().iter().any(|(f, _)| *f == name)
+    }
+
+    fn field_names(self) -> impl Iterator<Item = &'static str> {
+        self.fields().iter().map(|(f, _)| *f)
+    }
+
     pub fn judged(self) -> bool {
-        self.fields().contains(&"judge_model_options")
+        self.has("judge_model_options")
     }
 }
 
@@ -60,6 +108,8 @@ pub enum MatchType {
 }
 
 impl MatchType {
+    pub const ALL: [MatchType; 3] = [MatchType::Exact, MatchType::InOrder, MatchType::AnyOrder];
+
     pub fn as_str(self) -> &'static str {
         match self {
             MatchType::Exact => "EXACT",
@@ -82,6 +132,7 @@ pub struct JudgeModelOptions {
 
 impl JudgeModelOptions {
     pub const FIELDS: [&'static str; 4] = ["judge_model", "judge_model_config", "num_samples", "parallelism_limit"];
+    pub const KINDS: [FieldKind; 4] = [FieldKind::Text, FieldKind::Object, FieldKind::Int, FieldKind::Int];
 
     /// `num_samples`, or the metric's default (5 in ADK; 1 for the metrics that say so).
     pub fn samples(&self, default: u32) -> u32 {
@@ -149,7 +200,8 @@ pub fn camel(snake: &str) -> String {
     out
 }
 
-fn snake_of(key: &str) -> String {
+/// A camelCase key in snake_case (`matchType` -> `match_type`).
+pub fn snake_of(key: &str) -> String {
     let mut out = String::with_capacity(key.len() + 4);
     for ch in key.chars() {
         if ch.is_ascii_uppercase() {
@@ -334,7 +386,7 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
     let mut warnings = Vec::new();
     for key in c.extra.keys() {
         let name = snake_of(key);
-        if class.fields().contains(&name.as_str()) {
+        if class.has(&name) {
             continue;
         }
         let at = format!("{path}{}", super::config::key_path(key));
@@ -346,13 +398,13 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
         } else if JudgeModelOptions::FIELDS.contains(&name.as_str()) {
             format!("`{key}` only applies to LLM-judged metrics; {metric} ignores it")
         } else {
-            let hint = closest(key, class.fields().iter().copied())
+            let hint = closest(key, class.field_names())
                 .map(|c| format!("; did you mean {c:?}?"))
                 .unwrap_or_default();
             let takes = if class.fields().is_empty() {
                 "takes only `threshold` (and `include_intermediate_responses_in_final`)".to_string()
             } else {
-                format!("takes {}", class.fields().join(", "))
+                format!("takes {}", class.field_names().collect::<Vec<_>>().join(", "))
             };
             format!("{metric} ignores `{key}`: its criterion {takes}{hint}")
         };

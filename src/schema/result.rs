@@ -17,6 +17,13 @@ pub enum EvalStatus {
 }
 
 impl EvalStatus {
+    pub const ALL: [EvalStatus; 4] = [
+        EvalStatus::Passed,
+        EvalStatus::Failed,
+        EvalStatus::NotEvaluated,
+        EvalStatus::Informational,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             EvalStatus::Passed => "PASSED",

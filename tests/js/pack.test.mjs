@@ -64,7 +64,7 @@ test('npm pack ships exactly the package files', () => {
   const files = info.files.map((f) => f.path).sort();
   // The runtime, its types, the CLI and the Node-only subpaths; no tests, examples or sources.
   assert.deepEqual(files, [
-    'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'history.d.ts', 'index.d.ts', 'index.js',
+    'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'criteria.d.ts', 'history.d.ts', 'index.d.ts', 'index.js',
     'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/adk_text.js', 'lib/api.js',
     'lib/cli/agent.js', 'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
     'lib/cli/eval_set.js', 'lib/cli/evalsets.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 'lib/cli/personas.js',

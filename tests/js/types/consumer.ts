@@ -1,11 +1,11 @@
 // Compiled with `tsc --noEmit` against the package as installed (scripts/check-types.sh): keeps
 // pkg/index.d.ts honest. Uses no DOM and no Node types, like a library consumer might.
 import {
-  EvalError, coreVersion, evaluateInvocations, formatReport, init, initSync, loadEvalConfig,
-  loadEvalSet, prepareCase, rouge1, validateEvalSet,
+  EvalError, coreVersion, evaluateInvocations, formatReport, getLimits, init, initSync, loadEvalConfig,
+  loadEvalSet, prepareCase, rouge1, setLimits, validateEvalConfig, validateEvalSet,
 } from 'evalcore';
 import type {
-  Content, EvalCase, EvalCaseResult, EvalConfig, EvalMetricResult, EvalSet, EvalStatus,
+  Content, EvalCase, EvalCaseResult, EvalConfig, EvalConfigInput, EvalMetricResult, EvalSet, EvalStatus, Limits, MatchType, MetricName,
   Invocation, Judge, Part, PreparedCase, RougeScore,
 } from 'evalcore';
 
@@ -28,6 +28,38 @@ const firstPath: string | undefined = validation.errors[0]?.path;
 const defaults: EvalConfig = loadEvalConfig();
 const fromNull: EvalConfig = loadEvalConfig(null);
 const threshold: number = loadEvalConfig({ criteria: { response_match_score: 0.8 } }).criteria.response_match_score.threshold;
+
+// Configs are typed from the core's registry (pkg/criteria.d.ts): the numeric shorthand and each
+// metric's own criterion class compile; a misspelt metric, field value or match type does not.
+const typed: EvalConfigInput = {
+  criteria: {
+    tool_trajectory_avg_score: 1.0,
+    response_match_score: { threshold: 0.8 },
+    trajectory_precision: { threshold: 0.5, matchType: 'any_order', ignore_args: true },
+    final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 3, judge_model: 'gemini-2.5-flash' } },
+    trajectory_single_tool_use: { threshold: 1, tool_name: 'roll_die' },
+  },
+};
+const reloaded: EvalConfigInput = loadEvalConfig(typed);
+const metricName: MetricName = 'hallucinations_v1';
+const matchType: MatchType = 'IN_ORDER';
+// @ts-expect-error a misspelt metric name does not compile
+const typoMetric: EvalConfigInput = { criteria: { respone_match_score: 0.8 } };
+// @ts-expect-error nor in object form
+const typoMetricObject: EvalConfigInput = { criteria: { respone_match_score: { threshold: 0.8 } } };
+// @ts-expect-error a misspelt match type does not compile
+const typoMatch: EvalConfigInput = { criteria: { tool_trajectory_avg_score: { threshold: 1, match_type: 'INORDER' } } };
+// @ts-expect-error judge_model_options takes only ADK's four fields
+const typoJudge: EvalConfigInput = { criteria: { safety_v1: { threshold: 1, judge_model_options: { num_sample: 1 } } } };
+// @ts-expect-error a criterion needs its threshold
+const noThreshold: EvalConfigInput = { criteria: { response_match_score: {} } };
+// A custom metric is named by its type parameter (inferred where customMetrics is given).
+const custom: EvalConfigInput<'brevity'> = { criteria: { brevity: { threshold: 1, max_words: 3 }, response_match_score: 0.8 } };
+const configText: string = JSON.stringify(custom);
+const fromConfigText: EvalConfig = loadEvalConfig(configText, { strict: true });
+const configReport: { ok: boolean; errors: EvalError[]; warnings: EvalError[] } = validateEvalConfig({ criterias: {} });
+const limits: Limits = setLimits({ maxReplyBytes: 64 * 1024 * 1024 });
+const limitsNow: number = getLimits().maxParseBytes;
 
 const score: RougeScore = rouge1('the cat sat', 'the cat');
 const f: number = score.fmeasure;
@@ -58,6 +90,19 @@ async function main(): Promise<void> {
 
   const prepared: PreparedCase = prepareCase({ evalCase: JSON.stringify(evalCase), actual: [invocation], evalSetId: 'simple' });
   const again: EvalCaseResult = prepared.evaluate({ criteria: { response_match_score: 0.5 } }, { includeInvocations: false });
+  // @ts-expect-error a misspelt metric does not compile where a config is taken either
+  prepared.evaluate({ criteria: { response_match_scor: 0.5 } });
+  // Custom metric names come from customMetrics; a name in criteria that is in neither does not compile.
+  await evaluate({
+    evalSet: set, agent: () => 'Sunny.', config: { criteria: { brevity: 1, response_match_score: 0.5 } },
+    customMetrics: { brevity: () => 1 },
+  });
+  await evaluate({
+    evalSet: set, agent: () => 'Sunny.',
+    // @ts-expect-error `brevty` is neither a known metric nor one of customMetrics
+    config: { criteria: { brevty: 1 } },
+    customMetrics: { brevity: () => 1 },
+  });
   prepared.free();
 
   const report: string = formatReport([result, again], { detailed: true });

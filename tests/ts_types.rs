@@ -1,0 +1,121 @@
+//! The TypeScript types of configs come from the Rust core: metric names from the metric
+//! registry, criterion classes and their fields from `schema/criteria.rs`, match types and
+//! statuses from their enums. This test writes `pkg/criteria.d.ts` when EVALCORE_WRITE_TYPES is
+//! set (scripts/build.sh does) and otherwise fails when the committed file differs, so the
+//! types cannot drift from the core.
+
+use evalcore::metrics::{criterion_class, known_metrics};
+use evalcore::schema::criteria::{camel, CriterionClass, FieldKind, JudgeModelOptions, MatchType};
+use evalcore::schema::result::EvalStatus;
+use std::fmt::Write;
+
+fn ts_type(kind: FieldKind) -> &'static str {
+    match kind {
+        FieldKind::Bool => "boolean",
+        FieldKind::Int => "number",
+        FieldKind::Text => "string",
+        FieldKind::Object => "JsonObject | null",
+        FieldKind::MatchType => "MatchTypeInput",
+        FieldKind::JudgeModelOptions => "JudgeModelOptions",
+        FieldKind::Rubrics => "Rubric[]",
+    }
+}
+
+fn union(items: impl Iterator<Item = String>) -> String {
+    items.collect::<Vec<_>>().join(" | ")
+}
+
+/// The fields of an interface, each in snake_case and in its camelCase alias.
+fn fields(out: &mut String, list: &[(&str, FieldKind)]) {
+    for (name, kind) in list {
+        let _ = writeln!(out, "  {name}?: {};", ts_type(*kind));
+        let c = camel(name);
+        if c != *name {
+            let _ = writeln!(out, "  /** camelCase alias of `{name}` (pydantic accepts both). */");
+            let _ = writeln!(out, "  {c}?: {};", ts_type(*kind));
+        }
+    }
+}
+
+fn generate() -> String {
+    let mut out = String::new();
+    out.push_str(
+        "// Generated from the Rust core by tests/ts_types.rs (scripts/build.sh writes it; `cargo test`\n\
+         // fails when it is stale). Do not edit: change the registry or schema/criteria.rs instead.\n\
+         import type { JsonObject, Rubric } from './index.js';\n\n",
+    );
+    let names: Vec<&str> = known_metrics().collect();
+    let _ = writeln!(
+        out,
+        "/** Every metric evalcore knows: ADK 2.13's registry, the trajectory extras, the always-on efficiency metrics. */\nexport type MetricName =\n  | {};\n",
+        names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join("\n  | ")
+    );
+    let _ = writeln!(
+        out,
+        "export type EvalStatus = {};\n",
+        union(EvalStatus::ALL.iter().map(|s| format!("\"{}\"", s.as_str())))
+    );
+    let _ = writeln!(
+        out,
+        "export type MatchType = {};\n",
+        union(MatchType::ALL.iter().map(|m| format!("\"{}\"", m.as_str())))
+    );
+    let _ = writeln!(
+        out,
+        "/** `match_type` as ADK reads it: a name (upper or lower case), or its number. */\nexport type MatchTypeInput = MatchType | Lowercase<MatchType> | {};\n",
+        union((0..MatchType::ALL.len()).map(|i| i.to_string()))
+    );
+    out.push_str("/** ADK's JudgeModelOptions (extra keys are an error). */\nexport interface JudgeModelOptions {\n");
+    let judge: Vec<(&str, FieldKind)> = JudgeModelOptions::FIELDS
+        .iter()
+        .copied()
+        .zip(JudgeModelOptions::KINDS.iter().copied())
+        .collect();
+    fields(&mut out, &judge);
+    out.push_str("}\n\n");
+    out.push_str(
+        "/** Every criterion: `threshold`, and `include_intermediate_responses_in_final`. */\nexport interface BaseCriterion {\n  threshold: number;\n  include_intermediate_responses_in_final?: boolean;\n  includeIntermediateResponsesInFinal?: boolean;\n}\n\n",
+    );
+    for class in CriterionClass::ALL.iter().filter(|c| **c != CriterionClass::Base) {
+        let _ = writeln!(out, "export interface {} extends BaseCriterion {{", class.name());
+        fields(&mut out, class.fields());
+        out.push_str("}\n\n");
+    }
+    out.push_str("/** The criterion class each metric reads. */\nexport interface CriteriaByMetric {\n");
+    for n in &names {
+        let class = criterion_class(n).unwrap_or(CriterionClass::Base);
+        let _ = writeln!(out, "  {n}: {};", class.name());
+    }
+    out.push_str("}\n\n");
+    out.push_str("/** A criterion as loadEvalConfig returns it: any class's fields, and a custom metric's own. */\nexport interface Criterion extends BaseCriterion {\n");
+    let mut seen: Vec<&str> = Vec::new();
+    for class in CriterionClass::ALL {
+        for (name, kind) in class.fields() {
+            if !seen.contains(name) {
+                seen.push(name);
+                let _ = writeln!(out, "  {name}?: {};", ts_type(*kind));
+            }
+        }
+    }
+    out.push_str("  [field: string]: unknown;\n}\n\n");
+    out.push_str(
+        "/**\n * `criteria` as a config gives it: each known metric's threshold alone (the numeric shorthand)\n * or its criterion; `Custom` names the custom metrics a run also scores. A misspelt metric\n * name does not compile.\n */\n\
+         export type CriteriaInput<Custom extends string = never> = {\n  [K in MetricName]?: number | CriteriaByMetric[K];\n} & {\n  [K in Custom]?: number | (BaseCriterion & { [field: string]: unknown });\n};\n",
+    );
+    out
+}
+
+#[test]
+fn criteria_types_are_generated_from_the_core() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg/criteria.d.ts");
+    let text = generate();
+    if std::env::var_os("EVALCORE_WRITE_TYPES").is_some() {
+        std::fs::write(path, &text).expect("pkg/criteria.d.ts is writable");
+        return;
+    }
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        committed == text,
+        "pkg/criteria.d.ts is stale: run `EVALCORE_WRITE_TYPES=1 cargo test --test ts_types` (scripts/build.sh does)"
+    );
+}
