@@ -120,7 +120,6 @@ pub fn check_config(v: &Value) -> ConfigReport {
     }
 }
 
-
 /// `{"strict"?: bool}`: warnings count as errors.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]

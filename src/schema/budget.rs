@@ -71,13 +71,19 @@ const PER_VALUE: u64 = 288;
 /// JSON written back out.
 const PER_BYTE: u64 = 3;
 
-/// How many values a JSON text holds (each `[`, `{` and `,` outside strings, plus one), found
-/// without parsing. Invalid JSON gets a count too; the parser then says what is wrong.
-pub fn count_values(text: &[u8]) -> u64 {
+/// serde_json's nesting limit: a parse stops with an error the moment it goes deeper.
+const MAX_DEPTH: u32 = 128;
+
+/// How many values the parser will build from a JSON text (each `[`, `{` and `,` outside
+/// strings, plus one), and how many bytes it reads, found without parsing: up to the end, or up
+/// to where the nesting passes serde_json's limit and the parse stops. Invalid JSON gets a count
+/// too; the parser then says what is wrong.
+pub fn scan(text: &[u8]) -> (u64, usize) {
     let mut n: u64 = 1;
+    let mut depth: u32 = 0;
     let mut in_string = false;
     let mut escaped = false;
-    for &b in text {
+    for (i, &b) in text.iter().enumerate() {
         if in_string {
             if escaped {
                 escaped = false;
@@ -89,19 +95,33 @@ pub fn count_values(text: &[u8]) -> u64 {
         } else {
             match b {
                 b'"' => in_string = true,
-                b'[' | b'{' | b',' => n += 1,
+                b'[' | b'{' => {
+                    n += 1;
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return (n, i + 1);
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                b',' => n += 1,
                 _ => {}
             }
         }
     }
-    n
+    (n, text.len())
+}
+
+/// How many values a JSON text holds (see [`scan`]).
+pub fn count_values(text: &[u8]) -> u64 {
+    scan(text).0
 }
 
 /// The estimated memory parsing `text` takes, in bytes.
 pub fn parse_cost(text: &[u8]) -> u64 {
-    (text.len() as u64)
+    let (values, read) = scan(text);
+    (read as u64)
         .saturating_mul(PER_BYTE)
-        .saturating_add(count_values(text).saturating_mul(PER_VALUE))
+        .saturating_add(values.saturating_mul(PER_VALUE))
 }
 
 fn human(bytes: u64) -> String {
@@ -176,6 +196,10 @@ mod tests {
         assert_eq!(count_values(b"[1,2,3]"), 4);
         assert_eq!(count_values(br#"{"a,[{": [1, {"b": "x\",y"}]}"#), 5);
         assert_eq!(count_values(br#""\\",[""#), 3);
+        // Past serde_json's nesting limit the parse stops: what follows costs nothing.
+        let deep = format!("{}{}", "[".repeat(200), "0,".repeat(10_000));
+        assert_eq!(scan(deep.as_bytes()), (130, 129));
+        assert!(parse_cost(deep.as_bytes()) < 64 * 1024);
     }
 
     #[test]
