@@ -107,14 +107,20 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
       }
     },
     // `cancels` (hostFor's): where this sleep's early end is kept for when its instance dies.
+    // The promise's `cancel()` ends it early: the core calls it when it stops waiting (a judge
+    // call that answered before its timeout timer), so no timer outlives its use.
     sleep(ms, cancels) {
-      return new Promise((resolve) => {
+      let cancel = () => {};
+      const p = new Promise((resolve) => {
         if (sig.aborted) { resolve(); return; }
         const done = () => { clearTimeout(t); pendingSleeps.delete(done); cancels?.delete(done); resolve(); };
         const t = setTimeout(done, Math.max(0, ms));
         pendingSleeps.add(done);
         cancels?.add(done);
+        cancel = done;
       });
+      p.cancel = () => cancel();
+      return p;
     },
     now: () => Date.now(),
     random: () => Math.random(),

@@ -78,6 +78,39 @@ fn error_of(v: &Value) -> Option<(String, String)> {
     ))
 }
 
+/// The host's sleep. Dropped before it ends (the core stopped waiting: a judge call answered
+/// before its timeout timer), it calls the promise's `cancel()`, so the host's timer goes too.
+struct Sleep {
+    wait: JsFuture,
+    promise: js_sys::Promise,
+    done: bool,
+}
+
+impl std::future::Future for Sleep {
+    type Output = ();
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        match std::pin::Pin::new(&mut self.wait).poll(cx) {
+            std::task::Poll::Ready(_) => {
+                self.done = true;
+                std::task::Poll::Ready(())
+            }
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+}
+
+impl Drop for Sleep {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        let cancel = js_sys::Reflect::get(&self.promise, &JsValue::from_str("cancel")).ok();
+        if let Some(f) = cancel.as_ref().and_then(|c| c.dyn_ref::<js_sys::Function>()) {
+            let _ = f.call0(&self.promise);
+        }
+    }
+}
+
 impl Host for WasmHost {
     fn fetch(&self, call: HttpCall) -> LocalBoxFuture<'_, Result<HttpReply, FetchError>> {
         let headers = serde_json::to_string(&call.headers).unwrap_or_else(|_| "[]".into());
@@ -116,9 +149,11 @@ impl Host for WasmHost {
     }
 
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'_, ()> {
-        let p = self.0.sleep(ms);
-        Box::pin(async move {
-            let _ = JsFuture::from(p).await;
+        let promise = self.0.sleep(ms);
+        Box::pin(Sleep {
+            wait: JsFuture::from(promise.clone()),
+            promise,
+            done: false,
         })
     }
 

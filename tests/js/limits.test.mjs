@@ -121,3 +121,27 @@ test('a long conversation costs linear work: 2,000 turns, each agent turn sees t
   assert.deepEqual(lengths, Array.from({ length: n }, (_, i) => i));
   assert.equal(res.eval_case_results[0].final_eval_status, 'PASSED');
 });
+
+test('no timer outlives its judge call: the core cancels its timeout timer when the answer comes first', async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const before = timers();
+  let most = 0;
+  let calls = 0;
+  const fetch = async () => {
+    calls += 1;
+    most = Math.max(most, timers() - before);
+    return new Response(JSON.stringify({ choices: [{ message: { content: '{"is_the_agent_response_valid": "valid"}' } }] }), { status: 200 });
+  };
+  const set = clone(MINIMAL_SET);
+  set.eval_cases = Array.from({ length: 30 }, (_, i) => ({ ...clone(MINIMAL_SET.eval_cases[0]), eval_id: `c${i}` }));
+  const res = await api.evaluate({
+    evalSet: set, concurrency: 1, agent: (t) => `It is sunny in Paris (${t.evalId}).`,
+    config: { criteria: { final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 1 } } } },
+    judge: { provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:9', fetch, concurrency: 1, timeoutMs: 60_000 },
+  });
+  assert.equal(calls, 30);
+  assert.ok(res.eval_case_results.every((r) => r.final_eval_status === 'PASSED'));
+  // One call in flight at a time: its own timers only (the host's and the core's), never the
+  // finished calls' 60 s timers piling up.
+  assert.ok(most <= 4, `${most} timers were pending during a call`);
+});
