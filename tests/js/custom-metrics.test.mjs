@@ -145,6 +145,17 @@ for (const entry of ['evaluate', 'evaluateInvocations']) {
       }
     });
 
+    test('no score says why: reason custom_not_evaluated, the metric\'s own reason quoted', async () => {
+      for (const fn of [() => null, async () => ({ score: null })]) {
+        const m = overall(await score(entry, fn));
+        assert.equal(m.details.reason, 'custom_not_evaluated', String(fn));
+        assert.match(m.details.error, /returned no score/);
+      }
+      const m = overall(await score(entry, () => ({ score: null, reason: 'no tool calls to grade' })));
+      assert.equal(m.details.reason, 'custom_not_evaluated');
+      assert.match(m.details.error, /no tool calls to grade/);
+    });
+
     test('the function receives {metricName, criterion, threshold, actualInvocations, expectedInvocations, conversationScenario}', async () => {
       const inputs = [];
       const r = await score(entry, (input) => { inputs.push(input); return 1; }, {
