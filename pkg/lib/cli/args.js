@@ -1,4 +1,6 @@
-//! Command-line flags: `--name value`, `--name=value`, boolean flags, `--` to end flags.
+//! Command-line flags: `--name value`, `--name=value`, boolean flags, `--` to end flags (parsed
+//! by Node's `util.parseArgs`).
+import { parseArgs as nodeParseArgs } from 'node:util';
 //! Names are ADK's (`--print_detailed_results`); the dashed spelling is accepted too.
 
 /** A mistake in how the command was called: printed as one line, exit code 2. */
@@ -11,56 +13,64 @@ export class UsageError extends Error {
 Object.defineProperty(UsageError.prototype, 'name', { value: 'UsageError', configurable: true, writable: true });
 
 /**
- * Parses `argv` against `flags` (`{ name: 'bool' | 'string' | 'int' }`). Returns
- * `{ positionals, options }` with options under their underscore names; `help` is true when
- * `--help`/`-h` is present. Unknown flags and missing values throw UsageError.
+ * Parses `argv` against `flags` (`{ name: 'bool' | 'string' | 'int' | [choices] }`) with Node's
+ * `util.parseArgs`; every value is checked here, in one place. Returns `{ positionals, options }`
+ * with options under their underscore names; `help` is true when `--help`/`-h` is present.
+ * Unknown flags and missing or bad values throw UsageError.
  */
 export function parseArgs(argv, flags, command) {
+  const spec = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, kind] of Object.entries(flags)) {
+    const type = kind === 'bool' ? 'boolean' : 'string';
+    spec[name] = { type };
+    spec[name.replaceAll('_', '-')] = { type };
+  }
+  const { tokens } = nodeParseArgs({ args: argv, options: spec, strict: false, allowPositionals: true, tokens: true });
   const positionals = [];
   const options = {};
   let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
+  const seen = new Set();
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      positionals.push(token.value);
+      continue;
     }
-    if (arg === '--help' || arg === '-h') {
+    if (token.kind !== 'option' || seen.has(token.index)) continue;
+    if (!token.rawName.startsWith('--') && token.name !== 'help') {
+      // A lone dash word ("-", "-x") is a positional, as it always was here.
+      seen.add(token.index);
+      positionals.push(argv[token.index]);
+      continue;
+    }
+    if (token.name === 'help') {
       help = true;
       continue;
     }
-    if (!arg.startsWith('--')) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const raw = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    const name = raw.replaceAll('-', '_');
+    const raw = token.rawName.slice(2);
+    const name = token.name.replaceAll('-', '_');
     const kind = Object.hasOwn(flags, name) ? flags[name] : undefined;
     if (kind === undefined) throw new UsageError(`unknown option --${raw}`, command);
-    if (kind === 'bool') {
-      if (eq !== -1) {
-        const v = arg.slice(eq + 1).toLowerCase();
-        if (!['true', 'false', '1', '0'].includes(v)) throw new UsageError(`--${raw} is a flag; it takes no value (found "${arg.slice(eq + 1)}")`, command);
-        options[name] = v === 'true' || v === '1';
-      } else options[name] = true;
-      continue;
-    }
-    let value;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else {
-      if (i + 1 >= argv.length) throw new UsageError(`--${raw} needs a value`, command);
-      value = argv[++i];
-    }
-    if (kind === 'int') {
-      if (!/^\s*\d+\s*$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-        throw new UsageError(`--${raw} must be a whole number of at least 1, found "${value}"`, command);
-      }
-      value = Number(value);
-    } else if (Array.isArray(kind) && !kind.includes(value)) {
-      throw new UsageError(`--${raw} must be one of ${kind.join(', ')}, found "${value}"`, command);
-    }
-    options[name] = value;
+    options[name] = checkValue(kind, raw, token.value, command);
   }
   return { positionals, options, help };
+}
+
+function checkValue(kind, raw, value, command) {
+  if (kind === 'bool') {
+    if (value === undefined) return true;
+    const v = value.toLowerCase();
+    if (!['true', 'false', '1', '0'].includes(v)) throw new UsageError(`--${raw} is a flag; it takes no value (found "${value}")`, command);
+    return v === 'true' || v === '1';
+  }
+  if (value === undefined) throw new UsageError(`--${raw} needs a value`, command);
+  if (kind === 'int') {
+    if (!/^\s*\d+\s*$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+      throw new UsageError(`--${raw} must be a whole number of at least 1, found "${value}"`, command);
+    }
+    return Number(value);
+  }
+  if (Array.isArray(kind) && !kind.includes(value)) {
+    throw new UsageError(`--${raw} must be one of ${kind.join(', ')}, found "${value}"`, command);
+  }
+  return value;
 }
