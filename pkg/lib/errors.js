@@ -28,3 +28,15 @@ export function fromWire(e) {
   }
   return new EvalError(String(e.code ?? 'internal'), String(e.path ?? ''), String(e.message ?? ''));
 }
+
+/**
+ * A mistake in how a command or a test named its inputs (a missing file, a bad flag): the CLI
+ * prints it as one line and exits with code 2.
+ */
+export class UsageError extends Error {
+  constructor(message, command) {
+    super(message);
+    this.command = command;
+  }
+}
+Object.defineProperty(UsageError.prototype, 'name', { value: 'UsageError', configurable: true, writable: true });

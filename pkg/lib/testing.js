@@ -8,10 +8,9 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EvalError, evaluate, formatReport, loadEvalConfig, loadEvalSet, loadEvalSetResult } from '../index.js';
 import { pythonFloat } from './adk_text.js';
-import { loadAgent } from './cli/agent.js';
-import { readConfig } from './cli/config.js';
-import { findEvalFiles, readEvalSetFile, readSessionFile } from './cli/evalsets.js';
-import { migrateFile } from './cli/migrate.js';
+import { loadAgent } from './node/agent.js';
+import { readConfig } from './node/config.js';
+import { findEvalFiles, migrateFile, readEvalSetFile, readSessionFile } from './node/evalsets.js';
 import { formatScore, invocationLines, invocationView } from './reports.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);

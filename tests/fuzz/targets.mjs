@@ -4,8 +4,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readEvalSetFile } from '../../pkg/lib/cli/evalsets.js';
-import { readConfig } from '../../pkg/lib/cli/config.js';
+import { readEvalSetFile } from '../../pkg/lib/node/evalsets.js';
+import { readConfig } from '../../pkg/lib/node/config.js';
 import { readJsonFile } from '../../pkg/lib/node/files.js';
 import * as api from '../../pkg/index.js';
 import { __trapForTesting } from '../../pkg/lib/test_hooks.js';

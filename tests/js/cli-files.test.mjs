@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { readEvalSetFile } from '../../pkg/lib/cli/evalsets.js';
+import { readEvalSetFile } from '../../pkg/lib/node/evalsets.js';
 import { readJsonFile } from '../../pkg/lib/node/files.js';
 import { coreMemory, EvalError } from '../../pkg/index.js';
 import { MINIMAL_SET, PKG } from './helpers.mjs';

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadEvalConfig } from '../../pkg/index.js';
 import { parseArgs, UsageError } from '../../pkg/lib/cli/args.js';
-import { criteriaLine, pyRepr, resolveConfigPath } from '../../pkg/lib/cli/config.js';
+import { criteriaLine, pyRepr } from '../../pkg/lib/cli/config.js';
+import { resolveConfigPath } from '../../pkg/lib/node/config.js';
 import { FLAGS, judgeFromFlags } from '../../pkg/lib/cli/eval.js';
-import { idFromFileName } from '../../pkg/lib/cli/evalsets.js';
+import { idFromFileName } from '../../pkg/lib/node/evalsets.js';
 import { createProgress, progressLine } from '../../pkg/lib/cli/progress.js';
 import { parseSelectors } from '../../pkg/lib/cli/selectors.js';
 

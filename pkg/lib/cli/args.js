@@ -3,14 +3,9 @@
 import { parseArgs as nodeParseArgs } from 'node:util';
 //! Names are ADK's (`--print_detailed_results`); the dashed spelling is accepted too.
 
-/** A mistake in how the command was called: printed as one line, exit code 2. */
-export class UsageError extends Error {
-  constructor(message, command) {
-    super(message);
-    this.command = command;
-  }
-}
-Object.defineProperty(UsageError.prototype, 'name', { value: 'UsageError', configurable: true, writable: true });
+import { UsageError } from '../errors.js';
+
+export { UsageError };
 
 /**
  * Parses `argv` against `flags` (`{ name: 'bool' | 'string' | 'int' | [choices] }`) with Node's

@@ -5,10 +5,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { EvalError, loadEvalSet } from '../../index.js';
 import { adkEvalSetText, pythonJsonDumps, pythonTime } from '../adk_text.js';
-import { expandPersona, withPersonasExpanded } from './personas.js';
-import { appLocation, resolveAgentPath } from './agent.js';
+import { expandPersona, withPersonasExpanded } from '../node/personas.js';
+import { appLocation, resolveAgentPath } from '../node/agent.js';
 import { parseArgs, UsageError } from './args.js';
-import { evalSetPath, readEvalSetFile, readJsonFile } from './evalsets.js';
+import { evalSetPath, readEvalSetFile, readJsonFile } from '../node/evalsets.js';
 
 export const HELP = `Usage: evalcore eval_set create AGENT_MODULE EVAL_SET_ID
        evalcore eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S

@@ -3,8 +3,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { UsageError } from './args.js';
-import { isRegularFile, readJsonFile } from '../node/files.js';
+import { UsageError } from '../errors.js';
+import { isRegularFile, readJsonFile } from './files.js';
 
 const CANDIDATES = ['agent.mjs', 'agent.js', 'index.mjs', 'index.js', 'agent.ts', 'index.ts'];
 const TS = new Set(['.ts', '.mts', '.cts']);

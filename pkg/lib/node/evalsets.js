@@ -1,10 +1,12 @@
 //! Eval set files as the CLI and AgentEvaluator meet them: any shape `loadEvalSet` accepts
 //! (current schema, legacy `*.test.json` turn list, legacy named list), with legacy ids taken
 //! from the file name; and the eval sets ADK keeps at `<agents_dir>/<app>/<id>.evalset.json`.
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { EvalError, loadEvalSet } from '../../index.js';
-import { isRegularFile, readJsonFile, readRegularFile } from '../node/files.js';
+import { adkEvalSetText } from '../adk_text.js';
+import { withPersonasExpanded } from './personas.js';
+import { isRegularFile, readJsonFile, readRegularFile } from './files.js';
 
 export { readJsonFile };
 
@@ -90,4 +92,19 @@ export function readSessionFile(path) {
   }
   if (Object.keys(value).length === 0) return undefined;
   return { app_name: value.app_name ?? value.appName ?? '', user_id: value.user_id ?? value.userId ?? '', state: value.state ?? {} };
+}
+
+/**
+ * Migrates `oldPath` to `newPath` and returns the eval set. A file already in the current
+ * schema is written as it is, and then takes no initial session (as in ADK).
+ */
+export function migrateFile(oldPath, newPath, initialSessionFile) {
+  if (!oldPath || !newPath) throw new EvalError('schema', '', 'one of the old or new eval data file paths is empty');
+  const sessionInput = initialSessionFile ? readSessionFile(initialSessionFile) : undefined;
+  const { evalSet, legacy } = readEvalSetFile(oldPath, { sessionInput });
+  if (!legacy && sessionInput !== undefined) {
+    throw new EvalError('schema', '', `${oldPath} is already an eval set: its initial session belongs in the file, not in --initial_session_file`);
+  }
+  writeFileSync(newPath, adkEvalSetText(withPersonasExpanded(evalSet)));
+  return evalSet;
 }
