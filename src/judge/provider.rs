@@ -78,7 +78,7 @@ pub fn build(
                             | "http_options"
                             | "httpOptions"
                     ) {
-                        gen.insert(camel(k), v.clone());
+                        gen.insert(crate::schema::de::camel(k), v.clone());
                     }
                 }
             }
@@ -133,22 +133,6 @@ pub fn build(
         headers,
         body: body.to_string(),
     }
-}
-
-fn camel(k: &str) -> String {
-    let mut out = String::with_capacity(k.len());
-    let mut up = false;
-    for c in k.chars() {
-        if c == '_' {
-            up = true;
-        } else if up {
-            out.extend(c.to_uppercase());
-            up = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// What a reply body says: the answer text, or why there is none.

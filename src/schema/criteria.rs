@@ -9,6 +9,7 @@
 //! ignored or misplaced key gives a warning.
 
 use super::config::{kind, lax_bool, Criterion};
+pub use super::de::{camel, snake_of};
 use super::eval_set::Rubric;
 use crate::error::EvalError;
 use serde_json::{Map, Value};
@@ -182,36 +183,6 @@ pub struct Checked {
 /// alias wins when both are present).
 fn field<'a>(m: &'a Map<String, Value>, snake: &str) -> Option<&'a Value> {
     m.get(&camel(snake)).or_else(|| m.get(snake))
-}
-
-pub fn camel(snake: &str) -> String {
-    let mut out = String::with_capacity(snake.len());
-    let mut up = false;
-    for ch in snake.chars() {
-        if ch == '_' {
-            up = true;
-        } else if up {
-            out.extend(ch.to_uppercase());
-            up = false;
-        } else {
-            out.push(ch);
-        }
-    }
-    out
-}
-
-/// A camelCase key in snake_case (`matchType` -> `match_type`).
-pub fn snake_of(key: &str) -> String {
-    let mut out = String::with_capacity(key.len() + 4);
-    for ch in key.chars() {
-        if ch.is_ascii_uppercase() {
-            out.push('_');
-            out.push(ch.to_ascii_lowercase());
-        } else {
-            out.push(ch);
-        }
-    }
-    out
 }
 
 /// pydantic's lax int (ints, integral floats, numeric strings, booleans).

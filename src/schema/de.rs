@@ -208,6 +208,37 @@ pub fn opt_lax_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Er
     Option::<LaxI64>::deserialize(d).map(|o| o.map(|x| x.0))
 }
 
+/// A snake_case key in camelCase (`match_type` -> `matchType`): pydantic's alias spelling.
+pub fn camel(snake: &str) -> String {
+    let mut out = String::with_capacity(snake.len());
+    let mut up = false;
+    for ch in snake.chars() {
+        if ch == '_' {
+            up = true;
+        } else if up {
+            out.extend(ch.to_uppercase());
+            up = false;
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// A camelCase key in snake_case (`matchType` -> `match_type`).
+pub fn snake_of(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for ch in key.chars() {
+        if ch.is_ascii_uppercase() {
+            out.push('_');
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
