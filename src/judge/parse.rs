@@ -434,8 +434,7 @@ mod tests {
     #[test]
     fn many_rubric_blocks_parse_in_linear_time() {
         // Found while measuring the judge-answer fuzz target: every property scanned every ID
-        // line, so a long answer took
-        // quadratic time (50,000 blocks: 2.5 billion steps).
+        // line, so a long answer took quadratic time (50,000 blocks: 2.5 billion steps).
         let n = 50_000;
         let text: String = (0..n)
             .map(|i| format!("ID: r{i}\nProperty: p{i}\nRationale: x\nVerdict: yes\n"))
