@@ -4,7 +4,8 @@
 # (../shared: the real ADK corpus and the oracle/vector JSONL files the tests read).
 # Nothing from ../shared is committed; it is copied here at run time.
 #
-#   fuzz/seed.sh            (re)build every target's seeds
+#   fuzz/seed.sh            (re)build every target's seeds in fuzz/corpus/
+#   fuzz/seed.sh DIR        the same seeds in DIR/<target>/ (scripts/test.sh's short run)
 #   SHARED=/path fuzz/seed.sh
 set -euo pipefail
 
@@ -12,7 +13,7 @@ FUZZ=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$FUZZ/.." && pwd)
 SHARED=${SHARED:-$ROOT/../shared}
 [ -d "$SHARED" ] || SHARED=/work/shared
-OUT="$FUZZ/corpus"
+OUT=${1:-$FUZZ/corpus}
 TARGETS="eval_set validate_eval_set eval_config result_report judge_answer provider_reply retry_after tokenize rouge evaluate_invocations"
 for t in $TARGETS; do mkdir -p "$OUT/$t"; done
 

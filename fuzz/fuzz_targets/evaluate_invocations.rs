@@ -13,6 +13,10 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(p) = PreparedCase::prepare(args) {
         let first = api::envelope(p.evaluate(&config, ""));
         assert_envelope(&first);
-        assert_eq!(first, api::envelope(p.evaluate(&config, "")), "a prepared case scored twice differs");
+        assert_eq!(
+            first,
+            api::envelope(p.evaluate(&config, "")),
+            "a prepared case scored twice differs"
+        );
     }
 });

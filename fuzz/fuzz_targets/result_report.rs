@@ -9,6 +9,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let (results, opts) = split2(data);
-    let Ok(results) = std::str::from_utf8(results) else { return };
+    let Ok(results) = std::str::from_utf8(results) else {
+        return;
+    };
     assert_envelope(&api::envelope(format_report_json(results, &opts)));
 });

@@ -15,7 +15,10 @@ fuzz_target!(|data: &[u8]| {
         assert!((0.0..=1.0).contains(&x), "score {x} for {cand:?} / {reference:?}");
     }
     let joined = format!("{cand}{reference}");
-    let lens = [cand.encode_utf16().count() as u32, reference.encode_utf16().count() as u32];
+    let lens = [
+        cand.encode_utf16().count() as u32,
+        reference.encode_utf16().count() as u32,
+    ];
     let batch = api::rouge1_batch(&joined, &lens);
     assert_eq!(batch.ok(), Some(vec![s.precision, s.recall, s.fmeasure]));
     // Arbitrary lengths (the tail bytes) must give an error or a score, never a crash.

@@ -30,7 +30,13 @@ pub fn assert_envelope(text: &str) {
     let err = v.get("error");
     assert!(ok != err.is_some(), "not an envelope: {text:?}");
     if let Some(e) = err {
-        assert!(e.get("code").and_then(Value::as_str).is_some(), "error without code: {text:?}");
-        assert!(e.get("path").and_then(Value::as_str).is_some(), "error without path: {text:?}");
+        assert!(
+            e.get("code").and_then(Value::as_str).is_some(),
+            "error without code: {text:?}"
+        );
+        assert!(
+            e.get("path").and_then(Value::as_str).is_some(),
+            "error without path: {text:?}"
+        );
     }
 }
