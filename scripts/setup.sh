@@ -4,6 +4,7 @@
 #
 #   rust target   wasm32-unknown-unknown                     (rustup)
 #   wasm-bindgen  CLI at the version Cargo.toml pins          (cargo install, ~3 min once)
+#   cargo-fuzz    the fuzz/ targets' runner                   (cargo install, ~1.5 min once)
 #   .tools/       binaryen (wasm-opt), typescript, deno, workerd, pinned in scripts/tools/package.json
 set -euo pipefail
 
@@ -50,6 +51,16 @@ else
   say "wasm-bindgen-cli $WB_VERSION: installing (found '${have_wb:-none}'; takes a few minutes)"
   # No --locked: the registry mirror can lag slightly behind the CLI's lock file.
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+fi
+
+# 2b. cargo-fuzz for the fuzz targets in fuzz/ (test.sh's short fuzz run, fuzz/campaign.sh).
+CARGO_FUZZ_VERSION=0.13.2
+have_cf=$(cargo fuzz --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have_cf" = "$CARGO_FUZZ_VERSION" ]; then
+  say "cargo-fuzz $CARGO_FUZZ_VERSION: present"
+else
+  say "cargo-fuzz $CARGO_FUZZ_VERSION: installing (found '${have_cf:-none}'; about 1.5 minutes)"
+  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --force
 fi
 
 # 3. npm tools in .tools/ (gitignored), exactly the versions in scripts/tools/package.json

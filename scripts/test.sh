@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order, each under a header:
 #   setup -> cargo test (native) -> lint -> build (wasm + size budget) -> JS tests on the built package
-#   -> a short JS fuzz run -> portability (Node, Deno, workerd) -> example projects -> tsc consumer check -> JS-crate boundary check.
+#   -> a short JS fuzz run -> portability (Node, Deno, workerd) -> example projects -> tsc consumer check -> JS-crate boundary check
+#   -> a short cargo-fuzz run.
 # Keeps going after a failed check to report them all (except when setup or the build fails),
 # prints a summary, and exits non-zero if anything failed.
 set -uo pipefail
@@ -125,6 +126,17 @@ count_examples "$LOGS/examples.log"
 step "types: tsc --noEmit on consumer files (scripts/check-types.sh)" "$LOGS/types.log" bash scripts/check-types.sh
 
 step "boundary: only src/wasm/ names the JS crates (scripts/check-boundary.sh)" "$LOGS/boundary.log" bash scripts/check-boundary.sh
+
+# A short fuzz run: every cargo-fuzz target in fuzz/ (AddressSanitizer build) from its seeds,
+# 5,000 runs or 10 s each; the long campaign is fuzz/campaign.sh (results in fuzz/RESULTS.md).
+step "cargo-fuzz: every target in fuzz/, 5,000 runs or 10 s each (fuzz/smoke.sh)" "$LOGS/cargo-fuzz.log" bash fuzz/smoke.sh
+count_cargo_fuzz() { # the closing "N passed, N failed" line
+  local line
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n1)
+  passed_total=$((passed_total + $(echo "${line:-0 passed}" | awk '{print $1}')))
+  failed_total=$((failed_total + $(echo "${line:-0 passed, 1 failed}" | awk '{print $3}')))
+}
+count_cargo_fuzz "$LOGS/cargo-fuzz.log"
 
 summary
 [ "${#failed[@]}" -eq 0 ]

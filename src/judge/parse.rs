@@ -211,11 +211,13 @@ fn parse_rubric_blocks(text: &str) -> Vec<RubricAnswer> {
     }
     let mut out = Vec::new();
     let mut previous_start: Option<usize> = None;
+    // Both lists are in text order, so one pass over the IDs serves every property (a scan of
+    // all IDs per property was quadratic in the answer's length).
+    let mut ids = ids.iter().peekable();
     for ((p, r), v) in props.iter().zip(&rationales).zip(&verdicts) {
         let mut rubric_id = None;
-        for (start, idtext) in &ids {
-            let after_prev = previous_start.is_none_or(|ps| *start > ps);
-            if after_prev && *start < p.0 {
+        while let Some((start, idtext)) = ids.next_if(|(start, _)| *start < p.0) {
+            if previous_start.is_none_or(|ps| *start > ps) {
                 let t = py_strip(idtext);
                 rubric_id = (!t.is_empty()).then(|| t.to_string());
             }
@@ -411,6 +413,38 @@ mod tests {
         assert_eq!(a.len(), 1);
         assert_eq!(a[0].rubric_id.as_deref(), Some("r1"));
         assert_eq!(a[0].score, Some(1.0));
+    }
+
+    #[test]
+    fn rubric_ids_bind_to_the_next_property() {
+        let ids = |t: &str| rubric_answers(t).into_iter().map(|a| a.rubric_id).collect::<Vec<_>>();
+        let block = |p: &str| format!("Property: {p}\nRationale: r\nVerdict: yes\n");
+        // The last ID before a property wins; an empty ID clears it; no ID since the previous
+        // property gives none; IDs after the last property are ignored.
+        let t = format!(
+            "ID: a\nID: b\n{}ID: c\nID: \n{}{}ID: d\n{}ID: e\n",
+            block("1"),
+            block("2"),
+            block("3"),
+            block("4")
+        );
+        assert_eq!(ids(&t), [Some("b".to_string()), None, None, Some("d".to_string())]);
+    }
+
+    #[test]
+    fn many_rubric_blocks_parse_in_linear_time() {
+        // Found while measuring the judge-answer fuzz target: every property scanned every ID
+        // line, so a long answer took quadratic time (50,000 blocks: 2.5 billion steps).
+        let n = 50_000;
+        let text: String = (0..n)
+            .map(|i| format!("ID: r{i}\nProperty: p{i}\nRationale: x\nVerdict: yes\n"))
+            .collect();
+        let t0 = std::time::Instant::now();
+        let a = rubric_answers(&text);
+        let secs = t0.elapsed().as_secs_f64();
+        assert_eq!(a.len(), n);
+        assert_eq!(a[n - 1].rubric_id.as_deref(), Some("r49999"));
+        assert!(secs < 5.0, "{n} rubric blocks took {secs:.1} s");
     }
 
     #[test]

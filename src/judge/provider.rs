@@ -282,6 +282,15 @@ fn http_date_ms(s: &str) -> Option<f64> {
     let y: i64 = it.next()?.parse().ok()?;
     let mut hms = it.next()?.split(':').map(|x| x.parse::<i64>().ok());
     let (h, mi, se) = (hms.next()??, hms.next()??, hms.next()??);
+    // Out-of-range fields are no date (and a huge hour or year would overflow the sum below).
+    if !(1..=31).contains(&d)
+        || !(0..=9999).contains(&y)
+        || !(0..24).contains(&h)
+        || !(0..60).contains(&mi)
+        || !(0..=60).contains(&se)
+    {
+        return None;
+    }
     // days from civil (Howard Hinnant)
     let (yy, mm) = if mon <= 2 { (y - 1, mon + 9) } else { (y, mon - 3) };
     let era = yy.div_euclid(400);
@@ -369,5 +378,13 @@ mod tests {
         assert_eq!(retry_after_ms("2", 0.0), Some(2000.0));
         assert_eq!(retry_after_ms("Thu, 01 Jan 1970 00:00:10 GMT", 4000.0), Some(6000.0));
         assert_eq!(retry_after_ms("soon", 0.0), None);
+        // Found by fuzzing: an hour this large overflowed the date arithmetic (a panic in debug).
+        assert_eq!(retry_after_ms("h 00 Jan 970 8888888666666:6688888:01", 0.0), None);
+        assert_eq!(retry_after_ms("Sun, 06 Nov 99999999999999 08:49:37 GMT", 0.0), None);
+        assert_eq!(retry_after_ms("Sun, 06 Nov 1994 24:00:00 GMT", 0.0), None);
+        assert_eq!(
+            retry_after_ms("Fri, 31 Dec 9999 23:59:60 GMT", 0.0),
+            Some(253_402_300_800_000.0)
+        );
     }
 }
