@@ -53,10 +53,13 @@ else
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
 
-# 2b. cargo-fuzz for the fuzz targets in fuzz/ (test.sh's short fuzz run, fuzz/campaign.sh).
+# 2b. cargo-fuzz for the fuzz targets in fuzz/ (test.sh's short fuzz run, fuzz/campaign.sh); the
+#     demo does not need it (EVALCORE_SETUP_FUZZ=0 skips it).
 CARGO_FUZZ_VERSION=0.13.2
 have_cf=$(cargo fuzz --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have_cf" = "$CARGO_FUZZ_VERSION" ]; then
+if [ "${EVALCORE_SETUP_FUZZ:-1}" = 0 ]; then
+  say "cargo-fuzz: not needed here"
+elif [ "$have_cf" = "$CARGO_FUZZ_VERSION" ]; then
   say "cargo-fuzz $CARGO_FUZZ_VERSION: present"
 else
   say "cargo-fuzz $CARGO_FUZZ_VERSION: installing (found '${have_cf:-none}'; about 1.5 minutes)"
