@@ -400,7 +400,10 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
 /// The candidate nearest to `word` by edit distance, when it is near enough to be a typo.
 pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let w = snake_of(word).to_lowercase();
+    let len = w.chars().count();
     candidates
+        // A length difference alone past the limit rules a candidate out without the distance.
+        .filter(|c| len.abs_diff(c.len()) <= (c.len() / 3).max(2))
         .map(|c| (distance(&w, c), c))
         .filter(|(d, c)| *d > 0 && *d <= (c.len() / 3).max(2))
         .min_by_key(|(d, _)| *d)
