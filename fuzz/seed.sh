@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the seed corpora under fuzz/corpus/<target>/ (gitignored) from the repo's examples, the
-# report test data, and, when present, the shared conformance data next to the repo
-# (../shared: the real ADK corpus and the oracle/vector JSONL files the tests read).
-# Nothing from ../shared is committed; it is copied here at run time.
+# report test data, the oracle/vector JSONL files the tests read (tests/data), and, when present,
+# the real ADK corpus next to the repo (../shared/corpus). Nothing from ../shared is committed;
+# it is copied here at run time.
 #
 #   fuzz/seed.sh            (re)build every target's seeds in fuzz/corpus/
 #   fuzz/seed.sh DIR        the same seeds in DIR/<target>/ (scripts/test.sh's short run)
@@ -12,7 +12,6 @@ set -euo pipefail
 FUZZ=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$FUZZ/.." && pwd)
 SHARED=${SHARED:-$ROOT/../shared}
-[ -d "$SHARED" ] || SHARED=/work/shared
 OUT=${1:-$FUZZ/corpus}
 TARGETS="eval_set validate_eval_set eval_config result_file result_report judge_answer provider_reply retry_after tokenize rouge evaluate_invocations"
 for t in $TARGETS; do mkdir -p "$OUT/$t"; done
@@ -36,13 +35,13 @@ while IFS= read -r -d '' f; do
 done < <(find "$ROOT/src/report/testdata" "$ROOT/tools/adk-results" -name '*.json' -print0)
 
 # Records inside JSON/JSONL files, pulled apart with node (already needed by the package).
-node - "$ROOT" "$SHARED" "$OUT" <<'JS'
+node - "$ROOT" "$ROOT/tests/data" "$OUT" <<'JS'
 const fs = require('fs'), path = require('path');
-const [root, shared, out] = process.argv.slice(2);
+const [root, data, out] = process.argv.slice(2);
 let seq = 0;
 const put = (target, text) => fs.writeFileSync(path.join(out, target, `seed-${++seq}`), text);
 const jsonl = (name) => {
-  const p = path.join(shared, name);
+  const p = path.join(data, name);
   return fs.existsSync(p) ? fs.readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
 };
 const strings = (v, acc = []) => {
