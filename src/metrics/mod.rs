@@ -9,7 +9,7 @@ pub mod pyeq;
 pub mod response_match;
 pub mod trajectory;
 
-use crate::schema::criteria::{self, CriterionClass, JudgeCriterion, MatchType, Typed};
+use crate::schema::criteria::{self, CriterionClass, JudgeCriterion, Typed};
 use crate::schema::eval_set::ConversationScenario;
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::{Criterion, Invocation};
@@ -272,26 +272,12 @@ pub fn typed<'a>(metric: &str, c: &'a Criterion) -> Cow<'a, Typed> {
     }
 }
 
-fn invalid(t: &Typed) -> Option<NotEvaluated> {
+/// The NOT_EVALUATED of a criterion its class rejected at load.
+pub(crate) fn invalid(t: &Typed) -> Option<NotEvaluated> {
     match t {
         Typed::Invalid { message, .. } => Some(NotEvaluated::new("invalid_criterion", message.clone())),
         _ => None,
     }
-}
-
-/// `match_type` and `ignore_args` of a trajectory criterion.
-pub fn trajectory_criterion(metric: &str, c: &Criterion) -> Result<(MatchType, bool), NotEvaluated> {
-    let t = typed(metric, c);
-    if let Some(e) = invalid(&t) {
-        return Err(e);
-    }
-    Ok(match t.as_ref() {
-        Typed::ToolTrajectory {
-            match_type,
-            ignore_args,
-        } => (*match_type, *ignore_args),
-        _ => (MatchType::Exact, false),
-    })
 }
 
 /// The fields of a judged criterion (defaults when the criterion has none).

@@ -3,7 +3,7 @@
 
 use super::call_index::CallId;
 use super::pyeq::py_eq_obj;
-use super::{per_invocation, per_pair, trajectory_criterion, typed, Ctx, NotEvaluated, Outcome};
+use super::{invalid, per_invocation, per_pair, typed, Ctx, NotEvaluated, Outcome};
 pub use crate::schema::criteria::MatchType;
 use crate::schema::criteria::Typed;
 use crate::schema::{Criterion, FunctionCall};
@@ -16,10 +16,22 @@ pub struct TrajectoryCriterion {
 }
 
 fn parse_criterion(metric: &str, c: &Criterion) -> Result<TrajectoryCriterion, NotEvaluated> {
-    let (match_type, ignore_args) = trajectory_criterion(metric, c)?;
-    Ok(TrajectoryCriterion {
-        match_type,
-        ignore_args,
+    let t = typed(metric, c);
+    if let Some(e) = invalid(&t) {
+        return Err(e);
+    }
+    Ok(match t.as_ref() {
+        Typed::ToolTrajectory {
+            match_type,
+            ignore_args,
+        } => TrajectoryCriterion {
+            match_type: *match_type,
+            ignore_args: *ignore_args,
+        },
+        _ => TrajectoryCriterion {
+            match_type: MatchType::Exact,
+            ignore_args: false,
+        },
     })
 }
 
@@ -146,9 +158,12 @@ pub fn recall(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated>
 /// 1.0 when the actual trajectory calls the criterion's `tool_name` at least once. Needs no
 /// expected invocations.
 pub fn single_tool_use(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
-    let name = match typed("trajectory_single_tool_use", criterion).as_ref() {
+    let t = typed("trajectory_single_tool_use", criterion);
+    if let Some(e) = invalid(&t) {
+        return Err(e);
+    }
+    let name = match t.as_ref() {
         Typed::ToolName(s) => s.clone(),
-        Typed::Invalid { message, .. } => return Err(NotEvaluated::new("invalid_criterion", message.clone())),
         _ => {
             return Err(NotEvaluated::new(
                 "invalid_criterion",

@@ -119,6 +119,10 @@ pub fn count_values(text: &[u8]) -> u64 {
 /// The estimated memory parsing `text` takes, in bytes.
 pub fn parse_cost(text: &[u8]) -> u64 {
     let (values, read) = scan(text);
+    cost(values, read)
+}
+
+fn cost(values: u64, read: usize) -> u64 {
     (read as u64)
         .saturating_mul(PER_BYTE)
         .saturating_add(values.saturating_mul(PER_VALUE))
@@ -148,7 +152,8 @@ pub fn check(text: &str, what: &str) -> Result<()> {
             ),
         ));
     }
-    let cost = parse_cost(text.as_bytes());
+    let (values, read) = scan(text.as_bytes());
+    let cost = cost(values, read);
     if cost > l.max_parse_bytes {
         return Err(EvalError::new(
             ErrorCode::TooLarge,
@@ -157,7 +162,7 @@ pub fn check(text: &str, what: &str) -> Result<()> {
                 "{what} ({} of JSON, {} values) would take about {} of memory to parse, over the limit of {} \
                  (raise `maxParseBytes` with setLimits, or split the input)",
                 human(len),
-                count_values(text.as_bytes()),
+                values,
                 human(cost),
                 human(l.max_parse_bytes)
             ),
