@@ -117,14 +117,9 @@ pub struct EvalMetricResult {
         default,
         alias = "judgeModelOptions",
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present_value"
+        deserialize_with = "super::de::present"
     )]
     pub judge_model_options: Option<Value>,
-}
-
-/// A field's value when present, null included (absent stays `None`).
-fn present_value<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
 }
 
 impl EvalMetricResult {
