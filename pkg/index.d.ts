@@ -35,7 +35,7 @@ export declare class EvalError extends Error {
 // Config
 
 import type {
-  AgentDetails, AppDetails, Blob, Content, ConversationScenario, DurationDetails, EvalCase, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSet, EvalSetResult, FileData, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, InvocationEvents, JsonObject, JsonValue, JudgeStats, Part, Rubric, RubricContent, RubricScore, RunMetricSummary, RunSummary, SessionInput, TokenUsageDetails, UsageMetadata, UserBehavior, UserPersona,
+  AgentDetails, AppDetails, Blob, Content, ConversationScenario, DurationDetails, EvalCase, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSet, EvalSetResult, FileData, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, InvocationEvents, JsonObject, JsonValue, JudgePlan, JudgeStats, Part, Rubric, RubricContent, RubricScore, RunMetricSummary, RunSummary, SessionInput, TokenUsageDetails, UsageMetadata, UserBehavior, UserPersona,
 } from './model.js';
 export type * from './model.js';
 
@@ -136,23 +136,6 @@ export interface Judge {
   dryRun?: boolean;
   /** At most this many judge calls are sent; later ones are NOT_EVALUATED (reason budget_exhausted). */
   maxCalls?: number;
-}
-
-export interface JudgePlan {
-  count: number;
-  estimatedTokens: number;
-  calls: {
-    metric: string;
-    invocationIndex: number;
-    sample: number;
-    kind: "judge" | "segmenter" | "validator" | "simulator";
-    provider: string;
-    model: string;
-    key: string;
-    estimatedTokens: number;
-  }[];
-  /** hallucinations_v1 validator calls depend on segmenter answers: at most this many more. */
-  pendingValidatorCallsAtMost?: number;
 }
 
 /** What a custom metric function receives. */

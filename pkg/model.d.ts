@@ -1,319 +1,489 @@
-// ADK's data as the package reads and writes it: content, eval sets, results. Re-exported by
-// index.d.ts; kept apart so each file holds one idea.
+// Generated from the Rust core's schema types by tests/ts_types.rs (ts-rs; scripts/build.sh
+// writes it, `cargo test` fails when it is stale). Do not edit: change src/schema/ instead.
+// These are the shapes evalcore writes and reads; fields a reader may omit are optional.
 import type { Criterion, EvalStatus } from './criteria.js';
-import type { JudgePlan } from './index.js';
 
-// ---------------------------------------------------------------------------------------------
-// Content (google.genai shapes)
+/** A JSON object (google.genai's `dict[str, Any]`). */
+export type JsonObject = { [key in string]: JsonValue };
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
 
-export interface FunctionCall {
-  id?: string | null;
-  name?: string | null;
-  args?: JsonObject | null;
-  partial_args?: JsonValue[] | null;
-  will_continue?: boolean | null;
-}
+export type FunctionResponse = {
+  id?: string | null,
+  name?: string | null,
+  response?: { [key in string]: JsonValue } | null,
+  parts?: Array<JsonValue> | null,
+  will_continue?: boolean | null,
+  scheduling?: JsonValue | null,
+};
 
-export interface FunctionResponse {
-  id?: string | null;
-  name?: string | null;
-  response?: JsonObject | null;
-  parts?: JsonValue[] | null;
-  will_continue?: boolean | null;
-  scheduling?: string | null;
-}
+export type FileData = {
+  file_uri?: string | null,
+  mime_type?: string | null,
+  display_name?: string | null,
+};
 
-export interface Blob {
-  /** Base64 (standard or URL-safe alphabet on input). */
-  data?: string | null;
-  mime_type?: string | null;
-  display_name?: string | null;
-}
+export type FunctionCall = {
+  id?: string | null,
+  name?: string | null,
+  args?: { [key in string]: JsonValue } | null,
+  partial_args?: Array<JsonValue> | null,
+  will_continue?: boolean | null,
+};
 
-export interface FileData {
-  file_uri?: string | null;
-  mime_type?: string | null;
-  display_name?: string | null;
-}
+/**
+ * The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
+ * the URL-safe one written).
+ */
+export type Bytes = string;
 
-/** One part of a Content. All fields optional; unknown fields are rejected, as in google.genai. */
-export interface Part {
-  text?: string | null;
-  thought?: boolean | null;
-  thought_signature?: string | null;
-  function_call?: FunctionCall | null;
-  function_response?: FunctionResponse | null;
-  inline_data?: Blob | null;
-  file_data?: FileData | null;
-  executable_code?: JsonObject | null;
-  code_execution_result?: JsonObject | null;
-  video_metadata?: JsonObject | null;
-  media_resolution?: JsonValue;
-  tool_call?: JsonObject | null;
-  tool_response?: JsonObject | null;
-  part_metadata?: JsonObject | null;
-  audio_transcription?: JsonObject | null;
-  media_processing?: JsonObject | null;
-  speech_metadata?: JsonObject | null;
-}
+export type Blob = {
+  data?: Bytes | null,
+  mime_type?: string | null,
+  display_name?: string | null,
+};
 
-export interface Content {
-  role?: string | null;
-  parts?: Part[] | null;
-}
+/**
+ * One part of a Content: text, a function call or response, media, or another genai part kind.
+ * Unknown fields are rejected, as in google.genai.
+ */
+export type Part = {
+  text?: string | null,
+  thought?: boolean | null,
+  thought_signature?: Bytes | null,
+  function_call?: FunctionCall | null,
+  function_response?: FunctionResponse | null,
+  inline_data?: Blob | null,
+  file_data?: FileData | null,
+  executable_code?: { [key in string]: JsonValue } | null,
+  code_execution_result?: { [key in string]: JsonValue } | null,
+  video_metadata?: { [key in string]: JsonValue } | null,
+  media_resolution?: JsonValue | null,
+  tool_call?: { [key in string]: JsonValue } | null,
+  tool_response?: { [key in string]: JsonValue } | null,
+  part_metadata?: { [key in string]: JsonValue } | null,
+  audio_transcription?: { [key in string]: JsonValue } | null,
+  media_processing?: { [key in string]: JsonValue } | null,
+  speech_metadata?: { [key in string]: JsonValue } | null,
+};
 
-// ---------------------------------------------------------------------------------------------
-// Eval sets
+export type Content = {
+  role?: string | null,
+  parts?: Array<Part> | null,
+};
 
-/** Legacy intermediate data: what hand-written and migrated expected invocations use. */
-export interface IntermediateData {
-  tool_uses?: FunctionCall[];
-  tool_responses?: FunctionResponse[];
-  /** `[author, parts]` pairs: sub-agent progress messages. */
-  intermediate_responses?: [string, Part[]][];
-}
+export type AgentDetails = {
+  name: string,
+  instructions?: string,
+  tool_declarations?: Array<JsonValue>,
+};
 
-export interface InvocationEvent {
-  author: string;
-  content?: Content | null;
-  grounding_metadata?: JsonObject | null;
-  usage_metadata?: UsageMetadata | null;
-  model_version?: string | null;
-}
+export type AppDetails = {
+  agent_details?: { [key in string]: AgentDetails },
+};
 
-/** Event-shaped intermediate data: what ADK records for actual invocations. */
-export interface InvocationEvents {
-  invocation_events: InvocationEvent[];
-}
+/**
+ * genai's ModalityTokenCount (extras forbidden).
+ */
+export type ModalityTokenCount = {
+  modality?: string | null,
+  token_count?: number | null,
+};
 
-export interface UsageMetadata {
-  prompt_token_count?: number | null;
-  candidates_token_count?: number | null;
-  total_token_count?: number | null;
-  cached_content_token_count?: number | null;
-  tool_use_prompt_token_count?: number | null;
-  thoughts_token_count?: number | null;
-  [field: string]: JsonValue | undefined;
-}
+/**
+ * genai's GenerateContentResponseUsageMetadata (extras forbidden).
+ */
+export type UsageMetadata = {
+  prompt_token_count?: number | null,
+  candidates_token_count?: number | null,
+  total_token_count?: number | null,
+  cached_content_token_count?: number | null,
+  tool_use_prompt_token_count?: number | null,
+  thoughts_token_count?: number | null,
+  prompt_tokens_details?: Array<ModalityTokenCount> | null,
+  cache_tokens_details?: Array<ModalityTokenCount> | null,
+  candidates_tokens_details?: Array<ModalityTokenCount> | null,
+  tool_use_prompt_tokens_details?: Array<ModalityTokenCount> | null,
+  traffic_type?: string | null,
+};
 
-export interface RubricContent {
-  text_property?: string | null;
-}
+/**
+ * An event of an actual invocation. Unknown keys are ignored (ADK 2.13: UI-only keys).
+ */
+export type InvocationEvent = {
+  author: string,
+  content?: Content | null,
+  grounding_metadata?: { [key in string]: JsonValue } | null,
+  usage_metadata?: UsageMetadata | null,
+  model_version?: string | null,
+};
 
-export interface Rubric {
-  rubric_id: string;
-  rubric_content: RubricContent;
-  description?: string | null;
-  type?: string | null;
-}
+/**
+ * Event-shaped intermediate data: what ADK records for actual invocations.
+ */
+export type InvocationEvents = {
+  invocation_events: Array<InvocationEvent>,
+};
 
-export interface RubricScore {
-  rubric_id: string;
-  rationale?: string | null;
-  score?: number | null;
-}
-
-export interface AgentDetails {
-  name: string;
-  instructions?: string;
-  tool_declarations?: JsonValue[];
-}
-
-export interface AppDetails {
-  agent_details: { [agentName: string]: AgentDetails };
-}
-
-/** One user turn and the agent's reaction to it. */
-export interface Invocation {
-  invocation_id?: string;
-  user_content: Content;
-  final_response?: Content | null;
-  intermediate_data?: IntermediateData | InvocationEvents | null;
-  creation_timestamp?: number;
-  duration?: number | null;
-  model_duration?: number | null;
-  tool_duration?: number | null;
-  rubrics?: Rubric[] | null;
-  app_details?: AppDetails | null;
-}
-
-export interface SessionInput {
-  app_name: string;
-  user_id: string;
-  session_id?: string | null;
-  state?: JsonObject;
-  [extra: string]: JsonValue | undefined;
-}
-
-export interface UserBehavior {
-  name: string;
-  description: string;
-  behavior_instructions: string[];
-  violation_rubrics: string[];
-}
-
-export interface UserPersona {
-  id: string;
-  description: string;
-  behaviors: UserBehavior[];
-}
-
-export interface ConversationScenario {
-  starting_prompt: string;
-  conversation_plan: string;
-  /** A persona object, or the id of a built-in one (`"EXPERT"`, `"NOVICE"`, `"EVALUATOR"`). */
-  user_persona?: UserPersona | string | null;
-}
-
-/** One case: a static conversation or a scenario for a simulated user (exactly one of them). */
-export interface EvalCase {
-  eval_id: string;
-  conversation?: Invocation[] | null;
-  conversation_scenario?: ConversationScenario | null;
-  session_input?: SessionInput | null;
-  creation_timestamp?: number;
-  rubrics?: Rubric[] | null;
-  final_session_state?: JsonObject | null;
-  /** ADK 2.13 keeps unknown keys on a case. */
-  [extra: string]: unknown;
-}
-
-export interface EvalSet {
-  eval_set_id: string;
-  name?: string | null;
-  description?: string | null;
-  eval_cases: EvalCase[];
-  creation_timestamp?: number;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Results
-
-
-export interface TokenUsageDetails {
-  total_tokens: number | null;
-  input_tokens: number | null;
-  prompt_tokens: number | null;
-  cached_tokens: number | null;
-  tool_use_tokens: number | null;
-  output_tokens: number | null;
-  candidates_tokens: number | null;
-  reasoning_tokens: number | null;
-}
-
-export interface DurationDetails {
-  total_seconds: number | null;
-  model_seconds: number | null;
-  tool_seconds: number | null;
-  framework_seconds: number | null;
-}
-
-export interface EvalMetricResultDetails {
-  rubric_scores?: RubricScore[] | null;
-  token_usage_details?: TokenUsageDetails | null;
-  duration_details?: DurationDetails | null;
-  /** Why a metric is NOT_EVALUATED (unknown name, bad criterion, judge failure). */
-  error?: string;
-  [field: string]: unknown;
-}
-
-export interface EvalMetricResult {
-  metric_name: string;
-  /** The threshold ADK derives from the config; null for the automatic efficiency metrics. */
-  threshold: number | null;
-  criterion?: Criterion | null;
-  custom_function_path?: string | null;
-  score: number | null;
-  eval_status: EvalStatus;
-  details?: EvalMetricResultDetails | null;
-}
-
-export interface EvalMetricResultPerInvocation {
-  actual_invocation?: Invocation | null;
-  expected_invocation?: Invocation | null;
-  eval_metric_results: EvalMetricResult[];
-}
-
-export interface EvalCaseResult {
-  eval_set_file?: string;
-  eval_set_id: string;
-  eval_id: string;
-  final_eval_status: EvalStatus;
-  eval_metric_results?: null;
-  overall_eval_metric_results: EvalMetricResult[];
-  eval_metric_result_per_invocation?: EvalMetricResultPerInvocation[];
-  session_id?: string;
-  session_details?: JsonObject | null;
-  user_id?: string | null;
-  /** Run index (0-based) when produced by `evaluate`. */
-  run?: number;
-  /** Set when the agent or the simulated user failed: the case is FAILED with no metric results. */
-  error?: { code: string; message: string };
-}
-
-/** Spread of one metric of one case over `numRuns` runs. */
-export interface RunMetricSummary {
-  metric_name: string;
-  threshold: number | null;
-  informational: boolean;
-  /** Case-level score per run (null where not evaluated). */
-  case_scores: (number | null)[];
-  min: number | null;
-  mean: number | null;
-  max: number | null;
-  /** Population standard deviation of the non-null case scores. */
-  stddev: number | null;
-  /** ADK AgentEvaluator's verdict score: exact mean of every per-invocation score of every run. */
-  invocation_mean: number | null;
+/**
+ * Legacy intermediate data: what hand-written and migrated expected invocations use.
+ */
+export type IntermediateData = {
+  tool_uses?: Array<FunctionCall>,
+  tool_responses?: Array<FunctionResponse>,
   /**
-   * From the metric registry for evalcore's metrics (all of ADK's built-ins: higher is better);
-   * for a metric the registry does not know (a custom metric) inferred as ADK does, from the
-   * invocations' own statuses.
+   * `[author, parts]` pairs: sub-agent progress messages.
    */
-  lower_is_better: boolean;
-  /** AgentEvaluator's verdict; null for informational or unscored metrics. */
-  passed: boolean | null;
-}
+  intermediate_responses?: Array<[string, Array<Part>]>,
+};
 
-export interface RunSummary {
-  num_runs: number;
-  cases: {
-    eval_id: string;
-    statuses: EvalStatus[];
-    /** The case's status differs between runs. */
-    flipped: boolean;
-    inference_failures: number;
-    metrics: RunMetricSummary[];
-  }[];
-}
+/**
+ * Either shape of `intermediate_data` (they cannot be mixed).
+ */
+export type AnyIntermediateData = IntermediateData | InvocationEvents;
 
-export interface JudgeStats {
-  requests: number;
-  sent: number;
-  attempts: number;
-  retries: number;
-  cassette_hits: number;
-  deduplicated: number;
-  failures: number;
-  budget_exhausted: boolean;
-}
+export type RubricContent = {
+  text_property?: string | null,
+};
 
-export interface EvalSetResult {
-  eval_set_result_id: string;
-  eval_set_result_name: string;
-  eval_set_id: string;
-  creation_timestamp: number;
-  /** In completion order. */
-  eval_case_results: EvalCaseResult[];
-  /** With `numRuns > 1`. */
-  run_summary?: RunSummary;
-  judge_stats?: JudgeStats;
-  /** With `judge.dryRun`: the judge calls the run would have made. */
-  judge_plan?: JudgePlan;
-  /** Cases not run (budget exhausted or cancelled). */
-  skipped?: { eval_id: string; run: number; reason: "budget_exhausted" | "cancelled" }[];
-  cancelled?: boolean;
-}
+export type Rubric = {
+  rubric_id: string,
+  rubric_content: RubricContent,
+  description?: string | null,
+  type?: string | null,
+};
+
+export type Invocation = {
+  invocation_id?: string,
+  user_content: Content,
+  final_response?: Content | null,
+  intermediate_data?: AnyIntermediateData | null,
+  creation_timestamp?: number,
+  rubrics?: Array<Rubric> | null,
+  app_details?: AppDetails | null,
+  duration?: number | null,
+  model_duration?: number | null,
+  tool_duration?: number | null,
+};
+
+/**
+ * Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
+ */
+export type SessionInput = {
+  app_name: string,
+  user_id: string,
+  session_id?: string | null,
+  state?: { [key in string]: JsonValue },
+} & { [key: string]: unknown };
+
+export type UserBehavior = {
+  name: string,
+  description: string,
+  behavior_instructions?: Array<string>,
+  violation_rubrics?: Array<string>,
+};
+
+export type UserPersona = {
+  id: string,
+  description: string,
+  behaviors?: Array<UserBehavior>,
+};
+
+/**
+ * A persona object, or the id of one of ADK's built-in personas.
+ */
+export type PersonaRef = string | UserPersona;
+
+export type ConversationScenario = {
+  starting_prompt: string,
+  conversation_plan: string,
+  user_persona?: PersonaRef | null,
+};
+
+/**
+ * One case: a static conversation or a conversation scenario. Unknown keys are kept (ADK 2.13).
+ */
+export type EvalCase = {
+  eval_id: string,
+  conversation?: Array<Invocation> | null,
+  conversation_scenario?: ConversationScenario | null,
+  session_input?: SessionInput | null,
+  creation_timestamp?: number,
+  rubrics?: Array<Rubric> | null,
+  final_session_state?: JsonValue | null,
+} & { [key: string]: unknown };
+
+/**
+ * `<id>.evalset.json`. A plain model in ADK: no camelCase at this level, unknown keys ignored.
+ */
+export type EvalSet = {
+  eval_set_id: string,
+  name?: string | null,
+  description?: string | null,
+  eval_cases: Array<EvalCase>,
+  creation_timestamp?: number,
+};
+
+/**
+ * `{"scenarios": [...]}`, the file `eval_set add_eval_case --scenarios_file` reads.
+ */
+export type ConversationScenarios = {
+  scenarios: Array<ConversationScenario>,
+};
+
+/**
+ * Why a case has no metric results: the conversation could not be completed.
+ */
+export type CaseError = {
+  code: string,
+  message: string,
+};
+
+export type RubricScore = {
+  rubric_id: string,
+  rationale?: string | null,
+  score?: number | null,
+};
+
+/**
+ * ADK's EvalMetricResultDetails, with evalcore's `error` and `reason` (why NOT_EVALUATED).
+ */
+export type EvalMetricResultDetails = {
+  rubric_scores: Array<RubricScore> | null,
+  token_usage_details: TokenUsageDetails | null,
+  duration_details: DurationDetails | null,
+  error?: string | null,
+  reason?: string | null,
+};
+
+/**
+ * ADK's EvalMetricResult: one metric's score and status, case-level or for one invocation.
+ */
+export type EvalMetricResult = {
+  metric_name: string,
+  threshold: number | null,
+  criterion: Criterion | null,
+  custom_function_path: string | null,
+  score: number | null,
+  eval_status: EvalStatus,
+  details: EvalMetricResultDetails,
+  /**
+   * ADK 1.x's field (in place of `custom_function_path`), kept as read.
+   */
+  judge_model_options?: JsonValue | null,
+};
+
+/**
+ * ADK's EvalMetricResultPerInvocation: one invocation's metric results, with the actual and
+ * expected invocations they were computed from.
+ */
+export type EvalMetricResultPerInvocation = {
+  actual_invocation?: Invocation | null,
+  /**
+   * Null when the case has no expected invocation (a conversation scenario).
+   */
+  expected_invocation?: Invocation | null,
+  eval_metric_results: Array<EvalMetricResult>,
+};
+
+/**
+ * ADK's EvalCaseResult, plus evalcore's `run` (which of `numRuns`) and `error`.
+ */
+export type EvalCaseResult = {
+  eval_set_file: string | null,
+  eval_set_id: string,
+  eval_id: string,
+  final_eval_status: EvalStatus,
+  /**
+   * Deprecated in ADK (always null there); kept as read.
+   */
+  eval_metric_results: JsonValue | null,
+  /**
+   * Required in ADK's files: reading a file without it is an error.
+   */
+  overall_eval_metric_results: Array<EvalMetricResult>,
+  /**
+   * Absent when only case-level results were asked for.
+   */
+  eval_metric_result_per_invocation?: Array<EvalMetricResultPerInvocation> | null,
+  session_id: string,
+  session_details: JsonValue | null,
+  user_id: string | null,
+  run?: number | null,
+  error?: CaseError | null,
+};
+
+/**
+ * A case run that was not started (cancelled, or the judge budget ran out first).
+ */
+export type Skipped = {
+  eval_id: string,
+  run: number,
+  reason: "budget_exhausted" | "cancelled",
+};
+
+/**
+ * One metric of one case over every run (SPEC §4.6).
+ */
+export type RunMetricSummary = {
+  metric_name: string,
+  threshold: number | null,
+  /**
+   * Always-on informational metric (or no criterion and no threshold): never fails.
+   */
+  informational: boolean,
+  /**
+   * The case-level score of each run, in run order.
+   */
+  case_scores: Array<number | null>,
+  min: number | null,
+  mean: number | null,
+  max: number | null,
+  stddev: number | null,
+  /**
+   * ADK AgentEvaluator's score: the exact mean of every per-invocation score of every run.
+   */
+  invocation_mean: number | null,
+  lower_is_better: boolean,
+  /**
+   * ADK AgentEvaluator's verdict on `invocation_mean`; null when informational or unscored.
+   */
+  passed: boolean | null,
+};
+
+/**
+ * One case over every run.
+ */
+export type RunCaseSummary = {
+  eval_id: string,
+  /**
+   * Final statuses in run order.
+   */
+  statuses: EvalStatus[],
+  flipped: boolean,
+  inference_failures: number,
+  metrics: Array<RunMetricSummary>,
+};
+
+/**
+ * evalcore's summary over `num_runs` runs of an eval set.
+ */
+export type RunSummary = {
+  num_runs: number,
+  cases: Array<RunCaseSummary>,
+};
+
+/**
+ * A run's judge counters (evalcore addition).
+ */
+export type JudgeStats = {
+  /**
+   * Judge calls the metrics asked for.
+   */
+  requests: number,
+  /**
+   * Calls sent to the provider (not answered from the cassette or the run's memo).
+   */
+  sent: number,
+  attempts: number,
+  retries: number,
+  cassette_hits: number,
+  /**
+   * Identical calls answered once within the run.
+   */
+  deduplicated: number,
+  failures: number,
+  /**
+   * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
+   */
+  budget_exhausted: boolean,
+};
+
+/**
+ * One judge call a dry run listed instead of sending.
+ */
+export type PlannedCall = {
+  metric: string,
+  invocationIndex: number,
+  sample: number,
+  kind: "judge" | "segmenter" | "validator" | "simulator",
+  provider: string,
+  model: string,
+  /**
+   * The cassette key: a batching host hands replies back as cassette entries under it.
+   */
+  key: string,
+  estimatedTokens: number,
+  /**
+   * The request a batching host would send itself (its own auth headers added).
+   */
+  url: string,
+  body: string,
+};
+
+/**
+ * A dry run's listed judge calls.
+ */
+export type JudgePlan = {
+  count: number,
+  estimatedTokens: number,
+  calls: Array<PlannedCall>,
+  /**
+   * hallucinations_v1 validator calls depend on segmenter answers: at most this many more.
+   */
+  pendingValidatorCallsAtMost?: number | null,
+};
+
+/**
+ * ADK's EvalSetResult, plus what evalcore adds to a run's result.
+ */
+export type EvalSetResult = {
+  /**
+   * Required in ADK's files: reading a file without it is an error.
+   */
+  eval_set_result_id: string,
+  eval_set_result_name: string | null,
+  /**
+   * Required in ADK's files: reading a file without it is an error.
+   */
+  eval_set_id: string,
+  eval_case_results: Array<EvalCaseResult>,
+  creation_timestamp: number,
+  /**
+   * evalcore's summary over several runs (computed by the core; carried through reading).
+   */
+  run_summary?: RunSummary | null,
+  /**
+   * The judge's counters for the run (computed by the core; carried through reading).
+   */
+  judge_stats?: JudgeStats | null,
+  /**
+   * With a dry run: the judge calls the run would have made.
+   */
+  judge_plan?: JudgePlan | null,
+  /**
+   * Case runs that were not started (written by the run loop, carried through reading).
+   */
+  skipped?: Array<Skipped> | null,
+  cancelled?: boolean | null,
+};
+
+/** ADK's token breakdown of an invocation (the efficiency metrics' details). */
+export type TokenUsageDetails = {
+  total_tokens: number | null,
+  input_tokens: number | null,
+  prompt_tokens: number | null,
+  cached_tokens: number | null,
+  tool_use_tokens: number | null,
+  output_tokens: number | null,
+  candidates_tokens: number | null,
+  reasoning_tokens: number | null,
+};
+
+/** ADK's duration breakdown of an invocation, in seconds. */
+export type DurationDetails = {
+  total_seconds: number | null,
+  model_seconds: number | null,
+  tool_seconds: number | null,
+  framework_seconds: number | null,
+};

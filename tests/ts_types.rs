@@ -119,3 +119,161 @@ fn criteria_types_are_generated_from_the_core() {
         "pkg/criteria.d.ts is stale: run `EVALCORE_WRITE_TYPES=1 cargo test --test ts_types` (scripts/build.sh does)"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// pkg/model.d.ts: ADK's data (content, eval sets, results) from the schema types, via ts-rs.
+
+mod model {
+    use evalcore::schema::content::{Blob, Content, FileData, FunctionCall, FunctionResponse, Part};
+    use evalcore::schema::eval_result::{
+        EvalCaseResult, EvalSetResult, JudgePlan, JudgeStats, DURATION_FIELDS, TOKEN_FIELDS,
+    };
+    use evalcore::schema::eval_set::{ConversationScenarios, EvalCase, EvalSet};
+    use evalcore::schema::invocation::Invocation;
+    use std::collections::HashSet;
+    use std::fmt::Write;
+    use ts_rs::{Config, TypeVisitor, TS};
+
+    /// Declarations of a type and everything it names, dependencies first, each once.
+    struct Collect {
+        cfg: Config,
+        seen: HashSet<String>,
+        out: Vec<String>,
+    }
+
+    impl TypeVisitor for Collect {
+        fn visit<T: TS + 'static + ?Sized>(&mut self) {
+            if T::output_path().is_none() {
+                return; // a built-in (string, number, Array, ...)
+            }
+            let name = T::ident(&self.cfg);
+            if !self.seen.insert(name) {
+                return;
+            }
+            T::visit_dependencies(self);
+            let docs = T::docs().unwrap_or_default();
+            self.out.push(format!("{docs}export {}", layout(&T::decl(&self.cfg))));
+        }
+    }
+
+    /// What ts-rs writes for a flattened `Map<String, Value>` (the keys ADK keeps as given).
+    const FLAT_EXTRA: &str =
+        " & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null })";
+
+    /// ts-rs writes a declaration on one line: put each field of the outer object on its own.
+    fn layout(decl: &str) -> String {
+        let decl = decl.replace(FLAT_EXTRA, " & { [key: string]: unknown }");
+        let Some(open) = decl.find("= {") else {
+            return decl;
+        };
+        let (head, body) = decl.split_at(open + 3);
+        let mut out = format!("{head}\n");
+        let mut depth = 0i32;
+        let mut field = String::new();
+        let mut in_comment = false;
+        let mut chars = body.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if in_comment {
+                field.push(c);
+                if c == '*' && chars.peek().map(|p| p.1) == Some('/') {
+                    field.push('/');
+                    chars.next();
+                    in_comment = false;
+                }
+                continue;
+            }
+            match c {
+                '/' if chars.peek().map(|p| p.1) == Some('*') => in_comment = true,
+                '{' | '[' | '(' | '<' => depth += 1,
+                '}' if depth == 0 => {
+                    if !field.trim().is_empty() {
+                        let _ = writeln!(out, "  {},", field.trim().trim_end_matches(','));
+                    }
+                    out.push('}');
+                    out.push_str(body.get(i + 1..).unwrap_or(""));
+                    return out;
+                }
+                '}' | ']' | ')' | '>' => depth -= 1,
+                ',' if depth == 0 => {
+                    let _ = writeln!(out, "  {},", field.trim().replace('\n', "\n  "));
+                    field.clear();
+                    continue;
+                }
+                _ => {}
+            }
+            field.push(c);
+        }
+        decl
+    }
+
+    fn numbers(name: &str, doc: &str, fields: &[&str]) -> String {
+        let mut s = format!("/** {doc} */\nexport type {name} = {{\n");
+        for f in fields {
+            let _ = writeln!(s, "  {f}: number | null,");
+        }
+        s.push_str("};");
+        s
+    }
+
+    pub fn generate() -> String {
+        let mut c = Collect {
+            cfg: Config::new().with_large_int("number"),
+            seen: HashSet::new(),
+            out: Vec::new(),
+        };
+        c.visit::<Content>();
+        c.visit::<Part>();
+        c.visit::<FunctionCall>();
+        c.visit::<FunctionResponse>();
+        c.visit::<Blob>();
+        c.visit::<FileData>();
+        c.visit::<Invocation>();
+        c.visit::<EvalCase>();
+        c.visit::<EvalSet>();
+        c.visit::<ConversationScenarios>();
+        c.visit::<EvalCaseResult<'static>>();
+        c.visit::<EvalSetResult>();
+        c.visit::<JudgeStats>();
+        c.visit::<JudgePlan>();
+        let mut out = String::from(
+            "// Generated from the Rust core's schema types by tests/ts_types.rs (ts-rs; scripts/build.sh\n\
+             // writes it, `cargo test` fails when it is stale). Do not edit: change src/schema/ instead.\n\
+             // These are the shapes evalcore writes and reads; fields a reader may omit are optional.\n\
+             import type { Criterion, EvalStatus } from './criteria.js';\n\n\
+             /** A JSON object (google.genai's `dict[str, Any]`). */\n\
+             export type JsonObject = { [key in string]: JsonValue };\n\n",
+        );
+        for d in &c.out {
+            out.push_str(d);
+            out.push_str("\n\n");
+        }
+        out.push_str(&numbers(
+            "TokenUsageDetails",
+            "ADK's token breakdown of an invocation (the efficiency metrics' details).",
+            &TOKEN_FIELDS,
+        ));
+        out.push_str("\n\n");
+        out.push_str(&numbers(
+            "DurationDetails",
+            "ADK's duration breakdown of an invocation, in seconds.",
+            &DURATION_FIELDS,
+        ));
+        out.push('\n');
+        out
+    }
+}
+
+#[test]
+fn model_types_are_generated_from_the_core() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg/model.d.ts");
+    let text = model::generate();
+    if std::env::var_os("EVALCORE_WRITE_TYPES").is_some() {
+        std::fs::write(path, &text).expect("pkg/model.d.ts is writable");
+        return;
+    }
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        committed == text,
+        "pkg/model.d.ts is stale: run `EVALCORE_WRITE_TYPES=1 cargo test --test ts_types` (scripts/build.sh does)"
+    );
+}

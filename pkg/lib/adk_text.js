@@ -19,6 +19,15 @@ export function adkEvalSetText(evalSet, { compact = false } = {}) {
   return unwrap(core('formatEvalSetFileJson', stringify(evalSet, 'evalSet', true), compact));
 }
 
+/**
+ * ADK's eval id for a conversation scenario `add_eval_case` adds: the first 8 hex digits of the
+ * SHA-256 of its Python dump (a built-in persona id dumped as evalcore's persona object).
+ */
+export function scenarioEvalId(scenario) {
+  ensureReady();
+  return unwrap(core('scenarioEvalIdJson', stringify(scenario, 'scenario')));
+}
+
 /** `repr()` of the Python value `json.loads` makes of `value`. */
 export function pythonRepr(value) {
   ensureReady();

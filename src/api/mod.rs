@@ -319,6 +319,29 @@ pub fn format_eval_set_file(input: &str, compact: bool) -> Result<String> {
     Ok(to_json(&crate::report::adk_file::eval_set_text(&v, compact)))
 }
 
+/// ADK's eval id for a conversation scenario `add_eval_case` adds: the first 8 hex digits of the
+/// SHA-256 of `json.dumps(scenario.model_dump(), sort_keys=True)`, a built-in persona id dumped as
+/// its persona object; as a JSON string literal.
+pub fn scenario_eval_id(input: &str) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let scenario: crate::schema::eval_set::ConversationScenario = crate::schema::json_path::from_str(input)?;
+    let persona = match &scenario.user_persona {
+        None => Value::Null,
+        Some(crate::schema::eval_set::PersonaRef::Builtin(id)) => {
+            crate::schema::personas::builtin(id).map_or(Value::Null, |p| load::value_of(&p))
+        }
+        Some(crate::schema::eval_set::PersonaRef::Persona(p)) => load::value_of(p),
+    };
+    let dump = serde_json::json!({
+        "starting_prompt": scenario.starting_prompt,
+        "conversation_plan": scenario.conversation_plan,
+        "user_persona": persona,
+    });
+    let digest = Sha256::digest(crate::report::pyfmt::json_dumps_sorted(&dump).as_bytes());
+    let hex: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    Ok(to_json(&hex))
+}
+
 /// Python's text of a JSON value: `repr` of what `json.loads` gives (`"repr"`), or
 /// `json.dumps(value, sort_keys=True)` (`"json"`); as a JSON string literal.
 pub fn python_text(input: &str, form: &str) -> Result<String> {

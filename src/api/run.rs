@@ -9,6 +9,7 @@ use crate::metrics::custom::CustomPort;
 use crate::run::client::{JudgeClient, JudgeSettings};
 use crate::run::eval_set::RunArgs;
 use crate::run::Host;
+use crate::schema::eval_result::JudgePlan;
 use crate::schema::load::{self, LoadOptions};
 use crate::schema::result::Detail;
 use serde::Deserialize;
@@ -78,17 +79,9 @@ pub async fn plan_judge_calls(args: &str, judge: &str, host: Rc<dyn Host>) -> Re
     evaluate_case_with(&p.case, &p.actual, &cfg, &run, ports).await?;
     let planned = client.planned();
     client.close();
-    let validators_at_most = planned
-        .iter()
-        .filter(|c| c.get("kind").and_then(Value::as_str) == Some("segmenter"))
-        .count();
-    let mut plan = crate::run::eval_set::plan_json(planned);
-    if let Some(o) = plan.as_object_mut() {
-        o.insert(
-            "pendingValidatorCallsAtMost".into(),
-            serde_json::json!(validators_at_most),
-        );
-    }
+    let validators_at_most = planned.iter().filter(|c| c.kind == "segmenter").count();
+    let mut plan = JudgePlan::of(planned);
+    plan.pending_validator_calls_at_most = Some(validators_at_most);
     Ok(to_json(&plan))
 }
 

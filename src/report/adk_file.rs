@@ -10,6 +10,7 @@
 use super::adk_models::{Dflt, Model, Ty, EVAL_SET, EVAL_SET_RESULT, INTERMEDIATE_DATA, INVOCATION_EVENTS};
 use super::pyfmt::pydantic_float;
 use crate::schema::eval_result::EvalSetResult;
+use crate::schema::personas;
 use crate::schema::result::EvalStatus;
 use serde_json::{Map, Value};
 use Ty::{Bytes, Float, Intermediate, List, Pair, Status};
@@ -23,8 +24,23 @@ pub fn eval_set_result_text(result: &EvalSetResult) -> String {
 
 /// An eval set (the current schema, snake_case) as ADK writes it: every field (`compact`
 /// false: a migrated set), or only non-null, non-default ones (`compact`: a set ADK saves).
+/// A scenario's built-in persona id is written as the persona object, as ADK writes it.
 pub fn eval_set_text(set: &Value, compact: bool) -> String {
-    dump(set, &EVAL_SET, compact)
+    let mut set = set.clone();
+    expand_personas(&mut set);
+    dump(&set, &EVAL_SET, compact)
+}
+
+fn expand_personas(set: &mut Value) {
+    let cases = set.get_mut("eval_cases").and_then(Value::as_array_mut);
+    for case in cases.into_iter().flatten() {
+        let Some(persona) = case.pointer_mut("/conversation_scenario/user_persona") else {
+            continue;
+        };
+        if let Some(p) = persona.as_str().and_then(personas::builtin) {
+            *persona = crate::schema::load::value_of(&p);
+        }
+    }
 }
 
 fn dump(v: &Value, m: &'static Model, compact: bool) -> String {

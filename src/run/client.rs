@@ -10,6 +10,7 @@ use crate::judge::limit::Limit;
 use crate::judge::provider::{self, Provider, Reply};
 use crate::judge::{JudgeFailure, JudgePort, JudgeRequest};
 use crate::schema::config::kind;
+use crate::schema::eval_result::{JudgeStats, PlannedCall};
 use crate::schema::load;
 use futures_util::future::{FutureExt, LocalBoxFuture, Shared};
 use serde::Deserialize;
@@ -173,7 +174,7 @@ struct Inner {
     memo: RefCell<HashMap<String, SharedAnswer>>,
     stats: RefCell<Stats>,
     budget_used: Cell<u64>,
-    planned: RefCell<Vec<Value>>,
+    planned: RefCell<Vec<PlannedCall>>,
 }
 
 /// The judge client of one run (cheap to clone).
@@ -199,7 +200,7 @@ impl JudgeClient {
     }
 
     /// Calls a dry run listed.
-    pub fn planned(&self) -> Vec<Value> {
+    pub fn planned(&self) -> Vec<PlannedCall> {
         self.0.planned.borrow().clone()
     }
 
@@ -212,11 +213,18 @@ impl JudgeClient {
         self.0.settings.max_calls.is_some_and(|m| self.0.budget_used.get() >= m)
     }
 
-    pub fn stats_json(&self) -> Value {
+    pub fn judge_stats(&self) -> JudgeStats {
         let s = self.stats();
-        json!({"requests": s.requests, "sent": s.sent, "attempts": s.attempts, "retries": s.retries,
-            "cassette_hits": s.cassette_hits, "deduplicated": s.deduplicated, "failures": s.failures,
-            "budget_exhausted": self.budget_exhausted()})
+        JudgeStats {
+            requests: s.requests,
+            sent: s.sent,
+            attempts: s.attempts,
+            retries: s.retries,
+            cassette_hits: s.cassette_hits,
+            deduplicated: s.deduplicated,
+            failures: s.failures,
+            budget_exhausted: self.budget_exhausted(),
+        }
     }
 }
 
@@ -395,14 +403,20 @@ impl JudgePort for JudgeClient {
                 }
             }
             if s.dry_run {
-                inner.planned.borrow_mut().push(json!({
-                    "metric": req.metric, "invocationIndex": req.invocation, "sample": req.sample,
-                    "kind": req.kind.as_str(), "provider": s.provider.as_str(), "model": model, "key": key,
-                    "estimatedTokens": provider::estimate_tokens(&req.prompt),
+                inner.planned.borrow_mut().push(PlannedCall {
+                    metric: req.metric.clone(),
+                    invocation_index: req.invocation,
+                    sample: req.sample,
+                    kind: req.kind.as_str(),
+                    provider: s.provider.as_str(),
+                    model: model.to_string(),
+                    key: key.clone(),
+                    estimated_tokens: provider::estimate_tokens(&req.prompt),
                     // What a batching host sends itself (auth headers are its own); it hands the
                     // replies back as cassette entries {key: {status, body}} in replay mode.
-                    "url": http.url, "body": http.body,
-                }));
+                    url: http.url.clone(),
+                    body: http.body.clone(),
+                });
                 return Err(failure("dry_run", "dry run: the judge call was listed, not sent"));
             }
             if let Some(max) = s.max_calls {
@@ -627,7 +641,7 @@ mod tests {
         assert!(fake.sent.borrow().is_empty());
         let plan = c.planned();
         assert_eq!(plan.len(), 1);
-        assert_eq!(plan[0]["url"], "http://j/chat/completions");
+        assert_eq!(plan[0].url, "http://j/chat/completions");
     }
 
     #[test]

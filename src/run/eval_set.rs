@@ -12,7 +12,7 @@ use crate::judge::JudgePort;
 use crate::metrics::case::{evaluate_case_with, CaseRun, Ports};
 use crate::metrics::custom::CustomPort;
 use crate::report::pyfmt::float_repr;
-use crate::schema::eval_result::{Carried, EvalCaseResult, EvalSetResult, Skipped};
+use crate::schema::eval_result::{Carried, EvalCaseResult, EvalSetResult, JudgePlan, Skipped};
 use crate::schema::load::value_of;
 use crate::schema::result::{Detail, EvalStatus};
 use crate::schema::{Content, EvalCase, EvalConfig, EvalSet, Invocation};
@@ -264,24 +264,15 @@ pub async fn evaluate(
         creation_timestamp: now,
         run_summary: (args.num_runs > 1).then(|| Carried::Built(run_summary(&results, args.num_runs))),
         eval_case_results: results,
-        judge_stats: judge.as_ref().map(JudgeClient::stats_json),
+        judge_stats: judge.as_ref().map(|j| Carried::Built(j.judge_stats())),
         judge_plan: judge
             .as_ref()
             .map(JudgeClient::planned)
             .filter(|p| !p.is_empty())
-            .map(plan_json),
+            .map(|p| Carried::Built(JudgePlan::of(p))),
         skipped: (!skipped.is_empty()).then_some(Carried::Built(skipped)),
         cancelled: host.aborted().then_some(true),
     }
-}
-
-/// `{count, estimatedTokens, calls}` for a dry run's listed calls.
-pub fn plan_json(calls: Vec<Value>) -> Value {
-    let tokens: u64 = calls
-        .iter()
-        .filter_map(|c| c.get("estimatedTokens").and_then(Value::as_u64))
-        .sum();
-    json!({"count": calls.len(), "estimatedTokens": tokens, "calls": calls})
 }
 
 async fn score(

@@ -3,9 +3,11 @@
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-/// Raw bytes of a `Blob.data` or `Part.thought_signature`.
+/// The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
+/// the URL-safe one written).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Bytes(pub Vec<u8>);
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Bytes(#[cfg_attr(feature = "ts", ts(type = "string"))] pub Vec<u8>);
 
 fn sextet(c: u8) -> Option<u8> {
     match c {

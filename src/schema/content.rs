@@ -9,6 +9,7 @@ use std::borrow::Cow;
 pub type JsonObject = Map<String, Value>;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Content {
     #[serde(deserialize_with = "de::opt_role", default, skip_serializing_if = "Option::is_none")]
@@ -21,9 +22,12 @@ pub struct Content {
     pub parts: Option<Vec<Part>>,
 }
 
-/// Rare and large fields are boxed: a Part stays small, which keeps big eval sets compact and
-/// fast to walk.
+/// One part of a Content: text, a function call or response, media, or another genai part kind.
+/// Unknown fields are rejected, as in google.genai.
+// Rare and large fields are boxed: a Part stays small, which keeps big eval sets compact and
+// fast to walk.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Part {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -83,6 +87,7 @@ pub struct Part {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct FunctionCall {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -98,6 +103,7 @@ pub struct FunctionCall {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct FunctionResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,6 +121,7 @@ pub struct FunctionResponse {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Blob {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -126,6 +133,7 @@ pub struct Blob {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct FileData {
     #[serde(default, alias = "fileUri", skip_serializing_if = "Option::is_none")]

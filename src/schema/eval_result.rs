@@ -82,12 +82,15 @@ fn duration_breakdown<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Op
 
 /// ADK's EvalMetricResultDetails, with evalcore's `error` and `reason` (why NOT_EVALUATED).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "EvalMetricResultDetails"))]
 pub struct MetricDetails {
     #[serde(default, alias = "rubricScores")]
     pub rubric_scores: Option<Vec<RubricScore>>,
     #[serde(default, alias = "tokenUsageDetails", deserialize_with = "token_breakdown")]
+    #[cfg_attr(feature = "ts", ts(type = "TokenUsageDetails | null"))]
     pub token_usage_details: Option<Breakdown<8>>,
     #[serde(default, alias = "durationDetails", deserialize_with = "duration_breakdown")]
+    #[cfg_attr(feature = "ts", ts(type = "DurationDetails | null"))]
     pub duration_details: Option<Breakdown<4>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -97,18 +100,21 @@ pub struct MetricDetails {
 
 /// ADK's EvalMetricResult: one metric's score and status, case-level or for one invocation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EvalMetricResult {
     #[serde(alias = "metricName")]
     pub metric_name: String,
     #[serde(default, deserialize_with = "super::de::opt_lax_f64")]
     pub threshold: Option<f64>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "Criterion | null"))]
     pub criterion: Option<Value>,
     #[serde(default, alias = "customFunctionPath")]
     pub custom_function_path: Option<String>,
     #[serde(default, deserialize_with = "super::de::opt_lax_f64")]
     pub score: Option<f64>,
     #[serde(alias = "evalStatus")]
+    #[cfg_attr(feature = "ts", ts(type = "EvalStatus"))]
     pub eval_status: EvalStatus,
     #[serde(default, deserialize_with = "null_default")]
     pub details: MetricDetails,
@@ -144,14 +150,20 @@ impl EvalMetricResult {
     }
 }
 
-/// ADK's EvalMetricResultPerInvocation. The invocations are borrowed while a fresh result is
-/// written (no copy of the eval case), owned when read.
+/// ADK's EvalMetricResultPerInvocation: one invocation's metric results, with the actual and
+/// expected invocations they were computed from.
+// The invocations are borrowed while a fresh result is written (no copy of the eval case),
+// owned when read.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "EvalMetricResultPerInvocation"))]
 pub struct PerInvocationResult<'a> {
     #[serde(default, alias = "actualInvocation", deserialize_with = "opt_invocation")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub actual_invocation: Option<Cow<'a, Invocation>>,
-    /// `None`: not written at all; `Some(None)`: written as null (no expected invocation).
+    /// Null when the case has no expected invocation (a conversation scenario).
+    // `None`: not written at all; `Some(None)`: written as null.
     #[serde(default, alias = "expectedInvocation", deserialize_with = "opt_opt_invocation")]
+    #[cfg_attr(feature = "ts", ts(type = "Invocation | null", optional))]
     pub expected_invocation: Option<Option<Cow<'a, Invocation>>>,
     #[serde(default, alias = "evalMetricResults", deserialize_with = "null_default")]
     pub eval_metric_results: Vec<EvalMetricResult>,
@@ -173,6 +185,7 @@ impl Serialize for PerInvocationResult<'_> {
 
 /// Why a case has no metric results: the conversation could not be completed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseError {
     #[serde(default, deserialize_with = "null_default")]
     pub code: String,
@@ -182,6 +195,7 @@ pub struct CaseError {
 
 /// ADK's EvalCaseResult, plus evalcore's `run` (which of `numRuns`) and `error`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EvalCaseResult<'a> {
     #[serde(default, alias = "evalSetFile")]
     pub eval_set_file: Option<String>,
@@ -190,14 +204,15 @@ pub struct EvalCaseResult<'a> {
     #[serde(default, alias = "evalId", deserialize_with = "null_default")]
     pub eval_id: String,
     #[serde(alias = "finalEvalStatus")]
+    #[cfg_attr(feature = "ts", ts(type = "EvalStatus"))]
     pub final_eval_status: EvalStatus,
     /// Deprecated in ADK (always null there); kept as read.
     #[serde(default, alias = "evalMetricResults")]
     pub eval_metric_results: Option<Value>,
-    /// Required in ADK's files (checked by [`read_eval_set_result`]); read as empty when absent.
+    /// Required in ADK's files: reading a file without it is an error.
     #[serde(default, alias = "overallEvalMetricResults", deserialize_with = "null_default")]
     pub overall_eval_metric_results: Vec<EvalMetricResult>,
-    /// `None` when case-level results only were asked for (not written).
+    /// Absent when only case-level results were asked for.
     #[serde(
         default,
         alias = "evalMetricResultPerInvocation",
@@ -328,14 +343,17 @@ impl<'a> EvalCaseResult<'a> {
 
 /// A case run that was not started (cancelled, or the judge budget ran out first).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Skipped {
     pub eval_id: String,
     pub run: u32,
+    #[cfg_attr(feature = "ts", ts(type = "\"budget_exhausted\" | \"cancelled\""))]
     pub reason: String,
 }
 
 /// One metric of one case over every run (SPEC §4.6).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "RunMetricSummary"))]
 pub struct MetricSummary {
     pub metric_name: String,
     pub threshold: Option<f64>,
@@ -356,9 +374,11 @@ pub struct MetricSummary {
 
 /// One case over every run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "RunCaseSummary"))]
 pub struct CaseSummary {
     pub eval_id: String,
     /// Final statuses in run order.
+    #[cfg_attr(feature = "ts", ts(type = "EvalStatus[]"))]
     pub statuses: Vec<EvalStatus>,
     pub flipped: bool,
     pub inference_failures: usize,
@@ -367,9 +387,75 @@ pub struct CaseSummary {
 
 /// evalcore's summary over `num_runs` runs of an eval set.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunSummary {
     pub num_runs: u32,
     pub cases: Vec<CaseSummary>,
+}
+
+/// A run's judge counters (evalcore addition).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct JudgeStats {
+    /// Judge calls the metrics asked for.
+    pub requests: u64,
+    /// Calls sent to the provider (not answered from the cassette or the run's memo).
+    pub sent: u64,
+    pub attempts: u64,
+    pub retries: u64,
+    pub cassette_hits: u64,
+    /// Identical calls answered once within the run.
+    pub deduplicated: u64,
+    pub failures: u64,
+    /// `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
+    pub budget_exhausted: bool,
+}
+
+/// One judge call a dry run listed instead of sending.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedCall {
+    pub metric: String,
+    pub invocation_index: usize,
+    pub sample: u32,
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "\"judge\" | \"segmenter\" | \"validator\" | \"simulator\"")
+    )]
+    pub kind: &'static str,
+    pub provider: &'static str,
+    pub model: String,
+    /// The cassette key: a batching host hands replies back as cassette entries under it.
+    pub key: String,
+    pub estimated_tokens: u64,
+    /// The request a batching host would send itself (its own auth headers added).
+    pub url: String,
+    pub body: String,
+}
+
+/// A dry run's listed judge calls.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct JudgePlan {
+    pub count: usize,
+    pub estimated_tokens: u64,
+    pub calls: Vec<PlannedCall>,
+    /// hallucinations_v1 validator calls depend on segmenter answers: at most this many more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_validator_calls_at_most: Option<usize>,
+}
+
+impl JudgePlan {
+    pub fn of(calls: Vec<PlannedCall>) -> JudgePlan {
+        JudgePlan {
+            count: calls.len(),
+            estimated_tokens: calls.iter().map(|c| c.estimated_tokens).sum(),
+            calls,
+            pending_validator_calls_at_most: None,
+        }
+    }
 }
 
 /// Data the core builds as `T` and only carries through reading: written from `T`, read back
@@ -397,13 +483,14 @@ impl<'de, T> Deserialize<'de> for Carried<T> {
 
 /// ADK's EvalSetResult, plus what evalcore adds to a run's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EvalSetResult {
-    /// Required in ADK's files (checked by [`read_eval_set_result`]); "" when absent.
+    /// Required in ADK's files: reading a file without it is an error.
     #[serde(default, alias = "evalSetResultId", deserialize_with = "null_default")]
     pub eval_set_result_id: String,
     #[serde(default, alias = "evalSetResultName")]
     pub eval_set_result_name: Option<String>,
-    /// Required in ADK's files (checked by [`read_eval_set_result`]); "" when absent.
+    /// Required in ADK's files: reading a file without it is an error.
     #[serde(default, alias = "evalSetId", deserialize_with = "null_default")]
     pub eval_set_id: String,
     #[serde(default, alias = "evalCaseResults", deserialize_with = "null_default")]
@@ -412,13 +499,19 @@ pub struct EvalSetResult {
     pub creation_timestamp: f64,
     /// evalcore's summary over several runs (computed by the core; carried through reading).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<RunSummary>"))]
     pub run_summary: Option<Carried<RunSummary>>,
+    /// The judge's counters for the run (computed by the core; carried through reading).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub judge_stats: Option<Value>,
+    #[cfg_attr(feature = "ts", ts(as = "Option<JudgeStats>"))]
+    pub judge_stats: Option<Carried<JudgeStats>>,
+    /// With a dry run: the judge calls the run would have made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub judge_plan: Option<Value>,
+    #[cfg_attr(feature = "ts", ts(as = "Option<JudgePlan>"))]
+    pub judge_plan: Option<Carried<JudgePlan>>,
     /// Case runs that were not started (written by the run loop, carried through reading).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<Skipped>>"))]
     pub skipped: Option<Carried<Vec<Skipped>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancelled: Option<bool>,

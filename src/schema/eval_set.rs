@@ -11,6 +11,7 @@ use std::fmt;
 
 /// `<id>.evalset.json`. A plain model in ADK: no camelCase at this level, unknown keys ignored.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EvalSet {
     pub eval_set_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -19,23 +20,31 @@ pub struct EvalSet {
     pub description: Option<String>,
     pub eval_cases: Vec<EvalCase>,
     #[serde(default, deserialize_with = "super::de::lax_f64")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub creation_timestamp: f64,
 }
 
 /// One case: a static conversation or a conversation scenario. Unknown keys are kept (ADK 2.13).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EvalCase {
     pub eval_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub conversation: Option<Vec<Invocation>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub conversation_scenario: Option<ConversationScenario>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub session_input: Option<SessionInput>,
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub creation_timestamp: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub rubrics: Option<Vec<Rubric>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub final_session_state: Option<Value>,
     #[serde(flatten)]
     pub extra: JsonObject,
@@ -132,6 +141,7 @@ impl<'de> Visitor<'de> for EvalCaseVisitor {
 
 /// Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SessionInput {
     #[serde(alias = "appName")]
     pub app_name: String,
@@ -140,12 +150,14 @@ pub struct SessionInput {
     #[serde(default, alias = "sessionId", skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub state: JsonObject,
     #[serde(flatten)]
     pub extra: JsonObject,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct ConversationScenario {
     #[serde(alias = "startingPrompt")]
@@ -158,13 +170,14 @@ pub struct ConversationScenario {
 
 /// A persona object, or the id of one of ADK's built-in personas.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum PersonaRef {
     Builtin(String),
     Persona(UserPersona),
 }
 
-pub const BUILTIN_PERSONAS: [&str; 3] = ["EXPERT", "NOVICE", "EVALUATOR"];
+pub use super::personas::BUILTIN_PERSONAS;
 
 impl<'de> Deserialize<'de> for PersonaRef {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -183,33 +196,40 @@ impl<'de> Deserialize<'de> for PersonaRef {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct UserPersona {
     pub id: String,
     pub description: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub behaviors: Vec<PersonaBehavior>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "UserBehavior"))]
 #[serde(deny_unknown_fields)]
 pub struct PersonaBehavior {
     pub name: String,
     pub description: String,
     #[serde(default, alias = "behaviorInstructions")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub behavior_instructions: Vec<String>,
     #[serde(default, alias = "violationRubrics")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub violation_rubrics: Vec<String>,
 }
 
 /// `{"scenarios": [...]}`, the file `eval_set add_eval_case --scenarios_file` reads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct ConversationScenarios {
     pub scenarios: Vec<ConversationScenario>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Rubric {
     #[serde(alias = "rubricId")]
@@ -223,6 +243,7 @@ pub struct Rubric {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct RubricContent {
     #[serde(default, alias = "textProperty", skip_serializing_if = "Option::is_none")]
@@ -230,29 +251,37 @@ pub struct RubricContent {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct RubricScore {
     #[serde(alias = "rubricId")]
     pub rubric_id: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub rationale: Option<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub score: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct AppDetails {
     #[serde(default, alias = "agentDetails")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub agent_details: IndexMap<String, AgentDetails>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct AgentDetails {
     pub name: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub instructions: String,
     #[serde(default, alias = "toolDeclarations")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub tool_declarations: Vec<Value>,
 }

@@ -6,9 +6,11 @@ use super::eval_set::{AppDetails, Rubric};
 use serde::{Deserialize, Serialize, Serializer};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Invocation {
     #[serde(default, alias = "invocationId")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub invocation_id: String,
     #[serde(deserialize_with = "de::obj", alias = "userContent")]
     pub user_content: Content,
@@ -20,8 +22,10 @@ pub struct Invocation {
     )]
     pub final_response: Option<Content>,
     #[serde(default, alias = "intermediateData", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<ts_shapes::AnyIntermediateData>"))]
     pub intermediate_data: Option<IntermediateData>,
     #[serde(deserialize_with = "de::lax_f64", default, alias = "creationTimestamp")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub creation_timestamp: f64,
     #[serde(
         deserialize_with = "de::opt_vec_obj",
@@ -145,11 +149,47 @@ impl Serialize for IntermediateData {
     }
 }
 
+/// The TypeScript shapes of [`IntermediateData`], whose serde impls above are written by hand.
+#[cfg(feature = "ts")]
+#[allow(dead_code)] // shapes for the generator only: never built
+mod ts_shapes {
+    use super::{FunctionCall, FunctionResponse, InvocationEvent, Part};
+
+    /// Legacy intermediate data: what hand-written and migrated expected invocations use.
+    #[derive(ts_rs::TS)]
+    #[ts(rename = "IntermediateData")]
+    pub struct Legacy {
+        #[ts(optional)]
+        tool_uses: Option<Vec<FunctionCall>>,
+        #[ts(optional)]
+        tool_responses: Option<Vec<FunctionResponse>>,
+        /// `[author, parts]` pairs: sub-agent progress messages.
+        #[ts(optional)]
+        intermediate_responses: Option<Vec<(String, Vec<Part>)>>,
+    }
+
+    /// Event-shaped intermediate data: what ADK records for actual invocations.
+    #[derive(ts_rs::TS)]
+    pub struct InvocationEvents {
+        invocation_events: Vec<InvocationEvent>,
+    }
+
+    /// Either shape of `intermediate_data` (they cannot be mixed).
+    #[derive(ts_rs::TS)]
+    #[ts(untagged)]
+    pub enum AnyIntermediateData {
+        Legacy(Legacy),
+        Events(InvocationEvents),
+    }
+}
+
 /// An event of an actual invocation. Unknown keys are ignored (ADK 2.13: UI-only keys).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct InvocationEvent {
     pub author: String,
     #[serde(deserialize_with = "de::opt_obj", default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub content: Option<Content>,
     #[serde(default, alias = "groundingMetadata", skip_serializing_if = "Option::is_none")]
     pub grounding_metadata: Option<Box<JsonObject>>,
@@ -166,6 +206,7 @@ pub struct InvocationEvent {
 
 /// genai's GenerateContentResponseUsageMetadata (extras forbidden).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct UsageMetadata {
     #[serde(
@@ -228,6 +269,7 @@ pub struct UsageMetadata {
 
 /// genai's ModalityTokenCount (extras forbidden).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct ModalityTokenCount {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -12,6 +12,7 @@ pub mod invocation;
 pub mod json_path;
 pub mod legacy;
 pub mod load;
+pub mod personas;
 pub mod result;
 
 pub use config::{Criterion, EvalConfig};

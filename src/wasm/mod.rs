@@ -185,6 +185,12 @@ pub fn format_eval_set_file_json(input: &str, compact: bool) -> String {
 
 /// Python's text of a JSON value: `form` "repr" (`repr()` of `json.loads`) or "json"
 /// (`json.dumps(sort_keys=True)`). Returns an envelope whose `ok` is the text.
+/// ADK's eval id of a conversation scenario (JSON). Returns an envelope.
+#[wasm_bindgen(js_name = scenarioEvalIdJson)]
+pub fn scenario_eval_id_json(input: &str) -> String {
+    api::envelope(api::scenario_eval_id(input))
+}
+
 #[wasm_bindgen(js_name = pythonTextJson)]
 pub fn python_text_json(input: &str, form: &str) -> String {
     api::envelope(api::python_text(input, form))

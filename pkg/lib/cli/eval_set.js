@@ -1,11 +1,9 @@
 //! `evalcore eval_set create|add_eval_case`: ADK's eval set commands. Sets live at
 //! `<agent folder>/<id>.evalset.json`, written as ADK's LocalEvalSetsManager writes them
 //! (null and default fields left out).
-import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { EvalError, loadEvalSet } from '../../index.js';
-import { adkEvalSetText, pythonJsonDumps, pythonTime } from '../adk_text.js';
-import { expandPersona, withPersonasExpanded } from '../node/personas.js';
+import { adkEvalSetText, pythonTime, scenarioEvalId } from '../adk_text.js';
 import { appLocation, resolveAgentPath } from '../node/agent.js';
 import { parseArgs, UsageError } from './args.js';
 import { evalSetPath, readEvalSetFile, readJsonFile } from '../node/evalsets.js';
@@ -51,20 +49,6 @@ function createSet(argv, io) {
 function readJson(path, what, command) {
   if (!existsSync(path)) throw new UsageError(`${what} not found: ${path}`, command);
   return readJsonFile(path, what);
-}
-
-/**
- * ADK's eval id for a scenario: SHA-256 of `json.dumps(scenario.model_dump(), sort_keys=True)`
- * (2.x dumps `user_persona`, null when absent, and a persona id as the persona object), first 8
- * hex digits.
- */
-export function scenarioEvalId(scenario) {
-  const dump = {
-    starting_prompt: scenario.starting_prompt,
-    conversation_plan: scenario.conversation_plan,
-    user_persona: expandPersona(scenario.user_persona ?? null),
-  };
-  return createHash('sha256').update(pythonJsonDumps(dump), 'utf8').digest('hex').slice(0, 8);
 }
 
 /** Scenarios and session checked by the eval set loader; errors point into the given files. */
@@ -122,7 +106,7 @@ function addEvalCase(argv, io) {
     }
     evalSet.eval_cases.push({
       eval_id: evalId,
-      conversation_scenario: { ...scenario, user_persona: expandPersona(scenario.user_persona) },
+      conversation_scenario: scenario,
       session_input: session,
       creation_timestamp: pythonTime(),
     });
@@ -131,7 +115,7 @@ function addEvalCase(argv, io) {
     // ADK saves the set after every case; one write at the end leaves the same file.
     io.stdout.write(`Eval case '${evalId}' added to eval set '${id}'.\n`);
   }
-  if (added > 0) writeFileSync(path, adkEvalSetText(withPersonasExpanded(evalSet), { compact: true }));
+  if (added > 0) writeFileSync(path, adkEvalSetText(evalSet, { compact: true }));
   return 0;
 }
 

@@ -5,7 +5,6 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { EvalError, loadEvalSet } from '../../index.js';
 import { adkEvalSetText } from '../adk_text.js';
-import { withPersonasExpanded } from './personas.js';
 import { isRegularFile, readJsonFile, readRegularFile } from './files.js';
 
 export { readJsonFile };
@@ -105,6 +104,6 @@ export function migrateFile(oldPath, newPath, initialSessionFile) {
   if (!legacy && sessionInput !== undefined) {
     throw new EvalError('schema', '', `${oldPath} is already an eval set: its initial session belongs in the file, not in --initial_session_file`);
   }
-  writeFileSync(newPath, adkEvalSetText(withPersonasExpanded(evalSet)));
+  writeFileSync(newPath, adkEvalSetText(evalSet));
   return evalSet;
 }

@@ -31,18 +31,9 @@ pub fn history(invs: &[Invocation]) -> String {
 /// our words, a persona object as its JSON.
 pub fn persona_text(p: Option<&PersonaRef>) -> Option<String> {
     p.map(|p| match p {
-        PersonaRef::Builtin(id) => match id.as_str() {
-            "EXPERT" => "EXPERT: knows exactly what they want and treats the agent as a tool. Gives every detail a \
-                         request needs up front, answers only relevant questions, corrects the agent's mistakes, \
-                         troubleshoots at most once, keeps a brief professional tone and no chit-chat."
-                .to_string(),
-            "NOVICE" => "NOVICE: does not fully understand the problem and relies on the agent for guidance. Answers \
-                         every question patiently, cannot troubleshoot or correct the agent, speaks conversationally."
-                .to_string(),
-            "EVALUATOR" => "EVALUATOR: checks whether the agent can accomplish the goals of the plan. Answers only \
-                            relevant questions, does not correct the agent, speaks conversationally."
-                .to_string(),
-            other => format!("Built-in persona {other}"),
+        PersonaRef::Builtin(id) => match crate::schema::personas::builtin(id) {
+            Some(p) => crate::judge::context::pretty(&crate::schema::load::value_of(&p)),
+            None => format!("Built-in persona {id}"),
         },
         PersonaRef::Persona(obj) => crate::judge::context::pretty(&crate::schema::load::value_of(obj)),
     })

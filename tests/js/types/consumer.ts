@@ -87,6 +87,14 @@ async function main(): Promise<void> {
   }
   // @ts-expect-error statuses are names, not ADK's integers
   const wrong: EvalStatus = 1;
+  // The data model is generated from the core's schema types (pkg/model.d.ts).
+  const ids: string[] = result.eval_metric_result_per_invocation?.map((p) => p.actual_invocation?.invocation_id ?? '') ?? [];
+  // @ts-expect-error an eval set names its cases
+  const noCases: EvalSet = { eval_set_id: 'x' };
+  // @ts-expect-error a Part's fields are genai's (snake_case)
+  const camelPart: Part = { functionCall: { name: 'f' } };
+  // @ts-expect-error a result's status is one of four names
+  const badResult: EvalCaseResult = { ...result, final_eval_status: 'OK' };
 
   const prepared: PreparedCase = prepareCase({ evalCase: JSON.stringify(evalCase), actual: [invocation], evalSetId: 'simple' });
   const again: EvalCaseResult = prepared.evaluate({ criteria: { response_match_score: 0.5 } }, { includeInvocations: false });
