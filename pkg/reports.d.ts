@@ -3,7 +3,11 @@
 
 import type { Content, EvalCaseResult, EvalSetResult, EvalStatus, FunctionCall, Invocation, RunSummary } from './index.js';
 
-/** What the report functions take: one EvalSetResult, several (e.g. one per run or per set), or case results. */
+/**
+ * What the report functions take: one EvalSetResult, several (e.g. one per run or per set), or
+ * case results, in any shape `loadEvalSetResult` reads (ADK's files, camelCase, integer statuses).
+ * Input that is not results throws `EvalError` (code `schema`, with the path of what is wrong).
+ */
 export type ResultsInput = EvalSetResult | EvalSetResult[] | EvalCaseResult[];
 
 export interface JUnitOptions {

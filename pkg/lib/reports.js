@@ -1,9 +1,10 @@
 //! Reports over eval results for machines and people: JUnit XML for CI, JSON with a summary,
-//! and a Markdown summary for pull-request comments. They render results in the core's model
-//! (what `evaluate` returns and `loadEvalSetResult` reads from ADK's files); a status given as
-//! ADK's integer is named by the core.
+//! and a Markdown summary for pull-request comments. Results are read through the core's model
+//! first (`loadEvalSetResult`: ADK's files, camelCase, integer statuses, all normalised), so the
+//! renderers below only see its shape.
 import { EvalError } from './errors.js';
-import { evalStatusName } from './adk_text.js';
+import { loadEvalSetResult } from './api.js';
+import { stringifyWellFormed } from './wire.js';
 
 // ---------------------------------------------------------------------------------------------
 // Looking into results
@@ -16,22 +17,12 @@ export function contentText(content) {
   return content.parts.filter((p) => isObject(p) && typeof p.text === 'string').map((p) => p.text).join('\n');
 }
 
-/** The tool calls of an invocation, from either intermediate-data shape. */
+/** The tool calls of an invocation (in the core's model), from either intermediate-data shape. */
 export function toolCalls(invocation) {
-  const data = invocation?.intermediate_data ?? invocation?.intermediateData;
+  const data = invocation?.intermediate_data;
   if (!isObject(data)) return [];
-  const uses = data.tool_uses ?? data.toolUses;
-  if (Array.isArray(uses)) return uses.filter(isObject);
-  const events = data.invocation_events ?? data.invocationEvents;
-  if (!Array.isArray(events)) return [];
-  const calls = [];
-  for (const e of events) {
-    for (const p of (isObject(e) && isObject(e.content) && Array.isArray(e.content.parts)) ? e.content.parts : []) {
-      const call = isObject(p) ? p.function_call ?? p.functionCall : null;
-      if (isObject(call)) calls.push(call);
-    }
-  }
-  return calls;
+  if (Array.isArray(data.tool_uses)) return data.tool_uses;
+  return (data.invocation_events ?? []).flatMap((e) => e.content?.parts ?? []).map((p) => p.function_call).filter(isObject);
 }
 
 /** JSON on one line with a space after `,` and `:` (`[4, 7, 9]`, `{"a": 1}`). */
@@ -53,15 +44,6 @@ export function formatScore(score) {
   return String(Number(score.toFixed(4)));
 }
 
-function status(v) {
-  try {
-    return evalStatusName(v);
-  } catch (e) {
-    if (e instanceof EvalError) return String(v);
-    throw e;
-  }
-}
-
 /**
  * What one invocation of a case did, side by side with what was expected: prompt, responses,
  * tool calls, and each metric's score/threshold/status on it.
@@ -76,7 +58,7 @@ export function invocationView(entry) {
     expectedToolCalls: expected ? toolCalls(expected).map(formatToolCall) : null,
     actualToolCalls: actual ? toolCalls(actual).map(formatToolCall) : [],
     metrics: (entry?.eval_metric_results ?? []).map((m) => ({
-      metric_name: m.metric_name, score: m.score ?? null, threshold: m.threshold ?? null, eval_status: status(m.eval_status),
+      metric_name: m.metric_name, score: m.score ?? null, threshold: m.threshold ?? null, eval_status: m.eval_status,
     })),
   };
 }
@@ -91,55 +73,52 @@ export function invocationLines(view, metrics = view.metrics) {
   lines.push(`actual_response:     ${view.actualResponse}`);
   if (view.expectedToolCalls !== null) lines.push(`expected_tool_calls: ${view.expectedToolCalls.join(', ') || '(none)'}`);
   lines.push(`actual_tool_calls:   ${view.actualToolCalls.join(', ') || '(none)'}`);
-  for (const m of metrics) lines.push(`${m.metric_name}: ${status(m.eval_status)} (score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)})`);
+  for (const m of metrics) lines.push(`${m.metric_name}: ${m.eval_status} (score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)})`);
   return lines;
 }
 
 /** Metrics that decide a verdict (not the always-on informational ones). */
-const decisive = (m) => status(m.eval_status) !== 'INFORMATIONAL';
+const decisive = (m) => m.eval_status !== 'INFORMATIONAL';
 
 /** `name: STATUS, score S, threshold T`. */
-const metricLine = (m) => `${m.metric_name}: ${status(m.eval_status)}, score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)}`;
+const metricLine = (m) => `${m.metric_name}: ${m.eval_status}, score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)}`;
+
+/** A result object (or text, or bytes) in the core's model; any text it holds can be shown. */
+const load = (v) => loadEvalSetResult(isObject(v) ? stringifyWellFormed(v, 'results', true) : v);
+
+const isCase = (v) => isObject(v) && !('eval_case_results' in v || 'evalCaseResults' in v)
+  && ('final_eval_status' in v || 'finalEvalStatus' in v);
 
 /**
- * Results in any of the shapes evalcore hands out — one EvalSetResult, a list of them, or a list
- * of EvalCaseResults — as `[{ evalSetId, runs, cases: [{ evalId, run, result }] }]`, one entry
- * per eval set in first-seen order. A case's run is its `run` field, else the position of its
- * EvalSetResult among those of the same set.
+ * Results in any of the shapes evalcore hands out (one EvalSetResult, a list of them, or a list
+ * of EvalCaseResults), in any shape `loadEvalSetResult` reads, as EvalSetResults in the core's
+ * model. Bad input is an EvalError with the path of the offending value.
  */
-// Not `every`, which skips the holes of a sparse array.
-function allObjects(xs) {
-  for (let i = 0; i < xs.length; i++) if (!isObject(xs[i])) return false;
-  return true;
-}
-const listOfObjects = (v) => v === undefined || v === null || (Array.isArray(v) && allObjects(v));
-
-// The lists the reports walk, checked up front: a malformed result (a file edited by hand, a
-// null metric) is the documented TypeError saying where, not a crash deep in a formatter.
-function checkCase(r, where) {
-  const bad = (path, what) => {
-    throw new TypeError(`evalcore reports: expected ${what} at ${where}.${path}`);
-  };
-  if (!listOfObjects(r.overall_eval_metric_results)) bad('overall_eval_metric_results', 'a list of metric results');
-  const per = r.eval_metric_result_per_invocation;
-  if (!listOfObjects(per)) bad('eval_metric_result_per_invocation', 'a list of per-invocation results');
-  (per ?? []).forEach((e, j) => {
-    if (!listOfObjects(e.eval_metric_results)) bad(`eval_metric_result_per_invocation[${j}].eval_metric_results`, 'a list of metric results');
+function readSets(input) {
+  if (Array.isArray(input) && input.length > 0 && isCase(input[0])) {
+    const evalSetId = input[0].eval_set_id ?? input[0].evalSetId ?? '';
+    return [load({ eval_set_result_id: '', eval_set_id: evalSetId, eval_case_results: input })];
+  }
+  return (Array.isArray(input) ? input : [input]).map((set, i) => {
+    try {
+      // A report needs no result id: a set built by hand may leave it out.
+      return load(isObject(set) && !('eval_set_result_id' in set || 'evalSetResultId' in set) ? { eval_set_result_id: '', ...set } : set);
+    } catch (e) {
+      if (!(e instanceof EvalError) || !Array.isArray(input)) throw e;
+      throw new EvalError(e.code, `$[${i}]${e.path.replace(/^\$/, '')}`, e.message, { cause: e });
+    }
   });
 }
 
+/**
+ * Results as `[{ evalSetId, runs, cases: [{ evalId, run, result }] }]`, one entry per eval set
+ * in first-seen order. A case's run is its `run` field, else the position of its EvalSetResult
+ * among those of the same set.
+ */
 export function groupResults(input) {
-  let sets = Array.isArray(input) ? input : [input];
-  if (sets.length > 0 && allObjects(sets) && sets.every((s) => !('eval_case_results' in s) && 'final_eval_status' in s)) {
-    sets = [{ eval_set_id: sets[0].eval_set_id ?? '', eval_case_results: sets }];
-  }
   const groups = new Map();
-  for (const set of sets) {
-    if (!isObject(set) || !Array.isArray(set.eval_case_results) || !allObjects(set.eval_case_results)) {
-      throw new TypeError('evalcore reports: expected an EvalSetResult, a list of them, or a list of EvalCaseResults');
-    }
+  for (const set of readSets(input)) {
     const ordinal = new Map();
-    set.eval_case_results.forEach((r, i) => checkCase(r, `eval_case_results[${i}]`));
     for (const r of set.eval_case_results) {
       const id = r.eval_set_id || set.eval_set_id || '';
       if (!groups.has(id)) groups.set(id, { evalSetId: id, seen: 0, cases: [], runs: new Set(), runSummary: null });
@@ -157,7 +136,7 @@ export function groupResults(input) {
 function counts(cases) {
   const c = { total: cases.length, passed: 0, failed: 0, not_evaluated: 0 };
   for (const { result } of cases) {
-    const s = status(result.final_eval_status);
+    const s = result.final_eval_status;
     if (s === 'PASSED') c.passed++;
     else if (s === 'NOT_EVALUATED') c.not_evaluated++;
     else c.failed++;
@@ -171,7 +150,7 @@ function failureLines(result) {
   if (isObject(result.error)) lines.push(`agent error (${result.error.code ?? 'error'}): ${result.error.message ?? ''}`);
   for (const m of result.overall_eval_metric_results ?? []) {
     if (!decisive(m)) continue;
-    const reason = status(m.eval_status) === 'NOT_EVALUATED' && m.details?.error ? ` — ${m.details.error}` : '';
+    const reason = m.eval_status === 'NOT_EVALUATED' && m.details?.error ? ` — ${m.details.error}` : '';
     lines.push(`${metricLine(m)}${reason}`);
   }
   if (lines.length === 0) lines.push('no metric was evaluated');
@@ -183,7 +162,7 @@ function failingInvocations(result) {
   const per = result.eval_metric_result_per_invocation ?? [];
   const out = [];
   per.forEach((entry, i) => {
-    const bad = (entry.eval_metric_results ?? []).filter((m) => decisive(m) && status(m.eval_status) !== 'PASSED');
+    const bad = (entry.eval_metric_results ?? []).filter((m) => decisive(m) && m.eval_status !== 'PASSED');
     if (bad.length > 0) out.push({ index: i, of: per.length, view: invocationView(entry), bad });
   });
   return out;
@@ -231,7 +210,7 @@ export function toJUnit(results, { name = 'evalcore' } = {}) {
     let failures = 0;
     let errors = 0;
     for (const { evalId, run, result } of g.cases) {
-      const s = status(result.final_eval_status);
+      const s = result.final_eval_status;
       const caseName = g.runs > 1 ? `${evalId} (run ${run + 1})` : evalId;
       const head = `    <testcase${attrs({ name: caseName, classname: g.evalSetId })}`;
       const out = escapeXmlText(metricSummary(result));
@@ -345,7 +324,7 @@ export function toMarkdown(results, { title = 'evalcore', maxDetails = 20 } = {}
     for (const r of rows) out.push(`| ${r.cells.join(' | ')} |`);
 
     for (const x of g.cases) {
-      const s = status(x.result.final_eval_status);
+      const s = x.result.final_eval_status;
       if (s === 'PASSED') continue;
       if (details++ >= maxDetails) continue;
       const label = g.runs > 1 ? `${x.evalId} (run ${x.run + 1})` : x.evalId;
@@ -359,13 +338,13 @@ export function toMarkdown(results, { title = 'evalcore', maxDetails = 20 } = {}
 
 function scoreCell(m) {
   if (!m) return '–';
-  const s = status(m.eval_status);
+  const s = m.eval_status;
   const text = formatScore(m.score);
   return s === 'FAILED' ? `**${text}** ❌` : s === 'NOT_EVALUATED' ? `${text} ⚠️` : text;
 }
 
 function caseRow({ evalId, run, result }, runs, cols) {
-  const s = status(result.final_eval_status);
+  const s = result.final_eval_status;
   const byName = new Map((result.overall_eval_metric_results ?? []).map((m) => [m.metric_name, m]));
   const label = runs > 1 ? `${evalId} (run ${run + 1})` : evalId;
   return { status: s, evalId, run, cells: [icon(s), mdCell(label), ...[...cols.keys()].map((n) => scoreCell(byName.get(n)))] };
@@ -373,7 +352,7 @@ function caseRow({ evalId, run, result }, runs, cols) {
 
 function summaryRows(g, summary, cols) {
   return summary.cases.map((sc) => {
-    const statuses = (sc.statuses ?? []).map(status);
+    const statuses = sc.statuses ?? [];
     const s = statuses.every((x) => x === 'PASSED') && statuses.length > 0 ? 'PASSED'
       : statuses.includes('FAILED') ? 'FAILED' : 'NOT_EVALUATED';
     const byName = new Map((sc.metrics ?? []).map((m) => [m.metric_name, m]));

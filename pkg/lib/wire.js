@@ -78,6 +78,19 @@ export function stringify(value, what, exact = false) {
   return exact && text.includes(NEG_ZERO_JSON) ? text.replaceAll(NEG_ZERO_JSON, '-0.0') : text;
 }
 
+// JSON.stringify writes a lone surrogate (and only a lone one) as an escape such as `\ud800`,
+// which the core's UTF-8 JSON rejects. An escaped backslash before `u` is text.
+const LONE_SURROGATE = /(?<=(?:^|[^\\])(?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+
+/**
+ * {@link stringify}, with each lone surrogate written as U+FFFD (as a string crossing into wasm
+ * gets it from TextEncoder): for what must be shown whatever text it holds (reports).
+ */
+export function stringifyWellFormed(value, what, exact = false) {
+  const text = stringify(value, what, exact);
+  return text.includes('\\ud') ? text.replace(LONE_SURROGATE, '\\ufffd') : text;
+}
+
 /** JSON text to embed as a member of a larger JSON object: raw strings must not be blank. */
 export function toMember(value, what, exact = false) {
   const text = toJson(value, what, exact);

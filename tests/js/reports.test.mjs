@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { EvalError } from '../../pkg/index.js';
 import { readEvalSetResult } from '../../pkg/lib/history.js';
 import { escapeXmlAttr, escapeXmlText, explainCase, groupResults, toJson, toJUnit, toMarkdown } from '../../pkg/lib/reports.js';
 import { ROOT } from './helpers.mjs';
@@ -154,7 +155,10 @@ describe('JUnit XML', () => {
     const doc = parseXml(xml);
     const suite = kids(doc, 'testsuite')[0];
     const tc = kids(suite, 'testcase')[0];
-    const visible = 'a<b>&"c\'\\u0001\\ud800 ]]> \n\tz';
+    // Results are read through the core's model, where a lone surrogate is U+FFFD (as in any
+    // string that enters wasm); escapeXmlText itself writes one it is given as `\ud800`.
+    const visible = 'a<b>&"c\'\\u0001\uFFFD ]]> \n\tz';
+    assert.equal(escapeXmlText('a\uD800b'), 'a\\ud800b');
     assert.equal(suite.attrs.name, visible);
     assert.equal(tc.attrs.name, visible);
     assert.ok(kids(tc, 'failure')[0].text.startsWith(`${visible}: FAILED, score 0.25`));
@@ -275,11 +279,19 @@ test('Markdown rows: failing first, then each case with its runs together', () =
   assert.deepEqual(rows, ['b (run 1)', 'a (run 1)', 'a (run 2)', 'b (run 2)']);
 });
 
-test('input that is not results is a TypeError saying what is expected, a null case result too', () => {
-  const expected = /expected an EvalSetResult, a list of them, or a list of EvalCaseResults/;
-  for (const bad of [null, [null], { eval_set_id: 's', eval_case_results: [null] }, { eval_set_id: 's', eval_case_results: [42] }]) {
+test('input that is not results is an EvalError with the path of what is wrong, a null case result too', () => {
+  const cases = [
+    [null, '$'],
+    [[null], '$[0]'],
+    [[{ eval_set_result_id: 'r', eval_set_id: 's', eval_case_results: [] }, 42], '$[1]'],
+    [{ eval_set_result_id: 'r', eval_set_id: 's', eval_case_results: [null] }, '$.eval_case_results[0]'],
+    [{ eval_set_result_id: 'r', eval_set_id: 's', eval_case_results: [42] }, '$.eval_case_results[0]'],
+    [{ eval_set_result_id: 'r', eval_case_results: [] }, '$.eval_set_id'],
+  ];
+  for (const [bad, path] of cases) {
     for (const report of [toJUnit, toJson, toMarkdown, groupResults]) {
-      assert.throws(() => report(bad), (e) => e instanceof TypeError && expected.test(e.message), `${report.name}(${JSON.stringify(bad)})`);
+      assert.throws(() => report(bad), (e) => e instanceof EvalError && e.code === 'schema' && e.path === path,
+        `${report.name}(${JSON.stringify(bad)}) at ${path}`);
     }
   }
 });
