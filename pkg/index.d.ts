@@ -35,7 +35,7 @@ export declare class EvalError extends Error {
 // Config
 
 import type {
-  AgentDetails, AppDetails, Blob, Content, ConversationScenario, DurationDetails, EvalCase, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSet, EvalSetResult, FileData, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, InvocationEvents, JsonObject, JsonValue, JudgePlan, JudgeStats, Part, Rubric, RubricContent, RubricScore, RunMetricSummary, RunSummary, SessionInput, TokenUsageDetails, UsageMetadata, UserBehavior, UserPersona,
+  AgentDetails, AppDetails, Blob, Content, ConversationScenario, DurationDetails, EvalCase, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSet, EvalSetResult, FileData, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, InvocationEvents, JsonObject, JsonValue, JudgePlan, JudgeSettingsInput, CassetteInput, JudgeStats, Part, Rubric, RubricContent, RubricScore, RunMetricSummary, RunSummary, SessionInput, TokenUsageDetails, UsageMetadata, UserBehavior, UserPersona,
 } from './model.js';
 export type * from './model.js';
 
@@ -100,42 +100,18 @@ export interface FetchResponse {
 /** The part of `fetch` the core uses; `globalThis.fetch` satisfies it. */
 export type FetchLike = (input: string, init?: FetchInit) => Promise<FetchResponse>;
 
-/** How to reach an LLM judge. Credentials reach the provider only through `fetch` or `headers`. */
-export interface Judge {
-  /** Wire format: Gemini generateContent, OpenAI-compatible chat completions, Anthropic messages. */
-  provider: "gemini" | "openai" | "anthropic";
-  /** Model name sent to the provider (a criterion's `judge_model` is used only when this is empty). */
-  model: string;
+/**
+ * How to reach an LLM judge: the core's judge settings (generated from the core, in model.d.ts)
+ * and what only the host holds.
+ */
+export interface Judge extends Omit<JudgeSettingsInput, 'cassette'> {
   /** Defaults to `globalThis.fetch`. */
   fetch?: FetchLike;
-  /** Defaults to the provider's public endpoint. */
-  baseUrl?: string;
-  /** Sent with every judge call (API keys go here). */
-  headers?: Record<string, string>;
-  /** Judge calls in flight across the whole run (default 8). */
-  concurrency?: number;
-  /** Per-call timeout (default 60000). */
-  timeoutMs?: number;
-  /** Retries on 408/429/5xx, timeouts and network errors (default 6, i.e. 7 attempts as ADK). */
-  maxRetries?: number;
-  /** First backoff delay, doubled per retry with jitter (default 1000). `Retry-After` wins. */
-  retryInitialDelayMs?: number;
-  /** Backoff cap (default 60000). */
-  retryMaxDelayMs?: number;
-  /** Anthropic's required max_tokens (default 4096). */
-  maxTokens?: number;
-  /** Record judge answers to, and replay them from, a cassette (file in Node, or entries in memory). */
-  cassette?: {
+  /** Record judge answers to, and replay them from, a cassette: a file (Node) or entries in memory. */
+  cassette?: CassetteInput & {
     path?: string;
-    /** replay: only the cassette answers (a miss is NOT_EVALUATED, reason cassette_miss); record: always send and record; auto (default): replay what is there, send and record the rest. */
-    mode?: "replay" | "record" | "auto";
-    entries?: Record<string, JsonObject>;
     onRecord?: (key: string, entry: JsonObject) => void;
   };
-  /** List judge calls instead of sending them (metrics come back NOT_EVALUATED, reason dry_run). */
-  dryRun?: boolean;
-  /** At most this many judge calls are sent; later ones are NOT_EVALUATED (reason budget_exhausted). */
-  maxCalls?: number;
 }
 
 /** What a custom metric function receives. */

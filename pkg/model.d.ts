@@ -1,27 +1,25 @@
 // Generated from the Rust core's schema types by tests/ts_types.rs (ts-rs; scripts/build.sh
 // writes it, `cargo test` fails when it is stale). Do not edit: change src/schema/ instead.
-// These are the shapes evalcore writes and reads; fields a reader may omit are optional.
+// ADK's data as evalcore writes and reads it (fields a reader may omit are optional), and the
+// judge settings the core takes.
 import type { Criterion, EvalStatus } from './criteria.js';
 
 /** A JSON object (google.genai's `dict[str, Any]`). */
 export type JsonObject = { [key in string]: JsonValue };
-
-export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
-
-export type FunctionResponse = {
-  id?: string | null,
-  name?: string | null,
-  response?: { [key in string]: JsonValue } | null,
-  parts?: Array<JsonValue> | null,
-  will_continue?: boolean | null,
-  scheduling?: JsonValue | null,
-};
 
 export type FileData = {
   file_uri?: string | null,
   mime_type?: string | null,
   display_name?: string | null,
 };
+
+/**
+ * The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
+ * the URL-safe one written).
+ */
+export type Bytes = string;
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
 
 export type FunctionCall = {
   id?: string | null,
@@ -31,16 +29,19 @@ export type FunctionCall = {
   will_continue?: boolean | null,
 };
 
-/**
- * The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
- * the URL-safe one written).
- */
-export type Bytes = string;
-
 export type Blob = {
   data?: Bytes | null,
   mime_type?: string | null,
   display_name?: string | null,
+};
+
+export type FunctionResponse = {
+  id?: string | null,
+  name?: string | null,
+  response?: { [key in string]: JsonValue } | null,
+  parts?: Array<JsonValue> | null,
+  will_continue?: boolean | null,
+  scheduling?: JsonValue | null,
 };
 
 /**
@@ -70,16 +71,6 @@ export type Part = {
 export type Content = {
   role?: string | null,
   parts?: Array<Part> | null,
-};
-
-export type AgentDetails = {
-  name: string,
-  instructions?: string,
-  tool_declarations?: Array<JsonValue>,
-};
-
-export type AppDetails = {
-  agent_details?: { [key in string]: AgentDetails },
 };
 
 /**
@@ -141,6 +132,16 @@ export type IntermediateData = {
  * Either shape of `intermediate_data` (they cannot be mixed).
  */
 export type AnyIntermediateData = IntermediateData | InvocationEvents;
+
+export type AgentDetails = {
+  name: string,
+  instructions?: string,
+  tool_declarations?: Array<JsonValue>,
+};
+
+export type AppDetails = {
+  agent_details?: { [key in string]: AgentDetails },
+};
 
 export type RubricContent = {
   text_property?: string | null,
@@ -231,14 +232,6 @@ export type ConversationScenarios = {
   scenarios: Array<ConversationScenario>,
 };
 
-/**
- * Why a case has no metric results: the conversation could not be completed.
- */
-export type CaseError = {
-  code: string,
-  message: string,
-};
-
 export type RubricScore = {
   rubric_id: string,
   rationale?: string | null,
@@ -287,6 +280,14 @@ export type EvalMetricResultPerInvocation = {
 };
 
 /**
+ * Why a case has no metric results: the conversation could not be completed.
+ */
+export type CaseError = {
+  code: string,
+  message: string,
+};
+
+/**
  * ADK's EvalCaseResult, plus evalcore's `run` (which of `numRuns`) and `error`.
  */
 export type EvalCaseResult = {
@@ -314,12 +315,38 @@ export type EvalCaseResult = {
 };
 
 /**
- * A case run that was not started (cancelled, or the judge budget ran out first).
+ * One judge call a dry run listed instead of sending.
  */
-export type Skipped = {
-  eval_id: string,
-  run: number,
-  reason: "budget_exhausted" | "cancelled",
+export type PlannedCall = {
+  metric: string,
+  invocationIndex: number,
+  sample: number,
+  kind: "judge" | "segmenter" | "validator" | "simulator",
+  provider: string,
+  model: string,
+  /**
+   * The cassette key: a batching host hands replies back as cassette entries under it.
+   */
+  key: string,
+  estimatedTokens: number,
+  /**
+   * The request a batching host would send itself (its own auth headers added).
+   */
+  url: string,
+  body: string,
+};
+
+/**
+ * A dry run's listed judge calls.
+ */
+export type JudgePlan = {
+  count: number,
+  estimatedTokens: number,
+  calls: Array<PlannedCall>,
+  /**
+   * hallucinations_v1 validator calls depend on segmenter answers: at most this many more.
+   */
+  pendingValidatorCallsAtMost?: number | null,
 };
 
 /**
@@ -374,6 +401,15 @@ export type RunSummary = {
 };
 
 /**
+ * A case run that was not started (cancelled, or the judge budget ran out first).
+ */
+export type Skipped = {
+  eval_id: string,
+  run: number,
+  reason: "budget_exhausted" | "cancelled",
+};
+
+/**
  * A run's judge counters (evalcore addition).
  */
 export type JudgeStats = {
@@ -397,41 +433,6 @@ export type JudgeStats = {
    * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
    */
   budget_exhausted: boolean,
-};
-
-/**
- * One judge call a dry run listed instead of sending.
- */
-export type PlannedCall = {
-  metric: string,
-  invocationIndex: number,
-  sample: number,
-  kind: "judge" | "segmenter" | "validator" | "simulator",
-  provider: string,
-  model: string,
-  /**
-   * The cassette key: a batching host hands replies back as cassette entries under it.
-   */
-  key: string,
-  estimatedTokens: number,
-  /**
-   * The request a batching host would send itself (its own auth headers added).
-   */
-  url: string,
-  body: string,
-};
-
-/**
- * A dry run's listed judge calls.
- */
-export type JudgePlan = {
-  count: number,
-  estimatedTokens: number,
-  calls: Array<PlannedCall>,
-  /**
-   * hallucinations_v1 validator calls depend on segmenter answers: at most this many more.
-   */
-  pendingValidatorCallsAtMost?: number | null,
 };
 
 /**
@@ -466,6 +467,85 @@ export type EvalSetResult = {
    */
   skipped?: Array<Skipped> | null,
   cancelled?: boolean | null,
+};
+
+/**
+ * A judge cassette: recorded answers keyed by request.
+ */
+export type CassetteInput = {
+  /**
+   * replay: only the cassette answers (a miss is NOT_EVALUATED, reason cassette_miss);
+   * record: always send and record; auto (default): replay what is there, send and record
+   * the rest.
+   */
+  mode?: "replay" | "record" | "auto",
+  /**
+   * Recorded answers, `{key: {status, body}}`.
+   */
+  entries?: Record<string, JsonObject>,
+};
+
+/**
+ * How to reach an LLM judge: the `judge` option as the host gives it, minus what only the host
+ * holds (`fetch`, a cassette's file and callback). Unknown keys are refused, so a misspelt
+ * option is an error with its path instead of a silent default. Credentials reach the provider
+ * only through the host's `fetch` or `headers`.
+ */
+export type JudgeSettingsInput = {
+  /**
+   * Wire format: Gemini generateContent, OpenAI-compatible chat completions, Anthropic messages.
+   */
+  provider: "gemini" | "openai" | "anthropic",
+  /**
+   * Model name sent to the provider (a criterion's `judge_model` is used only when this is empty).
+   */
+  model?: string,
+  /**
+   * Defaults to the provider's public endpoint.
+   */
+  baseUrl?: string,
+  /**
+   * Sent with every judge call (API keys go here).
+   */
+  headers?: { [key in string]: string },
+  /**
+   * Judge calls in flight across the whole run (default 8).
+   */
+  concurrency?: number,
+  /**
+   * Per-call timeout in milliseconds (default 60000).
+   */
+  timeoutMs?: number,
+  /**
+   * Retries on 408/429/5xx, timeouts and network errors (default 6, i.e. 7 attempts as ADK).
+   */
+  maxRetries?: number,
+  /**
+   * First backoff delay in milliseconds, doubled per retry with jitter (default 1000).
+   * `Retry-After` wins.
+   */
+  retryInitialDelayMs?: number,
+  /**
+   * Backoff cap in milliseconds (default 60000).
+   */
+  retryMaxDelayMs?: number,
+  /**
+   * Anthropic's required max_tokens (default 4096).
+   */
+  maxTokens?: number,
+  /**
+   * Record judge answers to, and replay them from, a cassette.
+   */
+  cassette?: CassetteInput,
+  /**
+   * List judge calls instead of sending them (metrics come back NOT_EVALUATED, reason dry_run).
+   */
+  dryRun?: boolean,
+  /**
+   * At most this many judge calls are sent; later ones are NOT_EVALUATED (reason
+   * budget_exhausted).
+   */
+  maxCalls?: number,
 };
 
 /** ADK's token breakdown of an invocation (the efficiency metrics' details). */

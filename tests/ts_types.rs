@@ -235,10 +235,12 @@ mod model {
         c.visit::<EvalSetResult>();
         c.visit::<JudgeStats>();
         c.visit::<JudgePlan>();
+        c.visit::<evalcore::run::client::JudgeOption>();
         let mut out = String::from(
             "// Generated from the Rust core's schema types by tests/ts_types.rs (ts-rs; scripts/build.sh\n\
              // writes it, `cargo test` fails when it is stale). Do not edit: change src/schema/ instead.\n\
-             // These are the shapes evalcore writes and reads; fields a reader may omit are optional.\n\
+             // ADK's data as evalcore writes and reads it (fields a reader may omit are optional), and the\n\
+             // judge settings the core takes.\n\
              import type { Criterion, EvalStatus } from './criteria.js';\n\n\
              /** A JSON object (google.genai's `dict[str, Any]`). */\n\
              export type JsonObject = { [key in string]: JsonValue };\n\n",

@@ -49,44 +49,83 @@ pub struct JudgeSettings {
     pub max_calls: Option<u64>,
 }
 
-/// The `judge` option as the host gives it (everything but `fetch`); unknown keys are refused,
-/// so a misspelt option is an error with its path instead of a silent default.
+/// How to reach an LLM judge: the `judge` option as the host gives it, minus what only the host
+/// holds (`fetch`, a cassette's file and callback). Unknown keys are refused, so a misspelt
+/// option is an error with its path instead of a silent default. Credentials reach the provider
+/// only through the host's `fetch` or `headers`.
 #[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "JudgeSettingsInput"))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct JudgeOption {
+pub struct JudgeOption {
+    /// Wire format: Gemini generateContent, OpenAI-compatible chat completions, Anthropic messages.
+    #[cfg_attr(feature = "ts", ts(type = "\"gemini\" | \"openai\" | \"anthropic\""))]
     provider: String,
+    /// Model name sent to the provider (a criterion's `judge_model` is used only when this is empty).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     model: Option<String>,
+    /// Defaults to the provider's public endpoint.
     #[serde(default, alias = "base_url")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     base_url: Option<String>,
+    /// Sent with every judge call (API keys go here).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     headers: Option<indexmap::IndexMap<String, String>>,
+    /// Judge calls in flight across the whole run (default 8).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     concurrency: Option<f64>,
+    /// Per-call timeout in milliseconds (default 60000).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     timeout_ms: Option<f64>,
+    /// Retries on 408/429/5xx, timeouts and network errors (default 6, i.e. 7 attempts as ADK).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     max_retries: Option<f64>,
+    /// First backoff delay in milliseconds, doubled per retry with jitter (default 1000).
+    /// `Retry-After` wins.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     retry_initial_delay_ms: Option<f64>,
+    /// Backoff cap in milliseconds (default 60000).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     retry_max_delay_ms: Option<f64>,
+    /// Anthropic's required max_tokens (default 4096).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     max_tokens: Option<f64>,
+    /// Record judge answers to, and replay them from, a cassette.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     cassette: Option<CassetteOption>,
+    /// List judge calls instead of sending them (metrics come back NOT_EVALUATED, reason dry_run).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     dry_run: Option<bool>,
+    /// At most this many judge calls are sent; later ones are NOT_EVALUATED (reason
+    /// budget_exhausted).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     max_calls: Option<f64>,
 }
 
+/// A judge cassette: recorded answers keyed by request.
 #[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CassetteInput"))]
 #[serde(deny_unknown_fields)]
-struct CassetteOption {
+pub struct CassetteOption {
+    /// replay: only the cassette answers (a miss is NOT_EVALUATED, reason cassette_miss);
+    /// record: always send and record; auto (default): replay what is there, send and record
+    /// the rest.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional, type = "\"replay\" | \"record\" | \"auto\""))]
     mode: Option<String>,
+    /// Recorded answers, `{key: {status, body}}`.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional, type = "Record<string, JsonObject>"))]
     entries: Option<Map<String, Value>>,
 }
 

@@ -69,6 +69,9 @@ rouge1(1, 2);
 const judge: Judge = { provider: 'gemini', model: 'gemini-2.5-flash', headers: { 'x-goog-api-key': 'k' } };
 // @ts-expect-error unknown provider
 const badJudge: Judge = { provider: 'mistral', model: 'm' };
+// @ts-expect-error judge options are the core's (camelCase): a misspelt one does not compile
+const badJudgeOption: Judge = { provider: 'openai', model: 'm', timeout: 5000 };
+const replayJudge: Judge = { provider: 'openai', model: 'm', cassette: { path: 'c.json', mode: 'replay' }, fetch: async () => ({ ok: true, status: 200, text: async () => '' }) };
 
 async function main(): Promise<void> {
   await init();
