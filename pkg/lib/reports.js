@@ -84,7 +84,7 @@ const decisive = (m) => m.eval_status !== 'INFORMATIONAL';
 const metricLine = (m) => `${m.metric_name}: ${m.eval_status}, score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)}`;
 
 /** A result object (or text, or bytes) in the core's model; any text it holds can be shown. */
-const load = (v) => loadEvalSetResult(isObject(v) ? stringifyWellFormed(v, 'results', true) : v);
+const load = (v) => loadEvalSetResult(isObject(v) ? stringifyWellFormed(v, 'results', true) : v ?? null);
 
 const isCase = (v) => isObject(v) && !('eval_case_results' in v || 'evalCaseResults' in v)
   && ('final_eval_status' in v || 'finalEvalStatus' in v);
@@ -97,9 +97,15 @@ const isCase = (v) => isObject(v) && !('eval_case_results' in v || 'evalCaseResu
 function readSets(input) {
   if (Array.isArray(input) && input.length > 0 && isCase(input[0])) {
     const evalSetId = input[0].eval_set_id ?? input[0].evalSetId ?? '';
-    return [load({ eval_set_result_id: '', eval_set_id: evalSetId, eval_case_results: input })];
+    try {
+      return [load({ eval_set_result_id: '', eval_set_id: evalSetId, eval_case_results: input })];
+    } catch (e) {
+      if (!(e instanceof EvalError)) throw e;
+      throw new EvalError(e.code, e.path.replace(/^\$\.eval_case_results/, '$'), e.message, { cause: e });
+    }
   }
-  return (Array.isArray(input) ? input : [input]).map((set, i) => {
+  // Array.from, not map: a hole in a sparse array is read (as undefined), not skipped.
+  return Array.from(Array.isArray(input) ? input : [input], (set, i) => {
     try {
       // A report needs no result id: a set built by hand may leave it out.
       return load(isObject(set) && !('eval_set_result_id' in set || 'evalSetResultId' in set) ? { eval_set_result_id: '', ...set } : set);

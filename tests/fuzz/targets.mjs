@@ -344,11 +344,6 @@ async function check(r, corpus, name) {
     if (trapped) return { kind: 'trap', error: `in evaluate(): ${trapped.error.message}`.slice(0, 500) };
   } catch (e) {
     runOne.outcome = e instanceof EvalError ? e.code : 'thrown';
-    // evalcore/reports answers input that is not results with a TypeError saying so (its contract).
-    if (name === 'reports' && e instanceof TypeError && e.message.startsWith('evalcore reports: ')) {
-      runOne.outcome = 'TypeError (documented)';
-      return null;
-    }
     if (!(e instanceof EvalError)) {
       const at = String(e && e.stack).split('\n').find((l) => l.includes('/pkg/')) ?? '';
       return { kind: 'non_evalerror', error: `${e && e.name}: ${e && e.message}`.slice(0, 500) + (at ? ` ${at.trim()}` : '') };

@@ -17,19 +17,22 @@ const caseResult = (over = {}) => ({
   ...over,
 });
 
-const documented = (e) => e instanceof TypeError && e.message.startsWith('evalcore reports: ');
+// Reports read results through the core's model: what is not results is an EvalError (code
+// `schema`) with the path of the offending value.
+const documented = (e) => e instanceof EvalError && e.code === 'schema';
 
-test('reports: null or non-object entries in the metric lists are the documented TypeError, saying where (seed 3: 711, 990, 566)', () => {
+test('reports: null or non-object entries in the metric lists are an EvalError with their path (seed 3: 711, 990, 566)', () => {
   const bad = [
-    [caseResult({ overall_eval_metric_results: [null] }), /eval_case_results\[0\]\.overall_eval_metric_results/],
-    [caseResult({ overall_eval_metric_results: 7 }), /overall_eval_metric_results/],
-    [caseResult({ eval_metric_result_per_invocation: [{ eval_metric_results: [null] }] }), /eval_metric_result_per_invocation\[0\]\.eval_metric_results/],
-    [caseResult({ eval_metric_result_per_invocation: [3] }), /eval_metric_result_per_invocation/],
+    [caseResult({ overall_eval_metric_results: [null] }), '[0].overall_eval_metric_results[0]'],
+    [caseResult({ overall_eval_metric_results: 7 }), '[0].overall_eval_metric_results'],
+    [caseResult({ eval_metric_result_per_invocation: [{ eval_metric_results: [null] }] }), '[0].eval_metric_result_per_invocation[0].eval_metric_results[0]'],
+    [caseResult({ eval_metric_result_per_invocation: [3] }), '[0].eval_metric_result_per_invocation[0]'],
   ];
   for (const report of [toJUnit, toJson, toMarkdown]) {
     for (const [r, where] of bad) {
-      assert.throws(() => report([r]), (e) => documented(e) && where.test(e.message), `${report.name}: ${JSON.stringify(r).slice(0, 120)}`);
-      assert.throws(() => report({ eval_set_result_id: 'x', eval_set_id: 's', eval_case_results: [r] }), documented);
+      assert.throws(() => report([r]), (e) => documented(e) && e.path === `$${where}`, `${report.name}: ${JSON.stringify(r).slice(0, 120)}`);
+      assert.throws(() => report({ eval_set_result_id: 'x', eval_set_id: 's', eval_case_results: [r] }),
+        (e) => documented(e) && e.path === `$.eval_case_results${where}`);
     }
   }
 });
