@@ -19,6 +19,8 @@ export type ErrorCode =
   | "trap"
   /** `PreparedCase.evaluate()` after `free()`. */
   | "freed"
+  /** `evaluate({ strict: true })`: a metric came back NOT_EVALUATED (the error's `result` holds the run). */
+  | "strict"
   | (string & {});
 
 /** Thrown for every input the core rejects; a thrown error never leaves the module unusable. */
@@ -157,7 +159,10 @@ export interface AgentTurn {
   text: string;
   /** Earlier actual invocations of this conversation. */
   history: Invocation[];
+  /** Aborted when the run is cancelled, or when the turn passes `agentTimeoutMs`. */
   signal: AbortSignalLike;
+  /** The turn's timeout (`agentTimeoutMs`), when there is one. */
+  timeoutMs?: number | null;
 }
 
 /** The agent's turn: its final text, or ADK events, or a final response with tool calls. */
@@ -175,7 +180,8 @@ export type AgentReply =
 export type Agent = (turn: AgentTurn) => AgentReply | Promise<AgentReply>;
 
 export interface Progress {
-  phase: "start" | "case" | "done";
+  /** `judge_retry`: a judge call waits before its next attempt (see `retry`); the counts are the run's. */
+  phase: "start" | "case" | "done" | "judge_retry";
   run: number;
   casesDone: number;
   casesTotal: number;
@@ -183,6 +189,8 @@ export interface Progress {
   failed: number;
   notEvaluated: number;
   evalId?: string | null;
+  /** With phase `judge_retry`. */
+  retry?: { metric: string; attempt: number; maxRetries: number; delayMs: number; why: string };
 }
 
 export interface EvaluateArgs<Custom extends string = never> {
@@ -207,6 +215,17 @@ export interface EvaluateArgs<Custom extends string = never> {
   includeInvocations?: boolean;
   perInvocation?: boolean;
   efficiencyMetrics?: boolean;
+  /**
+   * Longest wait for one agent turn, in milliseconds (default: none). A turn that takes longer
+   * fails its case (`error.code` "agent_timeout"); the turn's `signal` is aborted then.
+   */
+  agentTimeoutMs?: number;
+  /**
+   * Refuse a config with warnings before any turn (EvalError with its path), and reject with
+   * EvalError `strict` (its `result` holding the whole run) when any metric came back
+   * NOT_EVALUATED, which ADK's status rule lets pass.
+   */
+  strict?: boolean;
 }
 
 /**

@@ -7,6 +7,17 @@ import type { Criterion, EvalStatus } from './criteria.js';
 /** A JSON object (google.genai's `dict[str, Any]`). */
 export type JsonObject = { [key in string]: JsonValue };
 
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+export type FunctionResponse = {
+  id?: string | null,
+  name?: string | null,
+  response?: { [key in string]: JsonValue } | null,
+  parts?: Array<JsonValue> | null,
+  will_continue?: boolean | null,
+  scheduling?: JsonValue | null,
+};
+
 export type FileData = {
   file_uri?: string | null,
   mime_type?: string | null,
@@ -19,7 +30,11 @@ export type FileData = {
  */
 export type Bytes = string;
 
-export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+export type Blob = {
+  data?: Bytes | null,
+  mime_type?: string | null,
+  display_name?: string | null,
+};
 
 export type FunctionCall = {
   id?: string | null,
@@ -27,21 +42,6 @@ export type FunctionCall = {
   args?: { [key in string]: JsonValue } | null,
   partial_args?: Array<JsonValue> | null,
   will_continue?: boolean | null,
-};
-
-export type Blob = {
-  data?: Bytes | null,
-  mime_type?: string | null,
-  display_name?: string | null,
-};
-
-export type FunctionResponse = {
-  id?: string | null,
-  name?: string | null,
-  response?: { [key in string]: JsonValue } | null,
-  parts?: Array<JsonValue> | null,
-  will_continue?: boolean | null,
-  scheduling?: JsonValue | null,
 };
 
 /**
@@ -71,6 +71,27 @@ export type Part = {
 export type Content = {
   role?: string | null,
   parts?: Array<Part> | null,
+};
+
+export type RubricContent = {
+  text_property?: string | null,
+};
+
+export type Rubric = {
+  rubric_id: string,
+  rubric_content: RubricContent,
+  description?: string | null,
+  type?: string | null,
+};
+
+export type AgentDetails = {
+  name: string,
+  instructions?: string,
+  tool_declarations?: Array<JsonValue>,
+};
+
+export type AppDetails = {
+  agent_details?: { [key in string]: AgentDetails },
 };
 
 /**
@@ -133,27 +154,6 @@ export type IntermediateData = {
  */
 export type AnyIntermediateData = IntermediateData | InvocationEvents;
 
-export type AgentDetails = {
-  name: string,
-  instructions?: string,
-  tool_declarations?: Array<JsonValue>,
-};
-
-export type AppDetails = {
-  agent_details?: { [key in string]: AgentDetails },
-};
-
-export type RubricContent = {
-  text_property?: string | null,
-};
-
-export type Rubric = {
-  rubric_id: string,
-  rubric_content: RubricContent,
-  description?: string | null,
-  type?: string | null,
-};
-
 export type Invocation = {
   invocation_id?: string,
   user_content: Content,
@@ -166,16 +166,6 @@ export type Invocation = {
   model_duration?: number | null,
   tool_duration?: number | null,
 };
-
-/**
- * Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
- */
-export type SessionInput = {
-  app_name: string,
-  user_id: string,
-  session_id?: string | null,
-  state?: { [key in string]: JsonValue },
-} & { [key: string]: unknown };
 
 export type UserBehavior = {
   name: string,
@@ -200,6 +190,16 @@ export type ConversationScenario = {
   conversation_plan: string,
   user_persona?: PersonaRef | null,
 };
+
+/**
+ * Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
+ */
+export type SessionInput = {
+  app_name: string,
+  user_id: string,
+  session_id?: string | null,
+  state?: { [key in string]: JsonValue },
+} & { [key: string]: unknown };
 
 /**
  * One case: a static conversation or a conversation scenario. Unknown keys are kept (ADK 2.13).
@@ -285,6 +285,14 @@ export type EvalMetricResultPerInvocation = {
 export type CaseError = {
   code: string,
   message: string,
+  /**
+   * The (1-based) turn the agent failed on.
+   */
+  turn?: number | null,
+  /**
+   * The JavaScript stack of what the agent threw, when it threw an Error.
+   */
+  stack?: string | null,
 };
 
 /**
@@ -315,38 +323,12 @@ export type EvalCaseResult = {
 };
 
 /**
- * One judge call a dry run listed instead of sending.
+ * A case run that was not started (cancelled, or the judge budget ran out first).
  */
-export type PlannedCall = {
-  metric: string,
-  invocationIndex: number,
-  sample: number,
-  kind: "judge" | "segmenter" | "validator" | "simulator",
-  provider: string,
-  model: string,
-  /**
-   * The cassette key: a batching host hands replies back as cassette entries under it.
-   */
-  key: string,
-  estimatedTokens: number,
-  /**
-   * The request a batching host would send itself (its own auth headers added).
-   */
-  url: string,
-  body: string,
-};
-
-/**
- * A dry run's listed judge calls.
- */
-export type JudgePlan = {
-  count: number,
-  estimatedTokens: number,
-  calls: Array<PlannedCall>,
-  /**
-   * hallucinations_v1 validator calls depend on segmenter answers: at most this many more.
-   */
-  pendingValidatorCallsAtMost?: number | null,
+export type Skipped = {
+  eval_id: string,
+  run: number,
+  reason: "budget_exhausted" | "cancelled",
 };
 
 /**
@@ -401,15 +383,6 @@ export type RunSummary = {
 };
 
 /**
- * A case run that was not started (cancelled, or the judge budget ran out first).
- */
-export type Skipped = {
-  eval_id: string,
-  run: number,
-  reason: "budget_exhausted" | "cancelled",
-};
-
-/**
  * A run's judge counters (evalcore addition).
  */
 export type JudgeStats = {
@@ -433,6 +406,41 @@ export type JudgeStats = {
    * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
    */
   budget_exhausted: boolean,
+};
+
+/**
+ * One judge call a dry run listed instead of sending.
+ */
+export type PlannedCall = {
+  metric: string,
+  invocationIndex: number,
+  sample: number,
+  kind: "judge" | "segmenter" | "validator" | "simulator",
+  provider: string,
+  model: string,
+  /**
+   * The cassette key: a batching host hands replies back as cassette entries under it.
+   */
+  key: string,
+  estimatedTokens: number,
+  /**
+   * The request a batching host would send itself (its own auth headers added).
+   */
+  url: string,
+  body: string,
+};
+
+/**
+ * A dry run's listed judge calls.
+ */
+export type JudgePlan = {
+  count: number,
+  estimatedTokens: number,
+  calls: Array<PlannedCall>,
+  /**
+   * hallucinations_v1 validator calls depend on segmenter answers: at most this many more.
+   */
+  pendingValidatorCallsAtMost?: number | null,
 };
 
 /**

@@ -13,36 +13,71 @@ export type ResultsInput = EvalSetResult | EvalSetResult[] | EvalCaseResult[];
 export interface JUnitOptions {
   /** The `<testsuites name>` (default "evalcore"). */
   name?: string;
+  /** A case with a NOT_EVALUATED metric fails (`<failure type="NOT_EVALUATED">`) even when ADK's rule passes it. */
+  strict?: boolean;
 }
 
 /**
  * JUnit XML: one `<testsuite>` per eval set, one `<testcase>` per eval case (per case and run
  * when there are several runs). FAILED → `<failure type="FAILED">`, NOT_EVALUATED →
  * `<failure type="NOT_EVALUATED">` (it fails `adk eval` too), an agent error → `<error>`.
+ * Each suite's `<properties>` count the NOT_EVALUATED metric results
+ * (`evalcore.not_evaluated_metrics`, `evalcore.not_evaluated.<reason>`).
  */
 export declare function toJUnit(results: ResultsInput, options?: JUnitOptions): string;
 
+/** NOT_EVALUATED metric results (a case can pass with some under ADK's rule), in all and per reason. */
+export interface NotEvaluatedCounts {
+  not_evaluated_metrics: number;
+  not_evaluated_reasons: Record<string, number>;
+}
+
 export interface JsonReport {
-  /** Every case PASSED and at least one ran: what `evalcore eval`'s exit code 0 means. */
+  /**
+   * Every case PASSED and at least one ran: what `evalcore eval`'s exit code 0 means (with
+   * `strict`, also no NOT_EVALUATED metric result).
+   */
   ok: boolean;
-  summary: {
+  summary: NotEvaluatedCounts & {
     total: number;
     passed: number;
     failed: number;
     not_evaluated: number;
-    eval_sets: { eval_set_id: string; runs: number; total: number; passed: number; failed: number; not_evaluated: number }[];
+    eval_sets: (NotEvaluatedCounts & { eval_set_id: string; runs: number; total: number; passed: number; failed: number; not_evaluated: number })[];
   };
   eval_set_results: unknown[];
 }
 
+/** What a run could not do, from its results: see `runHealth`. */
+export interface RunHealth {
+  /** NOT_EVALUATED case-level metric results. */
+  count: number;
+  /** Case-level metric results that were evaluated (not informational). */
+  evaluated: number;
+  /** Case runs the agent (or the simulated user) could not complete. */
+  agentErrors: number;
+  byReason: { reason: string; count: number; metrics: string[]; example: string | null }[];
+  items: { evalId: string; run: number; label: string; metric: string; reason: string; error: string | null }[];
+  caseErrors: { evalId: string; run: number; label: string; code: string; message: string; turn?: number | null; stack?: string | null }[];
+  /** All of it as a few lines of text (empty when there is nothing to say). */
+  lines: string[];
+  /** The NOT_EVALUATED part on one line ('' when none). */
+  summary: string;
+}
+
+/** What results (in the core's model, e.g. what `evaluate` returns) could not evaluate, and why. */
+export declare function runHealth(results: EvalSetResult | EvalSetResult[] | EvalCaseResult[]): RunHealth;
+
 /** A {@link JsonReport} as pretty JSON text. */
-export declare function toJson(results: ResultsInput, options?: { indent?: number }): string;
+export declare function toJson(results: ResultsInput, options?: { indent?: number; strict?: boolean }): string;
 
 export interface MarkdownOptions {
   /** The heading's name (default "evalcore"). */
   title?: string;
   /** At most this many collapsible failure blocks (default 20). */
   maxDetails?: number;
+  /** A NOT_EVALUATED metric result turns the verdict to ❌. */
+  strict?: boolean;
 }
 
 /**

@@ -31,6 +31,10 @@ export interface AgentEvaluatorOptions<Custom extends string = never> {
   signal?: AbortSignalLike;
   onProgress?: (progress: Progress) => void;
   onCaseResult?: (result: EvalCaseResult) => void;
+  /** Longest wait for one agent turn, in milliseconds (default: none); a slower turn fails its case. */
+  agentTimeoutMs?: number;
+  /** A config warning (a misspelt metric, a key ADK ignores) is an EvalError instead of a silent NOT_EVALUATED. */
+  strict?: boolean;
 }
 
 /** The AssertionError AgentEvaluator throws: its message is the readable summary. */

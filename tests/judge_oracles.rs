@@ -140,7 +140,7 @@ impl Host for OracleJudge {
         0.5
     }
     fn agent(&self, _turn: String) -> LocalBoxFuture<'_, Result<String, AgentError>> {
-        Box::pin(async { Err(AgentError::Failed("no agent".into())) })
+        Box::pin(async { Err(AgentError::failed("no agent")) })
     }
     fn emit(&self, _e: String) {}
     fn aborted(&self) -> bool {

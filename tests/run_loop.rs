@@ -65,7 +65,17 @@ impl Host for Fake {
         let turn: Value = serde_json::from_str(&turn_json).unwrap_or(Value::Null);
         self.turns.borrow_mut().push(turn.clone());
         let reply = (self.agent)(&turn);
-        Box::pin(async move { reply.map(|v| v.to_string()).map_err(AgentError::Failed) })
+        match reply {
+            // An agent whose promise never settles.
+            Err(m) if m == "(pending)" => Box::pin(futures_util::future::pending()),
+            Err(m) if m.starts_with("(stack)") => Box::pin(async move {
+                Err(AgentError::Failed {
+                    message: "the agent threw: Error: boom".into(),
+                    stack: Some(m.replace("(stack)", "")),
+                })
+            }),
+            reply => Box::pin(async move { reply.map(|v| v.to_string()).map_err(AgentError::failed) }),
+        }
     }
     fn emit(&self, event_json: String) {
         self.events
@@ -217,4 +227,50 @@ fn a_simulated_user_whose_judge_fails_fails_only_its_case() {
     assert_eq!(r["sim"]["final_eval_status"], "FAILED");
     assert_eq!(r["sim"]["error"]["code"], "simulator_error");
     assert_eq!(r["static"]["final_eval_status"], "PASSED");
+}
+
+#[test]
+fn an_agent_turn_that_never_settles_fails_its_case_at_the_timeout_and_a_throw_keeps_its_stack() {
+    let set = json!({"eval_set_id": "hang", "eval_cases": [
+        {"eval_id": "slow", "conversation": [turn("Hi", "Hello."), turn("Still there?", "Yes.")]},
+        {"eval_id": "throws", "conversation": [turn("Boom", "x")]},
+        {"eval_id": "fine", "conversation": [turn("Hi", "Hello.")]}
+    ]});
+    let agent = |t: &Value| match (t["evalId"].as_str(), t["turnIndex"].as_u64()) {
+        (Some("slow"), Some(1)) => Err("(pending)".to_string()),
+        (Some("throws"), _) => Err("(stack)Error: boom\n    at agent (agent.mjs:3:9)".to_string()),
+        _ => Ok(json!("Hello.")),
+    };
+    let fake = Fake::new(agent, &[]);
+    let args = json!({"evalSet": set, "config": {"criteria": {"response_match_score": 0.5}}, "agentTimeoutMs": 30000});
+    let r = by_id(&run(&fake, args, Value::Null));
+    assert_eq!(r["slow"]["final_eval_status"], "FAILED");
+    assert_eq!(r["slow"]["error"]["code"], "agent_timeout");
+    assert_eq!(r["slow"]["error"]["turn"], 2);
+    let m = r["slow"]["error"]["message"].as_str().unwrap_or_default();
+    assert!(m.starts_with("turn 2: the agent did not answer within 30 s"), "{m}");
+    assert_eq!(r["throws"]["error"]["code"], "agent_error");
+    assert_eq!(r["throws"]["error"]["turn"], 1);
+    assert!(r["throws"]["error"]["stack"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("agent.mjs:3:9"));
+    assert_eq!(r["fine"]["final_eval_status"], "PASSED");
+    assert!(r["fine"]["error"].is_null());
+    // The host is told the turn's timeout, so it can abort the agent's own work.
+    assert!(fake.turns.borrow().iter().all(|t| t["timeoutMs"] == 30000.0));
+    // Without a timeout the turn carries none.
+    let fake = Fake::new(|_| Ok(json!("Hello.")), &[]);
+    let set = json!({"eval_set_id": "s", "eval_cases": [{"eval_id": "a", "conversation": [turn("Hi", "Hello.")]}]});
+    run(&fake, json!({"evalSet": set}), Value::Null);
+    assert!(fake.turns.borrow()[0]["timeoutMs"].is_null());
+}
+
+#[test]
+fn a_bad_agent_timeout_is_refused_with_its_path() {
+    let set = json!({"eval_set_id": "s", "eval_cases": []});
+    let host: Rc<dyn Host> = Fake::new(|_| Ok(json!("x")), &[]);
+    let args = json!({"evalSet": set, "agentTimeoutMs": -1}).to_string();
+    let e = futures_executor::block_on(evalcore::api::evaluate_eval_set(&args, "", host, None)).unwrap_err();
+    assert_eq!(e.path, "$.agentTimeoutMs");
 }

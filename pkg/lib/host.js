@@ -18,7 +18,29 @@ export function errorText(e) {
   }
 }
 
-export const fail = (kind, message) => JSON.stringify({ error: { kind, message } });
+export const fail = (kind, message, stack) => JSON.stringify({ error: { kind, message, stack } });
+
+// Errors that mean nobody answers at that address: retried once by the core, not six times.
+const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|connection refused|Name or service not known|No such host/i;
+
+// The package's own frames (this file, the wasm glue, the module) end an agent's stack: below
+// them is evalcore, not the user's code.
+const OWN_FRAME = /[/\\]pkg[/\\](?:lib|wasm)[/\\]|wasm:\/\/|evalcore[/\\](?:lib|wasm)[/\\]/;
+
+/** The stack of what the agent threw, down to where evalcore called it. */
+function agentStack(e) {
+  if (typeof e?.stack !== 'string') return undefined;
+  const lines = e.stack.split('\n');
+  const own = lines.findIndex((l, i) => i > 0 && OWN_FRAME.test(l));
+  return (own > 0 ? lines.slice(0, own) : lines).join('\n');
+}
+
+/** What a failed fetch says, its causes included (Node's `fetch failed` hides the reason in `cause`). */
+function networkText(e) {
+  const parts = [errorText(e)];
+  for (let c = e?.cause, i = 0; c && i < 3; c = c.cause, i++) parts.push(c.code ? `${c.code}: ${errorText(c)}` : errorText(c));
+  return parts.join(': ');
+}
 
 function headersOf(res) {
   const out = [];
@@ -84,7 +106,8 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
         } catch (e) {
           if (timedOut) return fail('timeout', 'timed out');
           if (sig.aborted) return fail('aborted', 'cancelled');
-          return fail('network', errorText(e));
+          const why = networkText(e);
+          return fail(UNREACHABLE.test(why) ? 'unreachable' : 'network', why);
         }
         if (res === null || typeof res !== 'object' || typeof res.status !== 'number' || typeof res.text !== 'function') {
           return fail('not_response', `expected a Response, found ${describe(res)}`);
@@ -137,7 +160,18 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
       if (turn.previousInvocation) history.push(turn.previousInvocation);
       delete turn.previousInvocation;
       turn.history = history.slice();
-      turn.signal = sig;
+      // With a turn timeout the agent gets a signal of its own, aborted at the timeout (the core
+      // fails the case then) or with the run.
+      const own = turn.timeoutMs > 0 ? new AbortController() : null;
+      let expire = null;
+      const stop = () => own.abort(sig.reason);
+      if (own) {
+        expire = setTimeout(() => own.abort(new Error(`the turn timed out after ${turn.timeoutMs} ms`)), turn.timeoutMs);
+        expire.unref?.();
+        if (sig.aborted) stop();
+        else if (sig !== NEVER) sig.addEventListener('abort', stop, { once: true });
+      }
+      turn.signal = own ? own.signal : sig;
       let reply;
       try {
         // An agent that ignores turn.signal must not hold a cancelled run: race it with the abort.
@@ -145,7 +179,12 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
         if (reply === ABORTED) return fail('aborted', 'cancelled');
       } catch (e) {
         if (sig.aborted) return fail('aborted', 'cancelled');
-        return fail('failed', `the agent threw: ${errorText(e)}`);
+        return fail('failed', `the agent threw: ${errorText(e)}`, agentStack(e));
+      } finally {
+        if (own) {
+          clearTimeout(expire);
+          if (sig !== NEVER) sig.removeEventListener('abort', stop);
+        }
       }
       if (reply === undefined) return fail('failed', 'the agent returned undefined (return a string or {events | finalResponse, toolCalls})');
       try {

@@ -5,6 +5,10 @@
 import { EvalError } from './errors.js';
 import { loadEvalSetResult } from './api.js';
 import { stringifyWellFormed } from './wire.js';
+import { pythonRepr } from './adk_text.js';
+import { runHealth } from './health.js';
+
+export { runHealth };
 
 // ---------------------------------------------------------------------------------------------
 // Looking into results
@@ -25,17 +29,10 @@ export function toolCalls(invocation) {
   return (data.invocation_events ?? []).flatMap((e) => e.content?.parts ?? []).map((p) => p.function_call).filter(isObject);
 }
 
-/** JSON on one line with a space after `,` and `:` (`[4, 7, 9]`, `{"a": 1}`). */
-function displayJson(v) {
-  if (Array.isArray(v)) return `[${v.map(displayJson).join(', ')}]`;
-  if (isObject(v)) return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${displayJson(x)}`).join(', ')}}`;
-  return JSON.stringify(v) ?? 'null';
-}
-
-/** `name(key=value, ...)` with the values as JSON. */
+/** `name(key=value, ...)` with the values in Python's form, as ADK's detailed output writes them (`city='Paris'`). */
 export function formatToolCall(call) {
-  const args = isObject(call.args) ? Object.entries(call.args).map(([k, v]) => `${k}=${displayJson(v)}`) : [];
-  return `${call.name ?? '?'}(${args.join(', ')})`;
+  const args = isObject(call.args) ? Object.entries(call.args).map(([k, v]) => `${k}=${pythonRepr(v)}`) : [];
+  return `${call.name ?? 'None'}(${args.join(', ')})`;
 }
 
 /** A score for people: up to 4 decimals (`0.7556`), `n/a` when there is none. */
@@ -81,7 +78,10 @@ export function invocationLines(view, metrics = view.metrics) {
 const decisive = (m) => m.eval_status !== 'INFORMATIONAL';
 
 /** `name: STATUS, score S, threshold T`. */
-const metricLine = (m) => `${m.metric_name}: ${m.eval_status}, score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)}`;
+const metricLine = (m) => `${m.metric_name}: ${m.eval_status}${m.eval_status === 'NOT_EVALUATED' && m.details?.reason ? ` (${m.details.reason})` : ''}, score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)}`;
+
+/** A case with a metric that came back NOT_EVALUATED (which fails it only under `strict`). */
+const unevaluated = (result) => (result.overall_eval_metric_results ?? []).some((m) => m.eval_status === 'NOT_EVALUATED');
 
 /** A result object (or text, or bytes) in the core's model; any text it holds can be shown. */
 const load = (v) => loadEvalSetResult(isObject(v) ? stringifyWellFormed(v, 'results', true) : v ?? null);
@@ -150,12 +150,14 @@ function counts(cases) {
   return c;
 }
 
-/** Why a case is not PASSED, one line per deciding metric (or the agent's error). */
+/** Why a case is not PASSED, one line per deciding metric (or the agent's error), what went wrong first. */
 function failureLines(result) {
   const lines = [];
   if (isObject(result.error)) lines.push(`agent error (${result.error.code ?? 'error'}): ${result.error.message ?? ''}`);
-  for (const m of result.overall_eval_metric_results ?? []) {
-    if (!decisive(m)) continue;
+  const metrics = (result.overall_eval_metric_results ?? []).filter(decisive);
+  const order = { FAILED: 0, NOT_EVALUATED: 1 };
+  metrics.sort((a, b) => (order[a.eval_status] ?? 2) - (order[b.eval_status] ?? 2));
+  for (const m of metrics) {
     const reason = m.eval_status === 'NOT_EVALUATED' && m.details?.error ? ` — ${m.details.error}` : '';
     lines.push(`${metricLine(m)}${reason}`);
   }
@@ -202,12 +204,20 @@ export function escapeXmlAttr(s) {
 const attrs = (o) => Object.entries(o).filter(([, v]) => v !== undefined && v !== null)
   .map(([k, v]) => ` ${k}="${escapeXmlAttr(v)}"`).join('');
 
+/** `<properties>` of a suite: how many metric results were NOT_EVALUATED, in all and per reason. */
+function healthProperties(cases) {
+  const h = runHealth(cases.map((x) => x.result));
+  const props = [['evalcore.not_evaluated_metrics', h.count], ...h.byReason.map((g) => [`evalcore.not_evaluated.${g.reason}`, g.count])];
+  return `    <properties>\n${props.map(([n, v]) => `      <property${attrs({ name: n, value: v })}/>`).join('\n')}\n    </properties>\n`;
+}
+
 /**
  * JUnit XML: one `<testsuite>` per eval set, one `<testcase>` per eval case (per case and run
  * when there are several runs). FAILED → `<failure>`, NOT_EVALUATED → `<failure
- * type="NOT_EVALUATED">` (it fails `adk eval` too), an agent error → `<error>`.
+ * type="NOT_EVALUATED">` (it fails `adk eval` too), an agent error → `<error>`. Each suite's
+ * `<properties>` count the NOT_EVALUATED metric results; with `strict`, a case with one fails.
  */
-export function toJUnit(results, { name = 'evalcore' } = {}) {
+export function toJUnit(results, { name = 'evalcore', strict = false } = {}) {
   const groups = groupResults(results);
   const suites = [];
   const total = { tests: 0, failures: 0, errors: 0 };
@@ -216,7 +226,7 @@ export function toJUnit(results, { name = 'evalcore' } = {}) {
     let failures = 0;
     let errors = 0;
     for (const { evalId, run, result } of g.cases) {
-      const s = result.final_eval_status;
+      const s = strict && result.final_eval_status === 'PASSED' && unevaluated(result) ? 'NOT_EVALUATED' : result.final_eval_status;
       const caseName = g.runs > 1 ? `${evalId} (run ${run + 1})` : evalId;
       const head = `    <testcase${attrs({ name: caseName, classname: g.evalSetId })}`;
       const out = escapeXmlText(metricSummary(result));
@@ -231,14 +241,16 @@ export function toJUnit(results, { name = 'evalcore' } = {}) {
         cases.push(`${head}>\n      <error${attrs({ message: lines[0], type: result.error.code ?? 'agent_error' })}>${body}</error>\n    </testcase>`);
       } else {
         failures++;
-        const message = s === 'NOT_EVALUATED' ? `not evaluated: ${lines.join('; ')}` : lines.filter((l) => /: FAILED,/.test(l)).join('; ') || lines[0];
+        const message = s === 'NOT_EVALUATED'
+          ? `not evaluated: ${lines.filter((l) => / NOT_EVALUATED/.test(l)).join('; ') || lines.join('; ')}`
+          : lines.filter((l) => /: FAILED,/.test(l)).join('; ') || lines[0];
         cases.push(`${head}>\n      <failure${attrs({ message, type: s })}>${body}</failure>\n      <system-out>${out}</system-out>\n    </testcase>`);
       }
     }
     total.tests += g.cases.length;
     total.failures += failures;
     total.errors += errors;
-    suites.push(`  <testsuite${attrs({ name: g.evalSetId, tests: g.cases.length, failures, errors, skipped: 0 })}>\n${cases.join('\n')}\n  </testsuite>`);
+    suites.push(`  <testsuite${attrs({ name: g.evalSetId, tests: g.cases.length, failures, errors, skipped: 0 })}>\n${healthProperties(g.cases)}${cases.join('\n')}\n  </testsuite>`);
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attrs({ name, ...total })}>\n${suites.join('\n')}${suites.length ? '\n' : ''}</testsuites>\n`;
 }
@@ -250,17 +262,25 @@ function metricSummary(result) {
 // ---------------------------------------------------------------------------------------------
 // JSON
 
+/** NOT_EVALUATED metric results of some cases: `{ not_evaluated_metrics, not_evaluated_reasons }`. */
+function healthCounts(cases) {
+  const h = runHealth(cases.map((x) => x.result));
+  return { not_evaluated_metrics: h.count, not_evaluated_reasons: Object.fromEntries(h.byReason.map((g) => [g.reason, g.count])) };
+}
+
 /**
- * `{ ok, summary: { total, passed, failed, not_evaluated, eval_sets: [...] }, eval_set_results }`
- * as pretty JSON. `ok` is what `evalcore eval`'s exit code says: every case PASSED and at least
- * one ran.
+ * `{ ok, summary: { total, passed, failed, not_evaluated, not_evaluated_metrics,
+ * not_evaluated_reasons, eval_sets: [...] }, eval_set_results }` as pretty JSON. `ok` is what
+ * `evalcore eval`'s exit code says: every case PASSED and at least one ran (and, with `strict`,
+ * no metric result was NOT_EVALUATED).
  */
-export function toJson(results, { indent = 2 } = {}) {
+export function toJson(results, { indent = 2, strict = false } = {}) {
   const groups = groupResults(results);
-  const evalSets = groups.map((g) => ({ eval_set_id: g.evalSetId, runs: g.runs, ...counts(g.cases) }));
+  const evalSets = groups.map((g) => ({ eval_set_id: g.evalSetId, runs: g.runs, ...counts(g.cases), ...healthCounts(g.cases) }));
   const summary = { total: 0, passed: 0, failed: 0, not_evaluated: 0 };
   for (const s of evalSets) for (const k of Object.keys(summary)) summary[k] += s[k];
-  const ok = summary.total > 0 && summary.passed === summary.total;
+  Object.assign(summary, healthCounts(groups.flatMap((g) => g.cases)));
+  const ok = summary.total > 0 && summary.passed === summary.total && !(strict && summary.not_evaluated_metrics > 0);
   const list = Array.isArray(results) ? results : [results];
   return `${JSON.stringify({ ok, summary: { ...summary, eval_sets: evalSets }, eval_set_results: list }, null, indent)}\n`;
 }
@@ -299,13 +319,26 @@ const rank = { FAILED: 0, NOT_EVALUATED: 1, PASSED: 2 };
  * a collapsible block per failing case with what went wrong. Several runs of a set with a run
  * summary show the averaged score per metric and each run's status.
  */
-export function toMarkdown(results, { title = 'evalcore', maxDetails = 20 } = {}) {
+export function toMarkdown(results, { title = 'evalcore', maxDetails = 20, strict = false } = {}) {
   const groups = groupResults(results);
   const all = groups.flatMap((g) => g.cases);
   const c = counts(all);
-  const ok = c.total > 0 && c.passed === c.total;
-  const out = [`### ${ok ? '✅' : '❌'} ${mdCell(title)}: ${c.passed} of ${c.total} eval case${c.total === 1 ? '' : 's'} passed`, ''];
+  const h = runHealth(all.map((x) => x.result));
+  const ok = c.total > 0 && c.passed === c.total && !(strict && h.count > 0);
+  // Several runs: a case passes when it passed in every run.
+  const byCase = new Map();
+  for (const x of all) byCase.set(x.evalId, (byCase.get(x.evalId) ?? true) && x.result.final_eval_status === 'PASSED');
+  const runs = Math.max(1, ...groups.map((g) => g.runs));
+  const cases = byCase.size;
+  const passedCases = [...byCase.values()].filter(Boolean).length;
+  const headline = runs > 1
+    ? `${passedCases} of ${cases} eval case${cases === 1 ? '' : 's'} passed in all ${runs} runs (${c.passed} of ${c.total} case runs passed)`
+    : `${c.passed} of ${c.total} eval case${c.total === 1 ? '' : 's'} passed`;
+  const out = [`### ${ok ? '✅' : '❌'} ${mdCell(title)}: ${headline}`, ''];
   if (groups.length === 0) return `${out.join('\n')}No eval cases ran.\n`;
+  if (h.count > 0) {
+    out.push(`> ⚠️ ${h.count} metric result${h.count === 1 ? ' was' : 's were'} NOT_EVALUATED: ${h.byReason.map((g) => `${mdCell(g.reason)} ×${g.count} (${g.metrics.map(mdCell).join(', ')})`).join(', ')}`, '');
+  }
 
   out.push('| eval set | passed | failed | not evaluated | runs |', '|---|---:|---:|---:|---:|');
   for (const g of groups) {

@@ -8,6 +8,18 @@ import { callSync, instance as ensureReady } from './instance.js';
 import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLength, parseJsonBytes } from './wire.js';
 import { RunRecord, merge, pairsOf } from './resume.js';
 import { callWithHost, errorText, makeHost } from './host.js';
+import { runHealth } from './health.js';
+import { loadEvalConfig } from './api.js';
+
+/** Strict runs refuse a config with warnings (ADK would run it, ignoring what it cannot use). */
+function strictConfig(config, fn) {
+  try {
+    loadEvalConfig(config ?? null, { strict: true });
+  } catch (e) {
+    if (!(e instanceof EvalError)) throw e;
+    throw new EvalError(e.code, e.path === '' || e.path === '$' ? '$.config' : e.path.replace(/^\$/, '$.config'), `${fn} (strict): ${e.message}`, { cause: e });
+  }
+}
 
 function checkJudgeType(judge, fn) {
   if (judge !== undefined && judge !== null && (typeof judge !== 'object' || Array.isArray(judge))) {
@@ -171,7 +183,7 @@ export async function planJudgeCalls(args) {
 export async function evaluate(args) {
   ensureReady();
   requireObject(args, 'evaluate');
-  const { evalSet, agent, config, judge, numRuns, concurrency, evalIds, signal, onProgress, onCaseResult, customMetrics, appName } = args;
+  const { evalSet, agent, config, judge, numRuns, concurrency, evalIds, signal, onProgress, onCaseResult, customMetrics, appName, strict, agentTimeoutMs } = args;
   if (evalSet === undefined || evalSet === null) {
     throw new EvalError('schema', '$.evalSet', 'evaluate: evalSet is required (an eval set object, JSON text or bytes)');
   }
@@ -196,6 +208,17 @@ export async function evaluate(args) {
     return v;
   };
   const runs = num(numRuns, 'numRuns', 1);
+  if (agentTimeoutMs !== undefined && agentTimeoutMs !== null) {
+    if (typeof agentTimeoutMs !== 'number' || !(agentTimeoutMs >= 0) || !Number.isFinite(agentTimeoutMs)) {
+      throw new EvalError('schema', '$.agentTimeoutMs', `evaluate: agentTimeoutMs must be a number of milliseconds >= 0 (0: no timeout), found ${describe(agentTimeoutMs)}`);
+    }
+    members.push(`"agentTimeoutMs":${agentTimeoutMs}`);
+  }
+  if (strict !== undefined && typeof strict !== 'boolean') {
+    throw new EvalError('schema', '$.strict', `evaluate: strict must be a boolean, found ${describe(strict)}`);
+  }
+  // Strict: a config warning fails the run before any agent turn.
+  if (strict) strictConfig(config, 'evaluate');
   const conc = num(concurrency, 'concurrency', 1);
   if (conc !== undefined) members.push(`"concurrency":${conc}`);
   if (evalIds !== undefined && evalIds !== null) {
@@ -221,10 +244,16 @@ export async function evaluate(args) {
   const safe = (f, v) => {
     try { f(v); } catch (e) { listenerErrors.push(e); }
   };
+  let lastProgress = null;
   const deliver = (ev) => {
     if (ev.type === 'progress' && onProgress) {
       const { type, ...p } = ev;
+      lastProgress = p;
       safe(onProgress, p);
+    } else if (ev.type === 'judge_retry' && onProgress) {
+      // A judge call waits before its next attempt: the wait is shown, with the run's counts.
+      const { type, ...retry } = ev;
+      safe(onProgress, { ...(lastProgress ?? { run: 0, casesDone: 0, casesTotal: 0, passed: 0, failed: 0, notEvaluated: 0 }), phase: 'judge_retry', retry });
     } else if (ev.type === 'case_result' && onCaseResult) {
       safe(onCaseResult, ev.result);
     }
@@ -262,6 +291,15 @@ export async function evaluate(args) {
     const err = new AggregateError(listenerErrors, 'evalcore: an onProgress/onCaseResult callback threw (the evaluation itself completed; `result` holds it)');
     err.result = result;
     throw err;
+  }
+  if (strict) {
+    // Strict is about what could not be judged: a case the agent failed is FAILED already.
+    const h = runHealth(result);
+    if (h.count > 0) {
+      const err = new EvalError('strict', '', `evaluate (strict): ${h.summary}. \`result\` holds the whole result`);
+      err.result = result;
+      throw err;
+    }
   }
   return result;
 

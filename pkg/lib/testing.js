@@ -28,22 +28,39 @@ async function toAgent(agent) {
   throw new EvalError('schema', '', `AgentEvaluator: expected an Agent callback, an @google/adk agent or an agent module path, found ${agent === null ? 'null' : typeof agent}`);
 }
 
-function readConfigFile(path) {
+function readConfigFile(path, strict) {
   if (!existsSync(path)) throw new EvalError('not_found', '', `AgentEvaluator: config file not found: ${path}`);
-  return readConfig(path).config;
+  return readConfig(path, { strict }).config;
 }
 
-/** `config`, else `configPath`, else `test_config.json` beside the eval file, else ADK's defaults. */
+/**
+ * `config`, else `configPath`, else `test_config.json` beside the eval file, else ADK's defaults.
+ * With `strict`, a config warning (a misspelt metric, a key ADK ignores) is an EvalError.
+ */
 function configFor(file, opts) {
-  if (opts.config !== undefined && opts.config !== null) return loadEvalConfig(opts.config);
-  if (opts.configPath !== undefined) return readConfigFile(opts.configPath);
+  const strict = opts.strict === true;
+  if (opts.config !== undefined && opts.config !== null) return loadEvalConfig(opts.config, { strict });
+  if (opts.configPath !== undefined) return readConfigFile(opts.configPath, strict);
   if (file === undefined) return loadEvalConfig();
   const beside = join(dirname(file), 'test_config.json');
-  return existsSync(beside) ? readConfigFile(beside) : loadEvalConfig();
+  return existsSync(beside) ? readConfigFile(beside, strict) : loadEvalConfig();
 }
 
 // ---------------------------------------------------------------------------------------------
 // Verdicts
+
+/** ` (reason: error; ...)` of a metric's NOT_EVALUATED results across a case's runs, each once. */
+function whyNotEvaluated(runs, metricName) {
+  const why = new Set();
+  for (const r of runs) {
+    for (const m of r.overall_eval_metric_results ?? []) {
+      if (m.metric_name === metricName && m.eval_status === 'NOT_EVALUATED') {
+        why.add([m.details?.reason, m.details?.error].filter(Boolean).join(': ') || 'no reason given');
+      }
+    }
+  }
+  return why.size === 0 ? '' : ` (${[...why].join('; ')})`;
+}
 
 const pad = (s, n) => (s.length >= n ? `${s} ` : s + ' '.repeat(n - s.length));
 
@@ -105,7 +122,7 @@ export function judgeEvalSetResult(input, { source } = {}) {
       if (m.passed === false) {
         caseFailures.push(`${m.metric_name} for ${evalId} Failed. Expected ${py(m.threshold)}, but got ${py(m.invocation_mean)}.`);
       } else if (m.passed !== true) {
-        caseFailures.push(`${m.metric_name} for ${evalId} was not evaluated: no score was produced, so the threshold of ${py(m.threshold)} was never checked.`);
+        caseFailures.push(`${m.metric_name} for ${evalId} was not evaluated: no score was produced, so the threshold of ${py(m.threshold)} was never checked${whyNotEvaluated(runs, m.metric_name)}.`);
       }
     }
     for (const r of runs) {
@@ -119,7 +136,8 @@ export function judgeEvalSetResult(input, { source } = {}) {
     const failing = new Set(metrics.filter((m) => m.passed !== true).map((m) => m.metric_name));
     const lines = [`  ✗ ${evalId}`];
     if (metrics.length > 0) lines.push(...metricTable(metrics));
-    for (const f of caseFailures) if (/the agent did not complete/.test(f)) lines.push(`    ${f}`);
+    // Beside the table: why a metric was not evaluated, and why a run could not be completed.
+    for (const f of caseFailures) if (/the agent did not complete| was not evaluated: /.test(f)) lines.push(`    ${f}`);
     const blocks = invocationBlocks(runs, failing);
     if (blocks.length > 0) lines.push('  what failed:', ...blocks);
     sections.push(lines.join('\n'));
@@ -143,7 +161,7 @@ function fail(results, judged) {
 
 async function runSet(agentFn, evalSet, config, opts, source) {
   const args = { evalSet, agent: agentFn, config, numRuns: opts.numRuns ?? 2 };
-  for (const k of ['judge', 'concurrency', 'evalIds', 'customMetrics', 'signal', 'onProgress', 'onCaseResult']) {
+  for (const k of ['judge', 'concurrency', 'evalIds', 'customMetrics', 'signal', 'onProgress', 'onCaseResult', 'agentTimeoutMs']) {
     if (opts[k] !== undefined) args[k] = opts[k];
   }
   const result = await evaluate(args);

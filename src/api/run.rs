@@ -105,6 +105,8 @@ struct RunArgsJson {
     per_invocation: Option<bool>,
     #[serde(default)]
     efficiency_metrics: Option<bool>,
+    #[serde(default)]
+    agent_timeout_ms: Option<f64>,
 }
 
 /// `evaluate`: runs the agent (through `host`) over an eval set and scores every case.
@@ -134,6 +136,12 @@ pub async fn evaluate_eval_set(
             format!("numRuns must be between 1 and 1000, found {num_runs}"),
         ));
     }
+    if let Some(t) = a.agent_timeout_ms.filter(|t| !(t.is_finite() && *t >= 0.0)) {
+        return Err(EvalError::schema(
+            "$.agentTimeoutMs",
+            format!("agentTimeoutMs must be a non-negative number of milliseconds (0: no timeout), found {t}"),
+        ));
+    }
     if let Some(ids) = &a.eval_ids {
         let known: std::collections::HashSet<&str> = eval_set.eval_cases.iter().map(|c| c.eval_id.as_str()).collect();
         let unknown: Vec<&String> = ids.iter().filter(|i| !known.contains(i.as_str())).collect();
@@ -154,6 +162,7 @@ pub async fn evaluate_eval_set(
         app_name: a.app_name.unwrap_or_else(|| "evalcore".into()),
         detail: detail(Detail::default(), a.include_invocations, a.per_invocation),
         efficiency_metrics: a.efficiency_metrics.unwrap_or(true),
+        agent_timeout_ms: a.agent_timeout_ms.unwrap_or(0.0),
     };
     let out = crate::run::eval_set::evaluate(host, run_args, client.clone(), custom).await;
     let out = to_json(&out);

@@ -206,8 +206,14 @@ pub struct Stats {
     pub failures: u64,
 }
 
+/// Refusals in a row after which the judge counts as unreachable for the rest of the run.
+const UNREACHABLE_AFTER: u32 = 2;
+
 struct Inner {
     host: Rc<dyn Host>,
+    /// Connection refusals (or unresolvable names) in a row, across every call of the run.
+    unreachable: Cell<u32>,
+    unreachable_why: RefCell<String>,
     settings: JudgeSettings,
     limit: Limit,
     memo: RefCell<HashMap<String, SharedAnswer>>,
@@ -225,6 +231,8 @@ impl JudgeClient {
         let limit = Limit::new(settings.concurrency);
         JudgeClient(Rc::new(Inner {
             host,
+            unreachable: Cell::new(0),
+            unreachable_why: RefCell::new(String::new()),
             settings,
             limit,
             memo: RefCell::new(HashMap::new()),
@@ -350,6 +358,16 @@ impl Inner {
             if self.host.aborted() {
                 return Err(failure("cancelled", "the run was cancelled"));
             }
+            if self.unreachable.get() >= UNREACHABLE_AFTER {
+                return Err(failure(
+                    "judge_error",
+                    format!(
+                        "judge call for {what}: not sent, the judge at {} was unreachable {UNREACHABLE_AFTER} times in a row in this run ({})",
+                        s.base_url,
+                        self.unreachable_why.borrow()
+                    ),
+                ));
+            }
             let permit = self.limit.acquire().await;
             self.stats.borrow_mut().attempts += 1;
             let call = self.host.fetch(HttpCall {
@@ -360,6 +378,14 @@ impl Inner {
             });
             let result = race_timeout(&*self.host, call, s.timeout_ms).await;
             drop(permit);
+            match &result {
+                Err(FetchError::Unreachable(m)) => {
+                    self.unreachable.set(self.unreachable.get() + 1);
+                    m.clone_into(&mut self.unreachable_why.borrow_mut());
+                }
+                Ok(_) => self.unreachable.set(0),
+                Err(_) => {}
+            }
             let (retry, why, after) = match result {
                 Ok(reply) if (200..300).contains(&reply.status) => {
                     let answer = self.answer_of(reply.status, &reply.body, &what);
@@ -384,8 +410,11 @@ impl Inner {
                 Err(FetchError::Aborted) => return Err(failure("cancelled", "the run was cancelled")),
                 Err(e) => (e.retryable(), format!("judge call for {what}: {}", e.describe()), None),
             };
-            if !retry || attempt >= s.max_retries {
-                let suffix = if retry {
+            let dead = self.unreachable.get() >= UNREACHABLE_AFTER;
+            if !retry || attempt >= s.max_retries || dead {
+                let suffix = if dead {
+                    format!(" (not retried: refused {UNREACHABLE_AFTER} times in a row; judge calls of this run now fail at once)")
+                } else if retry {
                     format!(" (gave up after {} attempts)", attempt + 1)
                 } else {
                     String::new()
@@ -398,6 +427,12 @@ impl Inner {
             let delay = after.map_or(jittered, |a| a.clamp(0.0, 600_000.0));
             self.stats.borrow_mut().retries += 1;
             attempt += 1;
+            // Seen by the host's progress display: a wait is never silent.
+            self.host.emit(
+                json!({"type": "judge_retry", "metric": req.metric, "attempt": attempt, "maxRetries": s.max_retries,
+                    "delayMs": delay.round(), "why": why})
+                .to_string(),
+            );
             self.host.sleep(delay).await;
         }
     }
@@ -544,7 +579,7 @@ mod tests {
             0.5
         }
         fn agent(&self, _t: String) -> LocalBoxFuture<'_, Result<String, AgentError>> {
-            Box::pin(async { Err(AgentError::Failed("none".into())) })
+            Box::pin(async { Err(AgentError::failed("none")) })
         }
         fn emit(&self, e: String) {
             self.events.borrow_mut().push(serde_json::from_str(&e).unwrap());
@@ -584,6 +619,35 @@ mod tests {
 
     fn ask(c: &JudgeClient, r: JudgeRequest) -> Result<String, JudgeFailure> {
         futures_executor::block_on(c.ask(r))
+    }
+
+    #[test]
+    fn an_unreachable_judge_is_retried_once_then_every_later_call_fails_at_once() {
+        let refused = || Err(FetchError::Unreachable("connect ECONNREFUSED 127.0.0.1:9".into()));
+        let (fake, c) = setup(vec![refused(), refused(), ok("never")], json!({}));
+        let e = ask(&c, req("p", 0)).unwrap_err();
+        assert_eq!(e.reason, "judge_error");
+        assert!(
+            e.message.contains("unreachable") && e.message.contains("not retried"),
+            "{}",
+            e.message
+        );
+        assert_eq!(fake.sent.borrow().len(), 2, "one retry, not six");
+        // The retry was announced to the host before its wait.
+        let events = fake.events.borrow().clone();
+        let retries: Vec<&Value> = events.iter().filter(|e| e["type"] == "judge_retry").collect();
+        assert_eq!(retries.len(), 1);
+        assert_eq!(retries[0]["attempt"], 1);
+        assert!(retries[0]["why"].as_str().unwrap().contains("ECONNREFUSED"));
+        // Later calls are not sent at all.
+        let e = ask(&c, req("q", 0)).unwrap_err();
+        assert!(e.message.contains("not sent"), "{}", e.message);
+        assert_eq!(fake.sent.borrow().len(), 2);
+        // One refusal between successes is only a retry.
+        let (fake, c) = setup(vec![refused(), ok("a"), refused(), ok("b")], json!({}));
+        assert_eq!(ask(&c, req("p", 0)), Ok("a".into()));
+        assert_eq!(ask(&c, req("q", 0)), Ok("b".into()));
+        assert_eq!(fake.sent.borrow().len(), 4);
     }
 
     #[test]

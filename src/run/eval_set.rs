@@ -32,6 +32,8 @@ pub struct RunArgs {
     pub app_name: String,
     pub detail: Detail,
     pub efficiency_metrics: bool,
+    /// Longest wait for one agent turn, in milliseconds (0: none).
+    pub agent_timeout_ms: f64,
 }
 
 #[derive(Default)]
@@ -51,6 +53,25 @@ fn inference_failure(
     message: &str,
 ) -> EvalCaseResult<'static> {
     let mut r = EvalCaseResult::failed(set_id, &case.eval_id, code, message);
+    r.session_id = session.id.clone();
+    r.user_id = Some(session.user_id.clone());
+    r.run = Some(run);
+    r
+}
+
+/// A case whose conversation could not be completed.
+fn conversation_failure(
+    set_id: &str,
+    case: &EvalCase,
+    run: u32,
+    session: &Session,
+    f: Failure,
+) -> EvalCaseResult<'static> {
+    let mut r = EvalCaseResult::failed(set_id, &case.eval_id, f.code, &f.message);
+    if let Some(e) = r.error.as_mut() {
+        e.turn = f.turn.and_then(|t| u32::try_from(t).ok());
+        e.stack = f.stack;
+    }
     r.session_id = session.id.clone();
     r.user_id = Some(session.user_id.clone());
     r.run = Some(run);
@@ -93,21 +114,53 @@ fn session_of(case: &EvalCase, host: &dyn Host) -> Session {
     }
 }
 
-/// Runs one conversation: returns the actual invocations, or (code, message) on failure.
+/// Why a conversation could not be completed: the case's `error`.
+struct Failure {
+    code: &'static str,
+    message: String,
+    /// 1-based turn the agent failed on.
+    turn: Option<usize>,
+    stack: Option<String>,
+}
+
+impl Failure {
+    fn new(code: &'static str, message: impl Into<String>) -> Failure {
+        Failure {
+            code,
+            message: message.into(),
+            turn: None,
+            stack: None,
+        }
+    }
+
+    /// The agent's failure on (0-based) `turn`.
+    fn at(turn: usize, code: &'static str, message: impl std::fmt::Display) -> Failure {
+        Failure {
+            code,
+            message: format!("turn {}: {message}", turn + 1),
+            turn: Some(turn + 1),
+            stack: None,
+        }
+    }
+}
+
+/// Runs one conversation: returns the actual invocations, or why it could not be completed.
 async fn converse(
     host: &dyn Host,
     judge: Option<&JudgeClient>,
     sim: Result<&SimulatorConfig, &str>,
-    set_id: &str,
+    args: &RunArgs,
     case: &EvalCase,
     run: u32,
     session: &Session,
-) -> Result<Vec<Invocation>, (&'static str, String)> {
+) -> Result<Vec<Invocation>, Failure> {
+    let set_id = args.eval_set.eval_set_id.as_str();
+    let agent_timeout_ms = args.agent_timeout_ms;
     let mut actual: Vec<Invocation> = Vec::new();
     let mut turn: usize = 0;
     loop {
         if host.aborted() {
-            return Err(("cancelled", "the run was cancelled".into()));
+            return Err(Failure::new("cancelled", "the run was cancelled"));
         }
         let user_content: Content = if let Some(conv) = &case.conversation {
             match conv.get(turn) {
@@ -115,17 +168,17 @@ async fn converse(
                 None => break,
             }
         } else if let Some(scenario) = &case.conversation_scenario {
-            let sim = sim.map_err(|m| ("invalid_config", m.to_string()))?;
+            let sim = sim.map_err(|m| Failure::new("invalid_config", m))?;
             let Some(j) = judge else {
-                return Err((
+                return Err(Failure::new(
                     "needs_judge",
-                    "this case has a conversation_scenario: the simulated user is an LLM, so pass a `judge`".into(),
+                    "this case has a conversation_scenario: the simulated user is an LLM, so pass a `judge`",
                 ));
             };
             match next_message(j as &dyn JudgePort, scenario, sim, &actual).await {
                 Ok(Next::Say(t)) => Content::from_text("user", &t),
                 Ok(Next::Stop) => break,
-                Err(m) => return Err(("simulator_error", m)),
+                Err(m) => return Err(Failure::new("simulator_error", m)),
             }
         } else {
             break;
@@ -138,30 +191,67 @@ async fn converse(
             "sessionId": session.id, "userId": session.user_id, "appName": session.app_name,
             "state": session.state, "userContent": value_of(&user_content), "text": text,
             "previousInvocation": actual.last().map(value_of),
+            "timeoutMs": (agent_timeout_ms > 0.0).then_some(agent_timeout_ms),
         });
         let started = host.now_ms();
-        let reply = host.agent(turn_json.to_string()).await;
+        let reply = with_timeout(host, host.agent(turn_json.to_string()), agent_timeout_ms).await;
         let elapsed = (host.now_ms() - started) / 1000.0;
         let reply = match reply {
-            Ok(r) => r,
-            Err(AgentError::Aborted) => return Err(("cancelled", "the run was cancelled".into())),
-            Err(AgentError::Failed(m)) => return Err(("agent_error", format!("turn {}: {m}", turn + 1))),
+            Some(Ok(r)) => r,
+            Some(Err(AgentError::Aborted)) => return Err(Failure::new("cancelled", "the run was cancelled")),
+            Some(Err(AgentError::Failed { message, stack })) => {
+                return Err(Failure {
+                    stack,
+                    ..Failure::at(turn, "agent_error", message)
+                })
+            }
+            None if host.aborted() => return Err(Failure::new("cancelled", "the run was cancelled")),
+            None => {
+                return Err(Failure::at(
+                    turn,
+                    "agent_timeout",
+                    format_args!(
+                        "the agent did not answer within {} (raise the agent timeout: `agentTimeoutMs`, CLI --agent_timeout)",
+                        seconds(agent_timeout_ms)
+                    ),
+                ))
+            }
         };
         crate::schema::budget::check_reply(&reply, "the agent's reply")
-            .map_err(|m| ("agent_error", format!("turn {}: {m}", turn + 1)))?;
-        let v: Value = serde_json::from_str(&reply).map_err(|e| {
-            (
-                "agent_error",
-                format!("turn {}: the agent's reply is not JSON: {e}", turn + 1),
-            )
-        })?;
+            .map_err(|m| Failure::at(turn, "agent_error", m))?;
+        let v: Value = serde_json::from_str(&reply)
+            .map_err(|e| Failure::at(turn, "agent_error", format_args!("the agent's reply is not JSON: {e}")))?;
         let id = format!("e-{}-{}-{}", run, case.eval_id, turn);
         let inv = invocation_from_reply(&v, id, user_content, started / 1000.0, Some(elapsed.max(0.0)))
-            .map_err(|m| ("agent_error", format!("turn {}: {m}", turn + 1)))?;
+            .map_err(|m| Failure::at(turn, "agent_error", m))?;
         actual.push(inv);
         turn += 1;
     }
     Ok(actual)
+}
+
+/// `call` raced against the host's clock: `None` when `timeout_ms` passed first (0: no timeout).
+async fn with_timeout<T>(
+    host: &dyn Host,
+    call: futures_util::future::LocalBoxFuture<'_, T>,
+    timeout_ms: f64,
+) -> Option<T> {
+    if timeout_ms <= 0.0 {
+        return Some(call.await);
+    }
+    match futures_util::future::select(call, host.sleep(timeout_ms)).await {
+        futures_util::future::Either::Left((v, _)) => Some(v),
+        futures_util::future::Either::Right(((), _)) => None,
+    }
+}
+
+/// `30 s`, `1.5 s`, `250 ms`.
+fn seconds(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms} ms")
+    } else {
+        format!("{} s", ms / 1000.0)
+    }
 }
 
 /// Runs the eval set. `custom` serves custom metrics; `judge` both judged metrics and the
@@ -226,12 +316,12 @@ pub async fn evaluate(
                     return None;
                 }
                 let sim = sim_ref.as_ref().map_err(String::as_str);
-                let result = match converse(host_ref, judge_ref, sim, set_id_ref, case, run, &session).await {
-                    Err(("cancelled", _)) => {
+                let result = match converse(host_ref, judge_ref, sim, args_ref, case, run, &session).await {
+                    Err(f) if f.code == "cancelled" => {
                         skip(case, run, "cancelled");
                         return None;
                     }
-                    Err((code, m)) => inference_failure(set_id_ref, case, run, &session, code, &m),
+                    Err(f) => conversation_failure(set_id_ref, case, run, &session, f),
                     Ok(actual) => score(args_ref, judge_ref, custom, case, actual, run, &session).await,
                 };
                 {

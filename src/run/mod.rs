@@ -32,8 +32,11 @@ pub struct HttpReply {
 pub enum FetchError {
     /// No reply within the call's timeout.
     Timeout,
-    /// The request failed on the network (refused, reset, DNS...).
+    /// The request failed on the network (reset, timeout at a lower layer, ...).
     Network(String),
+    /// Nobody is listening there: the connection was refused or the host name does not resolve.
+    /// Retried once; after two in a row the judge counts as unreachable for the rest of the run.
+    Unreachable(String),
     /// `fetch` threw synchronously (a bug or misconfiguration in the host's fetch).
     Thrown(String),
     /// `fetch` resolved to something that is not a Response.
@@ -46,12 +49,16 @@ pub enum FetchError {
 
 impl FetchError {
     pub fn retryable(&self) -> bool {
-        matches!(self, FetchError::Timeout | FetchError::Network(_))
+        matches!(
+            self,
+            FetchError::Timeout | FetchError::Network(_) | FetchError::Unreachable(_)
+        )
     }
     pub fn describe(&self) -> String {
         match self {
             FetchError::Timeout => "the judge did not answer within the timeout".into(),
             FetchError::Network(m) => format!("network error: {m}"),
+            FetchError::Unreachable(m) => format!("the judge is unreachable: {m}"),
             FetchError::Thrown(m) => format!("the judge fetch threw: {m}"),
             FetchError::NotAResponse(m) => format!("the judge fetch did not return a Response: {m}"),
             FetchError::TooLarge(m) => format!("the judge's reply was refused: {m}"),
@@ -63,8 +70,22 @@ impl FetchError {
 /// What the agent callback answered for one turn (JSON text), or why it failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AgentError {
-    Failed(String),
+    /// The agent threw or rejected (the message, and the JS stack when there is one), or
+    /// answered something that is not a reply.
+    Failed {
+        message: String,
+        stack: Option<String>,
+    },
     Aborted,
+}
+
+impl AgentError {
+    pub fn failed(message: impl Into<String>) -> AgentError {
+        AgentError::Failed {
+            message: message.into(),
+            stack: None,
+        }
+    }
 }
 
 /// The host's capabilities.

@@ -191,6 +191,12 @@ pub struct CaseError {
     pub code: String,
     #[serde(default, deserialize_with = "null_default")]
     pub message: String,
+    /// The (1-based) turn the agent failed on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u32>,
+    /// The JavaScript stack of what the agent threw, when it threw an Error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack: Option<String>,
 }
 
 /// ADK's EvalCaseResult, plus evalcore's `run` (which of `numRuns`) and `error`.
@@ -304,6 +310,8 @@ impl<'a> EvalCaseResult<'a> {
             error: Some(CaseError {
                 code: code.to_string(),
                 message: message.to_string(),
+                turn: None,
+                stack: None,
             }),
         }
     }

@@ -126,6 +126,7 @@ impl Host for WasmHost {
                     "aborted" => FetchError::Aborted,
                     "thrown" => FetchError::Thrown(message),
                     "not_response" => FetchError::NotAResponse(message),
+                    "unreachable" => FetchError::Unreachable(message),
                     _ => FetchError::Network(message),
                 });
             }
@@ -168,12 +169,13 @@ impl Host for WasmHost {
     fn agent(&self, turn_json: String) -> LocalBoxFuture<'_, Result<String, AgentError>> {
         let p = self.0.agent(&turn_json);
         Box::pin(async move {
-            let v = text_of(p).await.map_err(|e| AgentError::Failed(e.message()))?;
+            let v = text_of(p).await.map_err(|e| AgentError::failed(e.message()))?;
             if let Some((kind, message)) = error_of(&v) {
                 return Err(if kind == "aborted" {
                     AgentError::Aborted
                 } else {
-                    AgentError::Failed(message)
+                    let stack = v.pointer("/error/stack").and_then(Value::as_str).map(str::to_string);
+                    AgentError::Failed { message, stack }
                 });
             }
             Ok(v.get("ok").map(Value::to_string).unwrap_or_else(|| "null".into()))

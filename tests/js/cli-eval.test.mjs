@@ -56,8 +56,8 @@ describe('running the hello_world example', () => {
     const r = cli(['eval', join(app, 'agent.mjs'), join(app, 'hello_world.evalset.json')]);
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stdout, `${CRITERIA}${STARS}Eval Run Summary\nhello_world:\n  Tests passed: 3\n  Tests failed: 1\n`);
-    assert.equal(r.stderr, '', 'no progress bar when stderr is not a terminal');
     const files = historyOf(app);
+    assert.equal(r.stderr, `wrote ${files[0]}\n`, 'no progress bar when stderr is not a terminal; the result file named');
     assert.equal(files.length, 1);
     assert.match(files[0], /[/\\]hello_world_hello_world_\d+\.\d+\.evalset_result\.json$/);
     const raw = JSON.parse(readFileSync(files[0], 'utf8'));
@@ -121,7 +121,9 @@ describe('running the hello_world example', () => {
     }
     const report = JSON.parse(readFileSync(out, 'utf8'));
     assert.equal(report.ok, false);
-    assert.deepEqual(report.summary.eval_sets[0], { eval_set_id: 'hello_world', runs: 2, total: 4, passed: 2, failed: 2, not_evaluated: 0 });
+    assert.deepEqual(report.summary.eval_sets[0], {
+      eval_set_id: 'hello_world', runs: 2, total: 4, passed: 2, failed: 2, not_evaluated: 0, not_evaluated_metrics: 0, not_evaluated_reasons: {},
+    });
     const summary = report.eval_set_results[0].run_summary;
     assert.equal(summary.num_runs, 2);
     const traj = summary.cases.find((c) => c.eval_id === 'check_listed_numbers').metrics.find((m) => m.metric_name === 'tool_trajectory_avg_score');
@@ -135,7 +137,7 @@ describe('running the hello_world example', () => {
     assert.equal(junit.code, 1);
     assert.ok(junit.stdout.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="evalcore" tests="4" failures="1" errors="0">'), junit.stdout);
     assert.match(junit.stdout, /<testcase name="check_listed_numbers" classname="hello_world">\n {6}<failure message="tool_trajectory_avg_score: FAILED/);
-    assert.equal(junit.stderr, CRITERIA);
+    assert.equal(junit.stderr, `${CRITERIA}wrote ${historyOf(app)[0]}\n`);
     const md = cli(['eval', app, `${set}:greeting`, '--format', 'markdown']);
     assert.equal(md.code, 0);
     assert.ok(md.stdout.startsWith('### ✅ evalcore: 1 of 1 eval case passed\n'), md.stdout);
@@ -157,10 +159,11 @@ describe('running the hello_world example', () => {
     const code = await main(['eval', app, `${join(app, 'hello_world.evalset.json')}:greeting,roll_and_check`, '--concurrency', '1'],
       { stdout, stderr, env: { NO_COLOR: '1' } });
     assert.equal(code, 0);
-    const frames = stderr.text.split('\r\x1b[2K').filter((f) => f !== '');
+    const wrote = `wrote ${historyOf(app)[0]}\n`;
+    assert.ok(stderr.text.endsWith(`\r\x1b[2K${wrote}`), 'the line is cleared before anything else is written');
+    const frames = stderr.text.slice(0, -wrote.length).split('\r\x1b[2K').filter((f) => f !== '');
     assert.ok(frames.length >= 2, stderr.text);
     assert.match(frames.at(-1), /^hello_world {2}\[#{20}\] 2\/2 cases {2}2 passed {2}0 failed {2}\d+:\d\d$/);
-    assert.ok(stderr.text.endsWith('\r\x1b[2K'), 'the line is cleared before the summary');
     assert.match(stdout.text, /Tests passed: 2/);
   });
 });
@@ -340,4 +343,123 @@ test('--judge, --judge_base_url, the API key from the environment, --judge_casse
   } finally {
     await server.close();
   }
+});
+
+describe('the CLI tells the truth (NOT_EVALUATED, config warnings, hangs, dry runs)', () => {
+  const ECHO = `export async function agent(turn) {
+  if (turn.text.includes('hang')) return new Promise(() => {});
+  if (turn.text.includes('crash')) throw new Error('the agent crashed');
+  return { finalResponse: 'Hello, I am the echo agent.' };
+}
+`;
+  function app(name, texts = ['Hi'], config = { criteria: { response_match_score: 0.5, final_response_match_v2: 0.5 } }) {
+    const dir = join(work, name, 'echo');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'agent.mjs'), ECHO);
+    writeFileSync(join(dir, 's.evalset.json'), JSON.stringify({
+      eval_set_id: 's',
+      eval_cases: texts.map((text, i) => ({
+        eval_id: `case${i}`,
+        conversation: [{ invocation_id: `i${i}`, user_content: { role: 'user', parts: [{ text }] }, final_response: { role: 'model', parts: [{ text: 'Hello, I am the echo agent.' }] } }],
+      })),
+    }));
+    if (config) writeFileSync(join(dir, 'test_config.json'), JSON.stringify(config));
+    return dir;
+  }
+  /** A loopback port nobody listens on. */
+  async function deadPort() {
+    const net = await import('node:net');
+    const srv = net.createServer();
+    await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+    const { port } = srv.address();
+    await new Promise((r) => srv.close(r));
+    return port;
+  }
+  function cliAsync(args) {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '' } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => { stdout += d; });
+      child.stderr.on('data', (d) => { stderr += d; });
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  test('a dead judge: ADK\'s summary and exit 0, but the reason on stderr; --strict exits 1; it fails fast', async () => {
+    const dir = app('dead_judge', ['Hi', 'Hello']);
+    const url = `http://127.0.0.1:${await deadPort()}`;
+    const t0 = Date.now();
+    const r = await cliAsync(['eval', dir, join(dir, 's.evalset.json'), '--judge', 'openai:m', '--judge_base_url', url]);
+    assert.ok(Date.now() - t0 < 20_000, 'a refused connection is not retried for long');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Tests passed: 2\n {2}Tests failed: 0\n$/);
+    assert.match(r.stderr, /^2 metric results were NOT_EVALUATED \(ADK's rule does not fail a case for it; --strict \/ strict: true does\):\n {2}judge_error x2 \(final_response_match_v2\): .*ECONNREFUSED/m);
+    const strict = await cliAsync(['eval', dir, join(dir, 's.evalset.json'), '--judge', 'openai:m', '--judge_base_url', url, '--strict', '--print_detailed_results']);
+    assert.equal(strict.code, 1);
+    assert.match(strict.stderr, /^NOT_EVALUATED, each:\n {2}case0: final_response_match_v2: judge_error: /m);
+    assert.match(strict.stderr, /^error: --strict: 2 metric result\(s\) were NOT_EVALUATED$/m);
+  });
+
+  test('a misspelt metric: the warning (with the closest name) before the run; --strict runs nothing', () => {
+    const dir = app('typo', ['Hi'], { criteria: { respone_match_score: 0.5 } });
+    const r = cli(['eval', dir, join(dir, 's.evalset.json')]);
+    const lines = r.stderr.split('\n');
+    assert.match(lines[0], /^warning: .*test_config\.json: \$\.criteria\.respone_match_score: unknown metric "respone_match_score"; did you mean "response_match_score"\?/);
+    assert.match(r.stderr, /unknown_metric x1 \(respone_match_score\)/);
+    assert.match(r.stderr, /No metric was evaluated/);
+    assert.equal(r.code, 1, 'the case is NOT_EVALUATED');
+    const strict = cli(['eval', dir, join(dir, 's.evalset.json'), '--strict']);
+    assert.equal(strict.code, 1);
+    assert.match(strict.stderr, /error: --strict: the config has 1 warning\(s\); nothing was run/);
+    assert.equal(strict.stdout, '');
+    assert.equal(historyOf(dir).length, 1, 'only the first run wrote results');
+  });
+
+  test('an agent that never answers fails its case at --agent_timeout; a throw shows its stack with --log_level DEBUG', async () => {
+    const dir = app('hang', ['Hi', 'please hang', 'please crash'], { criteria: { response_match_score: 0.5 } });
+    const t0 = Date.now();
+    const r = await cliAsync(['eval', dir, join(dir, 's.evalset.json'), '--agent_timeout', '0.5', '--log_level', 'DEBUG']);
+    assert.ok(Date.now() - t0 < 20_000);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /Tests passed: 1\n {2}Tests failed: 2\n$/);
+    assert.match(r.stderr, /^2 case runs could not be completed:\n {2}case1: agent_timeout: turn 1: the agent did not answer within 500 ms/m);
+    assert.match(r.stderr, /^ {2}case2: agent_error: turn 1: the agent threw: the agent crashed$/m);
+    assert.match(r.stderr, /^stack of case2 \(turn 1\):\n {2}Error: the agent crashed\n {6}at agent \(.*agent\.mjs:3:\d+\)\n(?! )/m, 'the stack ends where evalcore called the agent');
+    const quiet = await cliAsync(['eval', dir, join(dir, 's.evalset.json'), '--agent_timeout', '0.5']);
+    assert.doesNotMatch(quiet.stderr, /^stack of/m);
+    assert.match(quiet.stderr, /--log_level DEBUG prints the stack/);
+  });
+
+  test('--dry_run counts the judge calls and sends none; --no_save writes nothing; --judge_retries/--judge_timeout reach the judge', async () => {
+    const dir = app('dry', ['Hi', 'Hello']);
+    const url = `http://127.0.0.1:${await deadPort()}`;
+    const r = cli(['eval', dir, join(dir, 's.evalset.json'), '--judge', 'openai:m', '--judge_base_url', url, '--dry_run']);
+    assert.match(r.stderr, /^dry run: 10 judge call\(s\) would be sent \(about \d+ prompt tokens\); nothing was sent and no result file was written$/m);
+    assert.equal(historyOf(dir).length, 0);
+    const n = cli(['eval', dir, join(dir, 's.evalset.json'), '--no_save']);
+    assert.equal(n.code, 0, n.stderr);
+    assert.doesNotMatch(n.stderr, /wrote/);
+    assert.equal(historyOf(dir).length, 0);
+    assertUsageError(cli(['eval', dir, join(dir, 's.evalset.json'), '--judge_retries', '2']), /--judge_retries needs --judge PROVIDER:MODEL/);
+    assertUsageError(cli(['eval', dir, join(dir, 's.evalset.json'), '--agent_timeout', '-1']), /--agent_timeout must be a number of seconds/);
+    const { judgeFromFlags } = await import('../../pkg/lib/cli/eval.js');
+    assert.deepEqual(judgeFromFlags({ judge: 'openai:m', judge_retries: 0, judge_timeout: 2.5, dry_run: true }, {}),
+      { provider: 'openai', model: 'm', timeoutMs: 2500, maxRetries: 0, dryRun: true });
+  });
+
+  test('a folder runs every eval file under it, each with the test_config.json beside it (as AgentEvaluator)', () => {
+    const dir = app('folder', ['Hi']);
+    const sub = join(dir, 'more');
+    mkdirSync(sub);
+    writeFileSync(join(sub, 'greet.test.json'), JSON.stringify([{ query: 'Hi', expected_tool_use: [], reference: 'Hello, I am the echo agent.' }]));
+    writeFileSync(join(sub, 'test_config.json'), JSON.stringify({ criteria: { response_match_score: 0.9 } }));
+    rmSync(join(dir, 'test_config.json'));
+    const r = cli(['eval', join(dir, 'agent.mjs'), dir]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /\ngreet:\n {2}Tests passed: 1\n {2}Tests failed: 0\ns:\n {2}Tests passed: 1\n {2}Tests failed: 0\n$/);
+    const greet = readEvalSetResultFile(historyOf(dir).find((f) => f.includes('echo_greet_')));
+    assert.deepEqual(greet.eval_case_results[0].overall_eval_metric_results.map((m) => [m.metric_name, m.threshold]).filter(([n]) => !n.endsWith('_v1')),
+      [['response_match_score', 0.9]], 'the config beside greet.test.json');
+  });
 });

@@ -184,3 +184,22 @@ test('the progress display draws only on a terminal, in place, and clears itself
   full.done();
   assert.match(wide.out, /\x1b\[31m1 failed\x1b\[39m/, 'colours when the line fits');
 });
+
+test("the progress display's run counter never goes back, and a judge retry's wait is shown", () => {
+  const tty = { isTTY: true, columns: 300, out: '', write(s) { this.out += s; } };
+  let t = 0;
+  const bar = createProgress(tty, { runs: 3, now: () => t, env: { NO_COLOR: '1' } });
+  const p = { phase: 'case', casesTotal: 6, failed: 0, notEvaluated: 0 };
+  bar.update({ ...p, run: 1, casesDone: 2, passed: 2 });
+  // A case of the first run finishing after one of the second (cases of several runs in flight).
+  bar.update({ ...p, run: 0, casesDone: 3, passed: 3 });
+  bar.update({ ...p, run: 0, casesDone: 3, passed: 3, phase: 'judge_retry',
+    retry: { attempt: 2, maxRetries: 6, delayMs: 4000, why: 'judge call for m invocation 1 sample 1 (judge): status 429' } });
+  t = 5000;
+  bar.update({ ...p, run: 0, casesDone: 4, passed: 4 });
+  bar.done();
+  const frames = tty.out.split('\r\x1b[2K').filter((f) => f !== '');
+  assert.deepEqual(frames.map((f) => f.slice(0, 7)), ['run 2/3', 'run 2/3', 'run 2/3', 'run 2/3']);
+  assert.match(frames[2], /3\/6 cases .* judge retry 2\/6 in 4s \(status 429\)$/);
+  assert.doesNotMatch(frames[3], /judge retry/, 'the wait is over');
+});

@@ -68,7 +68,7 @@ test('npm pack ships exactly the package files', () => {
     'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/adk_text.js', 'lib/api.js',
     'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
     'lib/cli/eval_set.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 
-    'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/errors.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
+    'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/errors.js', 'lib/health.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
     'lib/reports.js', 'lib/reports_node.js', 'lib/resume.js', 'lib/run.js', 'lib/testing.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts',
     'testing.d.ts', 'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
   ]);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { EvalError } from '../../pkg/index.js';
 import { readEvalSetResult } from '../../pkg/lib/history.js';
-import { escapeXmlAttr, escapeXmlText, explainCase, groupResults, toJson, toJUnit, toMarkdown } from '../../pkg/lib/reports.js';
+import { escapeXmlAttr, escapeXmlText, explainCase, formatToolCall, groupResults, toJson, toJUnit, toMarkdown } from '../../pkg/lib/reports.js';
 import { ROOT } from './helpers.mjs';
 
 // ---------------------------------------------------------------------------------------------
@@ -178,8 +178,8 @@ describe('JSON', () => {
     const out = JSON.parse(toJson(ADK));
     assert.equal(out.ok, false);
     assert.deepEqual(out.summary, {
-      total: 4, passed: 3, failed: 1, not_evaluated: 0,
-      eval_sets: [{ eval_set_id: 'hello_world', runs: 1, total: 4, passed: 3, failed: 1, not_evaluated: 0 }],
+      total: 4, passed: 3, failed: 1, not_evaluated: 0, not_evaluated_metrics: 0, not_evaluated_reasons: {},
+      eval_sets: [{ eval_set_id: 'hello_world', runs: 1, total: 4, passed: 3, failed: 1, not_evaluated: 0, not_evaluated_metrics: 0, not_evaluated_reasons: {} }],
     });
     assert.equal(out.eval_set_results[0].eval_case_results.length, 4);
     const passing = { eval_set_id: 's', eval_case_results: [caseResult('a', 'PASSED', [])] };
@@ -294,4 +294,64 @@ test('input that is not results is an EvalError with the path of what is wrong, 
         `${report.name}(${JSON.stringify(bad)}) at ${path}`);
     }
   }
+});
+
+describe('what could not be evaluated is counted in every report', () => {
+  const notEvaluated = (name, reason, error) => metric(name, 'NOT_EVALUATED', null, 0.5, { details: { reason, error } });
+  // A dead judge under ADK's rule: the case PASSED on response_match_score, the judged metric
+  // came back NOT_EVALUATED.
+  const dead = {
+    eval_set_result_id: 'r', eval_set_id: 'set',
+    eval_case_results: [
+      caseResult('a', 'PASSED', [metric('response_match_score', 'PASSED', 0.9), notEvaluated('final_response_match_v2', 'judge_error', 'the judge is unreachable: ECONNREFUSED')]),
+      caseResult('b', 'PASSED', [metric('response_match_score', 'PASSED', 0.8), notEvaluated('final_response_match_v2', 'judge_error', 'the judge is unreachable: ECONNREFUSED')]),
+    ],
+  };
+
+  test('JSON: counts per reason; ok stays ADK\'s verdict unless strict', () => {
+    const out = JSON.parse(toJson(dead));
+    assert.equal(out.ok, true);
+    assert.equal(out.summary.not_evaluated_metrics, 2);
+    assert.deepEqual(out.summary.not_evaluated_reasons, { judge_error: 2 });
+    assert.equal(out.summary.eval_sets[0].not_evaluated_metrics, 2);
+    assert.equal(JSON.parse(toJson(dead, { strict: true })).ok, false);
+  });
+
+  test('JUnit: suite properties count them; strict fails the case with the reason', () => {
+    const suite = kids(parseXml(toJUnit(dead)), 'testsuite')[0];
+    const props = Object.fromEntries(kids(kids(suite, 'properties')[0], 'property').map((p) => [p.attrs.name, p.attrs.value]));
+    assert.deepEqual(props, { 'evalcore.not_evaluated_metrics': '2', 'evalcore.not_evaluated.judge_error': '2' });
+    assert.equal(kids(kids(suite, 'testcase')[0], 'failure').length, 0, 'ADK\'s rule: the case passed');
+    const strict = kids(parseXml(toJUnit(dead, { strict: true })), 'testsuite')[0];
+    const failure = kids(kids(strict, 'testcase')[0], 'failure')[0];
+    assert.equal(failure.attrs.type, 'NOT_EVALUATED');
+    assert.match(failure.attrs.message, /^not evaluated: final_response_match_v2: NOT_EVALUATED \(judge_error\), score n\/a, threshold 0\.5 — the judge is unreachable: ECONNREFUSED$/);
+  });
+
+  test('Markdown: a warning line under the verdict; strict turns the verdict', () => {
+    const md = toMarkdown(dead).split('\n');
+    assert.equal(md[0], '### ✅ evalcore: 2 of 2 eval cases passed');
+    assert.equal(md[2], '> ⚠️ 2 metric results were NOT_EVALUATED: judge_error ×2 (final_response_match_v2)');
+    assert.ok(toMarkdown(dead, { strict: true }).startsWith('### ❌'));
+    assert.ok(!toMarkdown(ADK).includes('NOT_EVALUATED:'), 'nothing to say, nothing said');
+  });
+});
+
+describe('defects a new user hit', () => {
+  test("Markdown: a failing case's <summary> names the metric that failed, not the first one", () => {
+    const r = caseResult('c', 'FAILED', [metric('response_match_score', 'PASSED', 0.9), metric('tool_trajectory_avg_score', 'FAILED', 0, 1)]);
+    const summary = toMarkdown({ eval_set_result_id: 'r', eval_set_id: 'set', eval_case_results: [r] }).split('\n').find((l) => l.startsWith('<details>'));
+    assert.equal(summary, '<details><summary>❌ c: tool_trajectory_avg_score: FAILED, score 0, threshold 1</summary>');
+  });
+
+  test('Markdown: 4 cases run twice are 4 cases, not 8', () => {
+    const runs = ['a', 'b', 'c', 'd'].flatMap((id) => [0, 1].map((run) => caseResult(id, id === 'd' && run === 1 ? 'FAILED' : 'PASSED', [metric('m', 'PASSED', 1)], { run })));
+    const md = toMarkdown({ eval_set_result_id: 'r', eval_set_id: 'set', eval_case_results: runs });
+    assert.equal(md.split('\n')[0], '### ❌ evalcore: 3 of 4 eval cases passed in all 2 runs (7 of 8 case runs passed)');
+  });
+
+  test("tool calls read as in ADK's detailed output (Python's form), in the reports too", () => {
+    assert.equal(formatToolCall({ name: 'get_weather', args: { city: 'Paris', days: 2, exact: true, tags: ['a'], none: null } }),
+      "get_weather(city='Paris', days=2, exact=True, tags=['a'], none=None)");
+  });
 });

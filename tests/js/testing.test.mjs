@@ -121,7 +121,21 @@ describe('AgentEvaluator.evaluateEvalSet', () => {
     const one = { ...set, eval_cases: set.eval_cases.filter((c) => c.eval_id === 'greeting') };
     const err = await rejectsWith(AgentEvaluator.evaluateEvalSet(replayAgent, one, { numRuns: 2, config: { criteria: { final_response_match_v2: 0.5 } } }),
       /final_response_match_v2 {2}0\.5 {8}n\/a {4}NOT_EVALUATED/);
-    assert.deepEqual(err.failures, ['final_response_match_v2 for greeting was not evaluated: no score was produced, so the threshold of 0.5 was never checked.']);
+    assert.deepEqual(err.failures, ['final_response_match_v2 for greeting was not evaluated: no score was produced, so the threshold of 0.5 was never checked '
+      + '(needs_judge: final_response_match_v2 is judged by an LLM: pass a `judge` ({provider, model, baseUrl?, fetch?}) to evaluate it).'],
+    'the reason and the error of the NOT_EVALUATED result, in the assertion message');
+    assert.match(err.message, /\(needs_judge: final_response_match_v2 is judged by an LLM/);
+  });
+
+  test('strict: a misspelt metric in the config is an EvalError with its path, before any turn', async () => {
+    let turns = 0;
+    const agent = (t) => { turns++; return replayAgent(t); };
+    await assert.rejects(AgentEvaluator.evaluateEvalSet(agent, readFileSync(SET), { numRuns: 1, strict: true, config: { criteria: { respone_match_score: 0.5 } } }),
+      (e) => e instanceof EvalError && e.path === '$.criteria.respone_match_score' && /did you mean "response_match_score"/.test(e.message));
+    assert.equal(turns, 0);
+    // Without strict, ADK's behaviour: the run goes on and the metric is not evaluated.
+    const err = await rejectsWith(AgentEvaluator.evaluateEvalSet(agent, readFileSync(SET), { numRuns: 1, config: { criteria: { respone_match_score: 0.5 } } }), /respone_match_score/);
+    assert.match(err.failures[0], /was not evaluated: .*\(unknown_metric: unknown metric "respone_match_score"; did you mean "response_match_score"\?/);
   });
 });
 

@@ -1,14 +1,14 @@
 //! Command-line flags: `--name value`, `--name=value`, boolean flags, `--` to end flags (parsed
-//! by Node's `util.parseArgs`).
+//! by Node's `util.parseArgs`). Names are ADK's (`--print_detailed_results`); the dashed
+//! spelling is accepted too.
 import { parseArgs as nodeParseArgs } from 'node:util';
-//! Names are ADK's (`--print_detailed_results`); the dashed spelling is accepted too.
-
 import { UsageError } from '../errors.js';
 
 export { UsageError };
 
 /**
- * Parses `argv` against `flags` (`{ name: 'bool' | 'string' | 'int' | [choices] }`) with Node's
+ * Parses `argv` against `flags` (`{ name: 'bool' | 'string' | 'int' | 'count' | 'seconds' | [choices] }`: `int`
+ * is a whole number >= 1, `count` one >= 0, `seconds` a number >= 0) with Node's
  * `util.parseArgs`; every value is checked here, in one place. Returns `{ positionals, options }`
  * with options under their underscore names; `help` is true when `--help`/`-h` is present.
  * Unknown flags and missing or bad values throw UsageError.
@@ -63,6 +63,19 @@ function checkValue(kind, raw, value, command) {
       throw new UsageError(`--${raw} must be a whole number of at least 1, found "${value}"`, command);
     }
     return Number(value);
+  }
+  if (kind === 'count') {
+    if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(Number(value))) {
+      throw new UsageError(`--${raw} must be a whole number of at least 0, found "${value}"`, command);
+    }
+    return Number(value);
+  }
+  if (kind === 'seconds') {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
+      throw new UsageError(`--${raw} must be a number of seconds (0 or more), found "${value}"`, command);
+    }
+    return n;
   }
   if (Array.isArray(kind) && !kind.includes(value)) {
     throw new UsageError(`--${raw} must be one of ${kind.join(', ')}, found "${value}"`, command);

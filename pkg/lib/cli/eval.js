@@ -1,15 +1,16 @@
 //! `evalcore eval AGENT_MODULE EVAL_SET[:id,id]...`: `adk eval` for JS agents — ADK's
 //! selection syntax, config discovery, console output, result files and exit codes.
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { evaluate, formatReport } from '../../index.js';
+import { dirname, join, resolve } from 'node:path';
+import { evaluate, formatReport, validateEvalConfig } from '../../index.js';
+import { runHealth } from '../health.js';
 import { evalHistoryDir, saveEvalSetResult, validatePathSegment } from '../history.js';
 import { toJson, toJUnit, toMarkdown } from '../reports.js';
 import { loadAgent, resolveAgentPath, appLocation } from '../node/agent.js';
 import { parseArgs, UsageError } from './args.js';
 import { criteriaLine } from './config.js';
 import { readConfig, resolveConfigPath } from '../node/config.js';
-import { evalSetPath, readEvalSetFile } from '../node/evalsets.js';
+import { evalSetPath, findEvalFiles, readEvalSetFile } from '../node/evalsets.js';
 import { isRegularFile } from '../node/files.js';
 import { createProgress } from './progress.js';
 import { parseSelectors } from './selectors.js';
@@ -27,7 +28,16 @@ export const FLAGS = {
   output: 'string',
   concurrency: 'int',
   log_level: ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'],
+  strict: 'bool',
+  agent_timeout: 'seconds',
+  judge_timeout: 'seconds',
+  judge_retries: 'count',
+  dry_run: 'bool',
+  no_save: 'bool',
 };
+
+/** Default --agent_timeout: a turn that never answers fails its case instead of hanging the run. */
+export const DEFAULT_AGENT_TIMEOUT_S = 300;
 
 export const HELP = `Usage: evalcore eval AGENT_MODULE EVAL_SET[:id,id,...]... [options]
 
@@ -37,9 +47,11 @@ AGENT_MODULE   a .js/.mjs file (or a folder with agent.mjs / agent.js / index.js
                \`agent\` (an evalcore Agent callback), \`default\`, \`rootAgent\` / \`root_agent\`
                (an @google/adk agent) or \`getAgent()\`. Its folder is the app: eval set ids are
                looked up as <folder>/<id>.evalset.json and results go to <folder>/.adk/eval_history/.
-EVAL_SET       an eval set file (current schema, legacy *.test.json list, legacy named list) or,
-               when the first one is not a file, eval set ids. \`file.json:a,b\` runs only cases
-               a and b (ids are trimmed); naming a set twice merges the lists.
+EVAL_SET       an eval set file (current schema, legacy *.test.json list, legacy named list), a
+               folder (every *.test.json / *.evalset.json under it, each with the
+               test_config.json beside it, as AgentEvaluator finds them) or, when the first one
+               is neither, eval set ids. \`file.json:a,b\` runs only cases a and b (ids are
+               trimmed); naming a set twice merges the lists.
 
 Options:
   --config_file_path PATH     eval config; default: test_config.json beside the one eval set
@@ -53,15 +65,31 @@ Options:
   --judge_base_url URL        the judge provider's API base URL
   --judge_cassette FILE       record / replay judge calls in FILE
   --judge_mode MODE           record | replay | auto (default auto) for --judge_cassette
+  --judge_timeout SECONDS     per judge call (default 60)
+  --judge_retries N           retries of a judge call on 408/429/5xx and network errors
+                              (default 6); a judge that refuses the connection twice is not
+                              called again in the run
+  --dry_run                   send no judge call: count the calls the run would make
+  --agent_timeout SECONDS     longest wait for one agent turn (default ${DEFAULT_AGENT_TIMEOUT_S}; 0: none); a turn
+                              that takes longer fails its case (agent_timeout)
+  --strict                    fail the run (exit 1) on any NOT_EVALUATED metric or config
+                              warning, not only on FAILED cases
   --results_dir DIR           where result files go (default <agent folder>/.adk/eval_history)
+  --no_save                   write no result files
   --format FORMAT             text (default) | json | junit | markdown
   --output FILE               write the --format report to FILE (stdout keeps the text output)
   --log_level LEVEL           @google/adk's log level: DEBUG, INFO, WARNING (default), ERROR,
-                              CRITICAL; its log lines go to stderr
+                              CRITICAL; its log lines go to stderr. DEBUG also prints the stack
+                              of what an agent threw
   -h, --help                  this help
 
-Exit status: 0 when every case PASSED, 1 when any case did not (NOT_EVALUATED counts as
-failed) or nothing ran, 2 for usage errors.
+The console output is \`adk eval\`'s; on stderr evalcore adds config warnings before the run,
+then what could not be evaluated (NOT_EVALUATED metrics with their reasons, cases the agent
+could not complete) and where the results went.
+
+Exit status: 0 when every case PASSED, 1 when any case did not (a case whose status is
+NOT_EVALUATED counts as failed; with --strict so does any NOT_EVALUATED metric) or nothing
+ran, 2 for usage errors.
 `;
 
 const COMMAND = 'eval';
@@ -69,7 +97,7 @@ const COMMAND = 'eval';
 /** The Judge for the --judge flags, with the provider's API key from the environment. */
 export function judgeFromFlags(opts, env = process.env) {
   if (opts.judge === undefined) {
-    for (const f of ['judge_base_url', 'judge_cassette', 'judge_mode']) {
+    for (const f of ['judge_base_url', 'judge_cassette', 'judge_mode', 'judge_timeout', 'judge_retries', 'dry_run']) {
       if (opts[f] !== undefined) throw new UsageError(`--${f} needs --judge PROVIDER:MODEL`, COMMAND);
     }
     return undefined;
@@ -80,6 +108,9 @@ export function judgeFromFlags(opts, env = process.env) {
   if (opts.judge_base_url !== undefined) judge.baseUrl = opts.judge_base_url;
   if (opts.judge_cassette !== undefined) judge.cassette = { path: resolve(opts.judge_cassette), mode: opts.judge_mode ?? 'auto' };
   else if (opts.judge_mode !== undefined) throw new UsageError('--judge_mode needs --judge_cassette FILE', COMMAND);
+  if (opts.judge_timeout !== undefined) judge.timeoutMs = opts.judge_timeout * 1000;
+  if (opts.judge_retries !== undefined) judge.maxRetries = opts.judge_retries;
+  if (opts.dry_run) judge.dryRun = true;
   const headers = {};
   if (judge.provider === 'gemini') {
     const key = env.GEMINI_API_KEY || env.GOOGLE_API_KEY;
@@ -92,23 +123,44 @@ export function judgeFromFlags(opts, env = process.env) {
 }
 
 /**
- * The eval sets to run: `[{ evalSet, evalIds }]`. File mode when the first argument is
- * an existing path (every argument must then be a file); otherwise every argument is an id
- * under the app folder.
+ * Eval files under a folder argument: none when it is not a folder or names case ids
+ * (`name:a,b` is an eval set id with its cases, as in ADK, even where a folder has that name).
+ */
+function folderFiles(key, ids) {
+  const st = statSync(key, { throwIfNoEntry: false });
+  if (!st || !st.isDirectory() || ids.length > 0) return [];
+  return findEvalFiles(key);
+}
+
+/**
+ * The eval sets to run: `[{ evalSet, evalIds, configPath }]`. Path mode when the first argument
+ * is an existing file or a folder holding eval files (every argument must then be one of them;
+ * a folder's files each use the test_config.json beside them, as AgentEvaluator does); otherwise
+ * every argument is an id under the app folder. `configPath` is undefined where the run's one
+ * config applies.
  */
 function collectEvalSets(selectors, appDir, warn) {
   const keys = [...selectors.keys()];
-  // ADK decides on existence alone; a folder of that name (often the app itself) is not a set.
   const isFile = (p) => isRegularFile(p);
-  const fileMode = isFile(keys[0]);
+  // ADK decides on existence alone; a folder (often the app itself) is a set only when it
+  // holds eval files.
+  const fileMode = isFile(keys[0]) || folderFiles(keys[0], selectors.get(keys[0])).length > 0;
   const first = statSync(keys[0], { throwIfNoEntry: false });
   if (first && !first.isFile() && !first.isDirectory()) throw new UsageError(`eval set file ${keys[0]} is not a regular file`, COMMAND);
   const byPath = new Map();
   for (const [key, ids] of selectors) {
     let path;
     if (fileMode) {
+      const inFolder = isFile(key) ? [] : folderFiles(key, ids);
+      if (inFolder.length > 0) {
+        for (const f of inFolder) {
+          const p = realpathSync(f);
+          if (!byPath.has(p)) byPath.set(p, { source: f, ids: [], configPath: besideConfig(p) });
+        }
+        continue;
+      }
       if (!isFile(key)) {
-        throw new UsageError(existsSync(key) ? `eval set file ${key} is not a regular file` : `eval set file not found: ${key}`, COMMAND);
+        throw new UsageError(existsSync(key) ? `eval set file ${key} is not a regular file or a folder with eval files` : `eval set file not found: ${key}`, COMMAND);
       }
       path = realpathSync(key);
     } else {
@@ -127,7 +179,7 @@ function collectEvalSets(selectors, appDir, warn) {
   }
   const sets = [];
   const seenIds = new Map();
-  for (const [path, { source, ids }] of byPath) {
+  for (const [path, { source, ids, configPath }] of byPath) {
     const { evalSet } = readEvalSetFile(path);
     try {
       validatePathSegment(evalSet.eval_set_id, 'eval_set_id');
@@ -144,9 +196,15 @@ function collectEvalSets(selectors, appDir, warn) {
       for (const id of ids) if (!known.has(id)) warn(`warning: eval set "${evalSet.eval_set_id}" has no eval case "${id}"`);
       evalIds = ids.filter((id) => known.has(id));
     }
-    sets.push({ evalSet, evalIds });
+    sets.push({ evalSet, evalIds, configPath });
   }
   return sets;
+}
+
+/** The test_config.json beside an eval file found in a folder, or null (ADK's defaults). */
+function besideConfig(path) {
+  const c = join(dirname(path), 'test_config.json');
+  return existsSync(c) ? c : null;
 }
 
 function splitByRun(result) {
@@ -159,6 +217,29 @@ function splitByRun(result) {
   return [...runs.entries()].sort((a, b) => a[0] - b[0]);
 }
 
+/** Config warnings of validateEvalConfig, as lines naming the file. */
+function configWarnings(raw, path) {
+  if (raw === null) return [];
+  const { warnings } = validateEvalConfig(raw);
+  return warnings.map((w) => `warning: ${path}: ${w.path}: ${w.message}`);
+}
+
+/** What could not be evaluated, for stderr: the summary, and with `detailed` every item. */
+function healthLines(results, { detailed, debug }) {
+  const h = runHealth(results);
+  const lines = [...h.lines];
+  if (detailed && h.items.length > 0) {
+    lines.push('NOT_EVALUATED, each:');
+    for (const it of h.items) lines.push(`  ${it.label}: ${it.metric}: ${it.reason}${it.error ? `: ${it.error}` : ''}`);
+  }
+  if (debug) {
+    for (const e of h.caseErrors) if (e.stack) lines.push(`stack of ${e.label} (turn ${e.turn ?? '?'}):`, ...e.stack.split('\n').map((l) => `  ${l}`));
+  } else if (h.caseErrors.some((e) => e.stack)) {
+    lines.push('(--log_level DEBUG prints the stack of what the agent threw)');
+  }
+  return { h, lines };
+}
+
 /** Runs `evalcore eval`; returns the exit code. */
 export async function runEval(argv, io) {
   const { positionals, options: opts, help } = parseArgs(argv, FLAGS, COMMAND);
@@ -167,28 +248,47 @@ export async function runEval(argv, io) {
     return 0;
   }
   if (positionals.length < 1) throw new UsageError('missing AGENT_MODULE', COMMAND);
-  if (positionals.length < 2) throw new UsageError('missing EVAL_SET: give at least one eval set file or id', COMMAND);
+  if (positionals.length < 2) throw new UsageError('missing EVAL_SET: give at least one eval set file, folder or id', COMMAND);
+  if (opts.no_save && opts.results_dir !== undefined) throw new UsageError('--no_save and --results_dir exclude each other', COMMAND);
   const [agentArg, ...setArgs] = positionals;
   const format = opts.format ?? 'text';
   const judge = judgeFromFlags(opts, io.env);
+  const logLevel = opts.log_level ?? 'WARNING';
+  const say = (line) => io.stderr.write(`${line}\n`);
 
   const modulePath = resolveAgentPath(agentArg, COMMAND);
   const { appDir, appName } = appLocation(modulePath);
   const selectors = parseSelectors(setArgs);
-  const sets = collectEvalSets(selectors, appDir, (line) => io.stderr.write(`${line}\n`));
-  const configPath = resolveConfigPath(opts.config_file_path, [...selectors.keys()], COMMAND);
-  const { config, raw } = readConfig(configPath);
+  const sets = collectEvalSets(selectors, appDir, say);
+  const runConfigPath = resolveConfigPath(opts.config_file_path, [...selectors.keys()], COMMAND);
+  // One config for the run, or (folders, without --config_file_path) the one beside each file.
+  const configs = new Map();
+  const configOf = (set) => {
+    const path = opts.config_file_path === undefined && set.configPath !== undefined ? set.configPath : runConfigPath;
+    if (!configs.has(path)) configs.set(path, { path, ...readConfig(path) });
+    return configs.get(path);
+  };
+  for (const set of sets) configOf(set);
   const historyDir = opts.results_dir !== undefined ? resolve(opts.results_dir) : evalHistoryDir(appDir);
   validatePathSegment(appName, 'app_name');
 
-  const { agent } = await loadAgent(modulePath, COMMAND, { logLevel: opts.log_level ?? 'WARNING', logStream: io.stderr });
+  // Config warnings come before the run; under --strict they stop it.
+  const warnings = [...configs.values()].flatMap((c) => configWarnings(c.raw, c.path));
+  for (const w of warnings) say(w);
+  if (opts.strict && warnings.length > 0) {
+    say(`error: --strict: the config has ${warnings.length} warning(s); nothing was run`);
+    return 1;
+  }
+
+  const { agent } = await loadAgent(modulePath, COMMAND, { logLevel, logStream: io.stderr });
 
   // stdout carries the text output, or only the report when one is asked for without --output.
   const reportToStdout = format !== 'text' && opts.output === undefined;
   const info = reportToStdout ? io.stderr : io.stdout;
-  info.write(`${criteriaLine(config, raw)}\n`);
-  if (judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay') {
-    io.stderr.write(`warning: no API key for the ${judge.provider} judge in the environment; judged metrics will be NOT_EVALUATED\n`);
+  const first = sets.length > 0 ? configOf(sets[0]) : configOf({});
+  info.write(`${criteriaLine(first.config, first.raw)}\n`);
+  if (judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay' && !judge.dryRun) {
+    say(`warning: no API key for the ${judge.provider} judge in the environment; judged metrics will be NOT_EVALUATED`);
   }
 
   const numRuns = opts.num_runs ?? 1;
@@ -196,13 +296,18 @@ export async function runEval(argv, io) {
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error('interrupted'));
   io.onInterrupt?.(onSignal);
+  const agentTimeoutMs = (opts.agent_timeout ?? DEFAULT_AGENT_TIMEOUT_S) * 1000;
 
   const setResults = [];
   try {
-    for (const [i, { evalSet, evalIds }] of sets.entries()) {
+    for (const [i, set] of sets.entries()) {
+      const { evalSet, evalIds } = set;
       if (evalIds !== undefined && evalIds.length === 0) continue; // only unknown ids were named
       progress.setLabel(sets.length > 1 ? `${evalSet.eval_set_id} (${i + 1}/${sets.length})` : evalSet.eval_set_id);
-      const args = { evalSet, agent, config, numRuns, appName, signal: controller.signal, onProgress: (p) => progress.update(p) };
+      const args = {
+        evalSet, agent, config: configOf(set).config, numRuns, appName, agentTimeoutMs,
+        signal: controller.signal, onProgress: (p) => progress.update(p),
+      };
       if (judge) args.judge = judge;
       if (opts.concurrency !== undefined) args.concurrency = opts.concurrency;
       if (evalIds !== undefined) args.evalIds = evalIds;
@@ -220,18 +325,21 @@ export async function runEval(argv, io) {
   }
   if (controller.signal.aborted) {
     const done = setResults.reduce((n, r) => n + r.eval_case_results.length, 0);
-    io.stderr.write(`interrupted: ${done} case run(s) had completed; no result files written\n`);
+    say(`interrupted: ${done} case run(s) had completed; no result files written`);
     return 130;
   }
 
   let writeFailed = false;
-  for (const result of setResults) {
-    for (const [, cases] of splitByRun(result)) {
-      try {
-        saveEvalSetResult({ appName, evalSetId: result.eval_set_id, evalCaseResults: cases, historyDir });
-      } catch (e) {
-        writeFailed = true;
-        io.stderr.write(`error: cannot write the results of ${result.eval_set_id} to ${historyDir}: ${e.message}\n`);
+  const written = [];
+  if (!opts.no_save && !judge?.dryRun) {
+    for (const result of setResults) {
+      for (const [, cases] of splitByRun(result)) {
+        try {
+          written.push(saveEvalSetResult({ appName, evalSetId: result.eval_set_id, evalCaseResults: cases, historyDir }).path);
+        } catch (e) {
+          writeFailed = true;
+          say(`error: cannot write the results of ${result.eval_set_id} to ${historyDir}: ${e.message}`);
+        }
       }
     }
   }
@@ -239,17 +347,33 @@ export async function runEval(argv, io) {
   const caseResults = setResults.flatMap((r) => r.eval_case_results);
   const text = formatReport(caseResults, { detailed: opts.print_detailed_results === true });
   const report = format === 'text' ? text
-    : format === 'json' ? toJson(setResults)
-      : format === 'junit' ? toJUnit(setResults) : toMarkdown(setResults);
+    : format === 'json' ? toJson(setResults, { strict: opts.strict === true })
+      : format === 'junit' ? toJUnit(setResults, { strict: opts.strict === true }) : toMarkdown(setResults, { strict: opts.strict === true });
   io.stdout.write(reportToStdout ? report : text);
   // After the console output: a report file that cannot be written (exit 2) does not take it away.
   if (opts.output !== undefined) {
     const out = resolve(opts.output);
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, report);
+    written.push(out);
   }
+
+  // What ADK's output leaves unsaid, on stderr: stdout stays ADK's text (or the report).
+  const { h, lines } = healthLines(setResults, { detailed: opts.print_detailed_results === true, debug: logLevel === 'DEBUG' });
+  for (const l of lines) say(l);
+  if (judge?.dryRun) {
+    const plans = setResults.map((r) => r.judge_plan).filter(Boolean);
+    const calls = plans.reduce((n, p) => n + p.count, 0);
+    const tokens = plans.reduce((n, p) => n + p.estimatedTokens, 0);
+    say(`dry run: ${calls} judge call(s) would be sent (about ${tokens} prompt tokens); nothing was sent and no result file was written`);
+  }
+  for (const path of written) say(`wrote ${path}`);
 
   const failed = caseResults.filter((r) => r.final_eval_status !== 'PASSED').length;
   if (failed > 0 || caseResults.length === 0) return 1;
+  if (opts.strict && h.count > 0) {
+    say(`error: --strict: ${h.count} metric result(s) were NOT_EVALUATED`);
+    return 1;
+  }
   return writeFailed ? 2 : 0;
 }

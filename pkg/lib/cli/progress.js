@@ -1,5 +1,6 @@
 //! The progress line `evalcore eval` draws on stderr while cases run, only when stderr is a
-//! terminal: cases done/total, passed/failed, elapsed time; redrawn in place, cleared at the end.
+//! terminal: cases done/total, passed/failed, elapsed time, and a judge call's wait before its
+//! next attempt; redrawn in place, cleared at the end.
 
 const BAR = 20;
 
@@ -11,7 +12,7 @@ function clock(ms) {
 }
 
 /** One line of progress text (without control characters) for a Progress event. */
-export function progressLine(p, { label = '', runs = 1, elapsedMs = 0, color = false } = {}) {
+export function progressLine(p, { label = '', runs = 1, elapsedMs = 0, color = false, note = '' } = {}) {
   const total = Math.max(0, p.casesTotal ?? 0);
   const done = Math.min(total, Math.max(0, p.casesDone ?? 0));
   const filled = total === 0 ? 0 : Math.round((done / total) * BAR);
@@ -26,6 +27,7 @@ export function progressLine(p, { label = '', runs = 1, elapsedMs = 0, color = f
   const failed = (p.failed ?? 0) + (p.notEvaluated ?? 0);
   parts.push(failed > 0 ? red(`${failed} failed`) : `${failed} failed`);
   parts.push(clock(elapsedMs));
+  if (note) parts.push(note);
   return parts.join('  ');
 }
 
@@ -38,12 +40,19 @@ export function createProgress(stream, { runs = 1, force = false, now = Date.now
   const start = now();
   let last = null;
   let label = '';
+  // The run counter shows the furthest run reached: with cases of several runs in flight, the
+  // run of the latest event can be an earlier one.
+  let furthestRun = 0;
+  let retry = null;
   let timer = null;
   const color = active && Boolean(stream.isTTY) && !env.NO_COLOR;
 
   const draw = () => {
     if (!active || last === null) return;
-    const opts = { label, runs, elapsedMs: now() - start };
+    const t = now();
+    const waiting = retry !== null && t < retry.until;
+    const note = waiting ? `judge retry ${retry.attempt}/${retry.maxRetries} in ${Math.ceil((retry.until - t) / 1000)}s (${retry.why})` : '';
+    const opts = { label, runs, elapsedMs: t - start, note };
     // A line wider than the terminal wraps, and `\r` then redraws only its last row: cut it
     // (without colours, whose escapes must not be cut in half).
     const plain = progressLine(last, opts);
@@ -58,7 +67,13 @@ export function createProgress(stream, { runs = 1, force = false, now = Date.now
       label = text;
     },
     update(p) {
-      last = p;
+      if (p.phase === 'judge_retry' && p.retry) {
+        const r = p.retry;
+        const why = String(r.why ?? '').replace(/^judge call for [^:]*: /, '').slice(0, 60);
+        retry = { attempt: r.attempt, maxRetries: r.maxRetries, until: now() + (r.delayMs ?? 0), why };
+      }
+      furthestRun = Math.max(furthestRun, p.run ?? 0);
+      last = { ...p, run: furthestRun };
       if (active && timer === null) {
         timer = setInterval(draw, 1000);
         timer.unref?.();

@@ -24,11 +24,14 @@ export function resolveConfigPath(explicit, evalSetArgs, command) {
   return existsSync(candidate) ? candidate : null;
 }
 
-/** `{ config, raw }`: the normalised EvalConfig and the file's own JSON (null for defaults). */
-export function readConfig(path) {
+/**
+ * `{ config, raw }`: the normalised EvalConfig and the file's own JSON (null for defaults). With
+ * `strict`, a config warning is an EvalError too.
+ */
+export function readConfig(path, { strict = false } = {}) {
   if (path === null) return { config: loadEvalConfig(), raw: null };
   const bytes = readRegularFile(path, 'config file');
-  const config = inFile(path, () => loadEvalConfig(bytes));
+  const config = inFile(path, () => loadEvalConfig(bytes, { strict }));
   let raw = null;
   try {
     // Only after the core accepted (and so bounded) the same bytes.

@@ -1,0 +1,72 @@
+// What a run could not do, read from results in the core's model (what `evaluate` returns and
+// `loadEvalSetResult` reads): metrics that came back NOT_EVALUATED, with their reasons, and
+// cases whose conversation could not be completed. ADK's status rule lets both pass silently
+// (a NOT_EVALUATED metric does not fail its case); every surface reports them from here.
+
+const TOO_MANY = 5;
+
+/** The case results of one EvalSetResult, a list of them, or a list of case results. */
+function casesOf(results) {
+  const list = Array.isArray(results) ? results : [results];
+  return list.flatMap((x) => (x && Array.isArray(x.eval_case_results) ? x.eval_case_results : [x])).filter(Boolean);
+}
+
+const label = (r) => (Number.isInteger(r.run) && r.run > 0 ? `${r.eval_id} (run ${r.run + 1})` : r.eval_id);
+
+/**
+ * `{ count, evaluated, agentErrors, byReason, items, caseErrors, lines, summary }`: `items` has one entry
+ * per NOT_EVALUATED case-level metric result (`{ evalId, run, metric, reason, error }`),
+ * `byReason` groups them (`{ reason, count, metrics, example }`, most frequent first),
+ * `caseErrors` lists the cases the agent or the simulated user could not complete, and `lines`
+ * says all of it in a few lines of text (empty when there is nothing to say); `summary` says the
+ * NOT_EVALUATED part on one line.
+ */
+export function runHealth(results) {
+  const items = [];
+  const caseErrors = [];
+  let evaluated = 0;
+  for (const r of casesOf(results)) {
+    if (r.error) caseErrors.push({ evalId: r.eval_id, run: r.run ?? 0, label: label(r), ...r.error });
+    for (const m of r.overall_eval_metric_results ?? []) {
+      if (m.eval_status !== 'NOT_EVALUATED') {
+        if (m.eval_status !== 'INFORMATIONAL') evaluated++;
+        continue;
+      }
+      items.push({
+        evalId: r.eval_id, run: r.run ?? 0, label: label(r), metric: m.metric_name,
+        reason: m.details?.reason ?? 'unknown', error: m.details?.error ?? null,
+      });
+    }
+  }
+  // Completion order is not the user's: list by case, then run.
+  const byCase = (a, b) => (a.evalId < b.evalId ? -1 : a.evalId > b.evalId ? 1 : a.run - b.run);
+  items.sort(byCase);
+  caseErrors.sort(byCase);
+  const groups = new Map();
+  for (const it of items) {
+    const g = groups.get(it.reason) ?? { reason: it.reason, count: 0, metrics: [], example: null };
+    g.count++;
+    if (!g.metrics.includes(it.metric)) g.metrics.push(it.metric);
+    g.example ??= it.error;
+    groups.set(it.reason, g);
+  }
+  const byReason = [...groups.values()].sort((a, b) => b.count - a.count);
+  const lines = [];
+  if (items.length > 0) {
+    lines.push(`${items.length} metric result${items.length === 1 ? ' was' : 's were'} NOT_EVALUATED (ADK's rule does not fail a case for it; --strict / strict: true does):`);
+    for (const g of byReason) {
+      lines.push(`  ${g.reason} x${g.count} (${g.metrics.join(', ')})${g.example ? `: ${g.example}` : ''}`);
+    }
+  }
+  if (caseErrors.length > 0) {
+    lines.push(`${caseErrors.length} case run${caseErrors.length === 1 ? '' : 's'} could not be completed:`);
+    for (const e of caseErrors.slice(0, TOO_MANY)) lines.push(`  ${e.label}: ${e.code}: ${e.message}`);
+    if (caseErrors.length > TOO_MANY) lines.push(`  ... and ${caseErrors.length - TOO_MANY} more`);
+  }
+  if (evaluated === 0 && (items.length > 0 || casesOf(results).length > 0) && caseErrors.length < casesOf(results).length) {
+    lines.push('No metric was evaluated: check the config (its metric names, a judge for judged metrics).');
+  }
+  const summary = items.length === 0 ? ''
+    : `${items.length} metric result${items.length === 1 ? ' was' : 's were'} NOT_EVALUATED: ${byReason.map((g) => `${g.reason} x${g.count} (${g.metrics.join(', ')})${g.example ? `: ${g.example}` : ''}`).join('; ')}`;
+  return { count: items.length, evaluated, agentErrors: caseErrors.length, byReason, items, caseErrors, lines, summary };
+}
