@@ -8,6 +8,7 @@
 //! [`Typed::Invalid`] the metric reports as NOT_EVALUATED (as ADK does), and a warning; an
 //! ignored or misplaced key gives a warning.
 
+pub use super::arg_policies::{ArgPolicies, ArgPolicy};
 use super::config::{kind, lax_bool, Criterion};
 pub use super::de::{camel, snake_of};
 use super::eval_set::Rubric;
@@ -19,8 +20,13 @@ use serde_json::{Map, Value};
 pub enum CriterionClass {
     /// `BaseCriterion`: threshold and `include_intermediate_responses_in_final` only.
     Base,
-    /// `ToolTrajectoryCriterion`: `match_type`, `ignore_args`.
+    /// `ToolTrajectoryCriterion`: `match_type`, `ignore_args`, and evalcore's `arg_policies`
+    /// (an extra ADK keeps and ignores).
     ToolTrajectory,
+    /// evalcore's `tool_parameter_match`: `arg_policies`.
+    ToolParameters,
+    /// evalcore's `tool_trajectory_f1`: `alignment`, `ignore_args`, `arg_policies`.
+    TrajectoryF1,
     /// evalcore's `trajectory_single_tool_use`: `tool_name` (required).
     ToolName,
     /// `LlmAsAJudgeCriterion`: `judge_model_options`.
@@ -44,12 +50,18 @@ pub enum FieldKind {
     MatchType,
     JudgeModelOptions,
     Rubrics,
+    /// evalcore's per-tool, per-argument comparison policies.
+    ArgPolicies,
+    /// `ordered` or `unordered`.
+    Alignment,
 }
 
 impl CriterionClass {
-    pub const ALL: [CriterionClass; 7] = [
+    pub const ALL: [CriterionClass; 9] = [
         CriterionClass::Base,
         CriterionClass::ToolTrajectory,
+        CriterionClass::ToolParameters,
+        CriterionClass::TrajectoryF1,
         CriterionClass::ToolName,
         CriterionClass::LlmAsAJudge,
         CriterionClass::RubricsBased,
@@ -62,6 +74,8 @@ impl CriterionClass {
         match self {
             CriterionClass::Base => "BaseCriterion",
             CriterionClass::ToolTrajectory => "ToolTrajectoryCriterion",
+            CriterionClass::ToolParameters => "ToolParameterMatchCriterion",
+            CriterionClass::TrajectoryF1 => "ToolTrajectoryF1Criterion",
             CriterionClass::ToolName => "ToolNameCriterion",
             CriterionClass::LlmAsAJudge => "LlmAsAJudgeCriterion",
             CriterionClass::RubricsBased => "RubricsBasedCriterion",
@@ -75,7 +89,17 @@ impl CriterionClass {
         use FieldKind::*;
         match self {
             CriterionClass::Base => &[],
-            CriterionClass::ToolTrajectory => &[("match_type", MatchType), ("ignore_args", Bool)],
+            CriterionClass::ToolTrajectory => &[
+                ("match_type", MatchType),
+                ("ignore_args", Bool),
+                ("arg_policies", ArgPolicies),
+            ],
+            CriterionClass::ToolParameters => &[("arg_policies", ArgPolicies)],
+            CriterionClass::TrajectoryF1 => &[
+                ("alignment", Alignment),
+                ("ignore_args", Bool),
+                ("arg_policies", ArgPolicies),
+            ],
             CriterionClass::ToolName => &[("tool_name", Text)],
             CriterionClass::LlmAsAJudge => &[("judge_model_options", JudgeModelOptions)],
             CriterionClass::RubricsBased => &[("judge_model_options", JudgeModelOptions), ("rubrics", Rubrics)],
@@ -106,18 +130,64 @@ pub enum MatchType {
     Exact,
     InOrder,
     AnyOrder,
+    /// evalcore: every expected call is made (the expected calls are a subset of the actual ones).
+    Subset,
+    /// evalcore: no call outside the expected ones (the expected calls are a superset).
+    Superset,
 }
 
 impl MatchType {
-    pub const ALL: [MatchType; 3] = [MatchType::Exact, MatchType::InOrder, MatchType::AnyOrder];
+    pub const ALL: [MatchType; 5] = [
+        MatchType::Exact,
+        MatchType::InOrder,
+        MatchType::AnyOrder,
+        MatchType::Subset,
+        MatchType::Superset,
+    ];
+    /// ADK's own three, in the order of their numbers (0, 1, 2).
+    pub const ADK: [MatchType; 3] = [MatchType::Exact, MatchType::InOrder, MatchType::AnyOrder];
 
     pub fn as_str(self) -> &'static str {
         match self {
             MatchType::Exact => "EXACT",
             MatchType::InOrder => "IN_ORDER",
             MatchType::AnyOrder => "ANY_ORDER",
+            MatchType::Subset => "SUBSET",
+            MatchType::Superset => "SUPERSET",
         }
     }
+}
+
+/// How `tool_trajectory_f1` pairs expected and actual calls (google/adk-python#5306).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Alignment {
+    /// The largest one-to-one pairing in any order (maximum bipartite matching).
+    #[default]
+    Unordered,
+    /// The largest pairing that keeps both orders (longest common subsequence).
+    Ordered,
+}
+
+impl Alignment {
+    pub const ALL: [Alignment; 2] = [Alignment::Unordered, Alignment::Ordered];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Alignment::Unordered => "unordered",
+            Alignment::Ordered => "ordered",
+        }
+    }
+}
+
+/// The fields of the trajectory criterion classes (each class reads its own; the rest keep their
+/// defaults).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TrajectoryFields {
+    pub match_type: MatchType,
+    pub ignore_args: bool,
+    /// Empty: ADK's comparison (Python equality of the whole `args`).
+    pub arg_policies: ArgPolicies,
+    pub alignment: Alignment,
 }
 
 /// ADK's JudgeModelOptions (extras forbidden). `None` where the user gave nothing, so a metric
@@ -158,10 +228,7 @@ pub enum Typed {
     #[default]
     Unchecked,
     Base,
-    ToolTrajectory {
-        match_type: MatchType,
-        ignore_args: bool,
-    },
+    ToolTrajectory(TrajectoryFields),
     ToolName(String),
     Judge(JudgeCriterion),
     /// A value the class rejects: the metric is NOT_EVALUATED with this message (ADK's rule).
@@ -177,6 +244,9 @@ pub enum Typed {
 pub struct Checked {
     pub typed: Typed,
     pub warnings: Vec<EvalError>,
+    /// A value of one of evalcore's own fields that cannot be read (`arg_policies`): ADK would
+    /// ignore the field, so only evalcore can tell it is wrong, and it says so as an error.
+    pub errors: Vec<EvalError>,
 }
 
 /// A field under its snake_case name or camelCase alias (pydantic with populate_by_name: the
@@ -221,11 +291,16 @@ pub fn parse_match_type(v: &Value) -> Option<MatchType> {
             "EXACT" => Some(MatchType::Exact),
             "IN_ORDER" => Some(MatchType::InOrder),
             "ANY_ORDER" => Some(MatchType::AnyOrder),
+            "SUBSET" => Some(MatchType::Subset),
+            "SUPERSET" => Some(MatchType::Superset),
             _ => None,
         },
         _ => None,
     }
 }
+
+/// evalcore's own criterion field whose unreadable value is an error, not a warning.
+const EVALCORE_FIELD: &str = "arg_policies";
 
 /// The invalid-value outcome: a path below the criterion and a message naming the metric.
 struct Bad {
@@ -302,14 +377,38 @@ fn read_typed(class: CriterionClass, m: &Map<String, Value>) -> Result<Typed, Ba
     };
     Ok(match class {
         CriterionClass::Base => Typed::Base,
-        CriterionClass::ToolTrajectory => Typed::ToolTrajectory {
-            match_type: match field(m, "match_type") {
-                None => MatchType::Exact,
-                Some(v) => parse_match_type(v)
-                    .ok_or_else(|| bad("match_type", v, "EXACT, IN_ORDER or ANY_ORDER (or 0, 1, 2)"))?,
-            },
-            ignore_args: flag("ignore_args")?,
-        },
+        CriterionClass::ToolTrajectory | CriterionClass::ToolParameters | CriterionClass::TrajectoryF1 => {
+            let mut t = TrajectoryFields::default();
+            if class.has("match_type") {
+                if let Some(v) = field(m, "match_type") {
+                    t.match_type = parse_match_type(v).ok_or_else(|| {
+                        bad(
+                            "match_type",
+                            v,
+                            "EXACT, IN_ORDER or ANY_ORDER (or 0, 1, 2), or evalcore's SUBSET or SUPERSET",
+                        )
+                    })?;
+                }
+            }
+            if class.has("ignore_args") {
+                t.ignore_args = flag("ignore_args")?;
+            }
+            if class.has("alignment") {
+                if let Some(v) = field(m, "alignment") {
+                    t.alignment = Alignment::ALL
+                        .into_iter()
+                        .find(|a| v.as_str().map(|s| s.trim().to_lowercase()).as_deref() == Some(a.as_str()))
+                        .ok_or_else(|| bad("alignment", v, "\"ordered\" or \"unordered\""))?;
+                }
+            }
+            if let Some(v) = field(m, "arg_policies") {
+                t.arg_policies = super::arg_policies::parse(v).map_err(|e| Bad {
+                    field: format!("arg_policies{}", e.at),
+                    message: format!("`arg_policies{}`: {}", e.at, e.message),
+                })?;
+            }
+            Typed::ToolTrajectory(t)
+        }
         CriterionClass::ToolName => match field(m, "tool_name") {
             Some(Value::String(s)) => Typed::ToolName(s.clone()),
             Some(v) => return Err(bad("tool_name", v, "a string")),
@@ -381,20 +480,31 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
         };
         warnings.push(EvalError::schema(at, message));
     }
+    let mut errors = Vec::new();
     let typed = match read_typed(class, &c.extra) {
         Ok(t) => t,
         Err(b) => {
             let at = if b.field.is_empty() {
                 path.to_string()
+            } else if b.field.starts_with('[') {
+                format!("{path}{}", b.field)
             } else {
                 format!("{path}.{}", b.field)
             };
             let message = format!("{metric}: {} (the metric will be NOT_EVALUATED)", b.message);
-            warnings.push(EvalError::schema(at.clone(), message.clone()));
+            if b.field.starts_with(EVALCORE_FIELD) {
+                errors.push(EvalError::schema(at.clone(), message.clone()));
+            } else {
+                warnings.push(EvalError::schema(at.clone(), message.clone()));
+            }
             Typed::Invalid { path: at, message }
         }
     };
-    Checked { typed, warnings }
+    Checked {
+        typed,
+        warnings,
+        errors,
+    }
 }
 
 /// The candidate nearest to `word` by edit distance, when it is near enough to be a typo.
@@ -450,10 +560,11 @@ mod tests {
         );
         assert_eq!(
             c.typed,
-            Typed::ToolTrajectory {
+            Typed::ToolTrajectory(TrajectoryFields {
                 match_type: MatchType::AnyOrder,
-                ignore_args: true
-            }
+                ignore_args: true,
+                ..Default::default()
+            })
         );
         assert!(c.warnings.is_empty());
         let c = check(

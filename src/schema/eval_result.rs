@@ -93,6 +93,9 @@ pub struct MetricDetails {
     pub error: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<Cow<'static, str>>,
+    /// evalcore: a trajectory metric's explanation of an invocation below 1 (not in ADK's files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trajectory: Option<Value>,
 }
 
 /// ADK's EvalMetricResult: one metric's score and status, case-level or for one invocation.
@@ -138,6 +141,7 @@ impl EvalMetricResult {
                 duration_details: d.duration_details,
                 error: d.error,
                 reason: d.reason.map(Cow::Borrowed),
+                trajectory: d.trajectory,
             },
             judge_model_options: None,
         }
