@@ -110,5 +110,76 @@ pub fn explain(
     let mut out = head;
     out.insert("expected".into(), Value::Array(expected));
     out.insert("unpaired_actual".into(), Value::Array(unexpected));
-    Value::Object(out)
+    with_lines(Value::Object(out))
+}
+
+/// A JSON value as text for the explanation lines (strings quoted, as in JSON).
+fn shown(v: Option<&Value>) -> String {
+    v.map_or_else(|| "(absent)".to_string(), Value::to_string)
+}
+
+/// `name` of a call entry, or `?` for a call without a name.
+fn tool_name(v: &Value) -> &str {
+    v.get("tool").and_then(Value::as_str).unwrap_or("?")
+}
+
+/// Call numbers are 1-based in the lines (as ADK numbers invocations), 0-based in the JSON.
+fn number(v: Option<&Value>) -> String {
+    v.and_then(Value::as_u64)
+        .map_or_else(|| "?".to_string(), |i| (i + 1).to_string())
+}
+
+/// Adds `lines`: the explanation in words, one line per expected call, argument failure and
+/// unpaired actual call (what the console's detailed output and the reports print).
+pub fn with_lines(mut v: Value) -> Value {
+    let mut lines = Vec::new();
+    if let Some(m) = v.get("match_type").and_then(Value::as_str) {
+        lines.push(format!("match type {m}"));
+    }
+    if let Some(a) = v.get("alignment").and_then(Value::as_str) {
+        lines.push(format!("alignment {a}"));
+    }
+    if let Some(n) = v.get("note").and_then(Value::as_str) {
+        lines.push(n.to_string());
+    }
+    for e in v.get("expected").and_then(Value::as_array).into_iter().flatten() {
+        let head = format!("expected call {} {}", number(e.get("index")), tool_name(e));
+        let score = e
+            .get("score")
+            .and_then(Value::as_f64)
+            .map(|s| format!(" (score {s})"))
+            .unwrap_or_default();
+        match e.get("actual").filter(|a| !a.is_null()) {
+            Some(a) => lines.push(format!("{head} -> actual call {}{score}", number(Some(a)))),
+            None => {
+                let why = e.get("why").and_then(Value::as_str).unwrap_or("no match");
+                let near = e
+                    .get("nearest")
+                    .map(|n| format!(", nearest actual call {}", number(Some(n))))
+                    .unwrap_or_default();
+                lines.push(format!("{head} -> no match{score}: {why}{near}"));
+            }
+        }
+        for f in e.get("args").and_then(Value::as_array).into_iter().flatten() {
+            lines.push(format!(
+                "  {} [{}] {}: expected {}, actual {}",
+                f.get("arg").and_then(Value::as_str).unwrap_or("?"),
+                f.get("policy").and_then(Value::as_str).unwrap_or("?"),
+                f.get("why").and_then(Value::as_str).unwrap_or(""),
+                shown(f.get("expected")),
+                shown(f.get("actual")),
+            ));
+        }
+    }
+    for a in v.get("unpaired_actual").and_then(Value::as_array).into_iter().flatten() {
+        lines.push(format!(
+            "actual call {} {} paired with no expected call",
+            number(a.get("index")),
+            tool_name(a)
+        ));
+    }
+    if let Value::Object(m) = &mut v {
+        m.insert("lines".into(), lines.into_iter().map(Value::String).collect());
+    }
+    v
 }

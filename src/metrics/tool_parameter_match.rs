@@ -10,7 +10,7 @@
 //! an `ignore`d argument leaves the count.
 
 use super::args::parameter_score;
-use super::explain::{failure_json, Calls};
+use super::explain::{failure_json, with_lines, Calls};
 use super::trajectory::{calls, parse_criterion};
 use super::{empty_outcome, pass, require_expected, Ctx, NotEvaluated, Outcome};
 use crate::schema::criteria::TrajectoryFields;
@@ -64,7 +64,8 @@ fn invocation(k: &Calls, c: &TrajectoryFields) -> (f64, Option<Value>) {
         .filter(|(a, _)| !taken.get(*a).copied().unwrap_or(false))
         .map(|(a, x)| json!({"index": a, "tool": x.name}))
         .collect();
-    let why = json!({"alignment": "by tool name, in order", "expected": entries, "unpaired_actual": unpaired});
+    let why =
+        with_lines(json!({"alignment": "by tool name, in order", "expected": entries, "unpaired_actual": unpaired}));
     (score, Some(why))
 }
 

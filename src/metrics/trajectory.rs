@@ -79,8 +79,7 @@ pub(crate) fn over_calls<R>(ctx: &Ctx, i: usize, c: &TrajectoryFields, f: impl F
     }
     let k = calls(ctx, i);
     let eq = agree(&k, c);
-    let out = f(k.expected.len(), k.actual.len(), &eq);
-    out
+    f(k.expected.len(), k.actual.len(), &eq)
 }
 
 /// Call agreement of invocation `calls` under the criterion (expected index, actual index).

@@ -244,8 +244,8 @@ pub enum Typed {
 pub struct Checked {
     pub typed: Typed,
     pub warnings: Vec<EvalError>,
-    /// A value of one of evalcore's own fields that cannot be read (`arg_policies`): ADK would
-    /// ignore the field, so only evalcore can tell it is wrong, and it says so as an error.
+    /// A value of one of evalcore's own fields that cannot be read (`arg_policies`, `alignment`):
+    /// ADK would ignore the field, so only evalcore can tell it is wrong, and it says so as an error.
     pub errors: Vec<EvalError>,
 }
 
@@ -299,8 +299,9 @@ pub fn parse_match_type(v: &Value) -> Option<MatchType> {
     }
 }
 
-/// evalcore's own criterion field whose unreadable value is an error, not a warning.
-const EVALCORE_FIELD: &str = "arg_policies";
+/// evalcore's own criterion fields of the trajectory metrics, whose unreadable values are errors
+/// (ADK would ignore them, so nothing but evalcore can say they are wrong).
+const EVALCORE_FIELDS: [&str; 2] = ["arg_policies", "alignment"];
 
 /// The invalid-value outcome: a path below the criterion and a message naming the metric.
 struct Bad {
@@ -492,7 +493,7 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
                 format!("{path}.{}", b.field)
             };
             let message = format!("{metric}: {} (the metric will be NOT_EVALUATED)", b.message);
-            if b.field.starts_with(EVALCORE_FIELD) {
+            if EVALCORE_FIELDS.iter().any(|f| b.field.starts_with(f)) {
                 errors.push(EvalError::schema(at.clone(), message.clone()));
             } else {
                 warnings.push(EvalError::schema(at.clone(), message.clone()));
