@@ -217,7 +217,41 @@ export interface EvalMetricResultDetails {
   duration_details?: DurationDetails | null;
   /** Why a metric is NOT_EVALUATED (unknown name, bad criterion, judge failure). */
   error?: string;
+  /** evalcore: why a trajectory metric scored this invocation below 1 (never in ADK's files). */
+  trajectory?: TrajectoryExplanation;
   [field: string]: unknown;
+}
+
+/** One argument that failed its policy. Values are absent when the argument is. */
+export interface ArgFailure {
+  arg: string;
+  policy: string;
+  why: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+/**
+ * A trajectory metric's explanation of one invocation: per expected call (0-based `index`) the
+ * actual call it paired with, or the `nearest` call to the same tool and its failing `args`;
+ * then the actual calls paired with nothing; `lines` says the same in words (call numbers 1-based).
+ */
+export interface TrajectoryExplanation {
+  match_type?: string;
+  alignment?: string;
+  note?: string;
+  matched?: number;
+  expected: {
+    index: number;
+    tool: string | null;
+    actual: number | null;
+    nearest?: number;
+    why?: string;
+    score?: number;
+    args?: ArgFailure[];
+  }[];
+  unpaired_actual: { index: number; tool: string | null }[];
+  lines: string[];
 }
 
 export interface EvalMetricResult {

@@ -6,7 +6,7 @@ import {
 } from 'evalcore';
 import type {
   Content, EvalCase, EvalCaseResult, EvalConfig, EvalConfigInput, EvalMetricResult, EvalSet, EvalStatus, Limits, MatchType, MetricName,
-  Invocation, Judge, Part, PreparedCase, RougeScore,
+  Invocation, Judge, Part, PreparedCase, RougeScore, ArgPolicies, TrajectoryExplanation,
 } from 'evalcore';
 
 const part: Part = { text: 'What is the weather in Paris?' };
@@ -49,6 +49,11 @@ const typed: EvalConfigInput = {
     },
   },
 };
+const policies: ArgPolicies = { '*': { request_id: 'ignore' }, search: 'subset' };
+function mismatchOf(m: EvalMetricResult): string[] {
+  const why: TrajectoryExplanation | undefined = m.details?.trajectory;
+  return why ? [...why.lines, ...why.expected.flatMap((e) => (e.args ?? []).map((a) => `${a.arg}: ${a.policy}`))] : [];
+}
 const subsetMatch: EvalConfigInput = { criteria: { tool_trajectory_avg_score: { threshold: 1, match_type: 'SUBSET' } } };
 // @ts-expect-error rouge1 needs its threshold
 const noRougeThreshold: EvalConfigInput = { criteria: { tool_parameter_match: { threshold: 1, arg_policies: { t: { q: { policy: 'rouge1' } } } } } };
