@@ -67,7 +67,19 @@ fn row(v: &[Vec<CallId>], i: usize) -> &[CallId] {
 
 /// Runs `f(ne, na, eq)` over invocation `i`: on the interned ids when the case carries an index
 /// and no argument policy is set (prepared cases), on the calls themselves otherwise.
-pub(crate) fn over_calls<R>(ctx: &Ctx, i: usize, c: &TrajectoryFields, f: impl Fn(usize, usize, Eq) -> R) -> R {
+pub(crate) fn over_calls<R: Default>(
+    ctx: &Ctx,
+    i: usize,
+    c: &TrajectoryFields,
+    f: impl Fn(usize, usize, Eq) -> R,
+) -> R {
+    // One non-generic body for every caller (wasm size): the result travels through `out`.
+    let mut out = R::default();
+    over_calls_dyn(ctx, i, c, &mut |ne, na, eq| out = f(ne, na, eq));
+    out
+}
+
+fn over_calls_dyn(ctx: &Ctx, i: usize, c: &TrajectoryFields, f: &mut dyn FnMut(usize, usize, Eq)) {
     if let (Some(index), true) = (ctx.call_index, c.arg_policies.is_empty()) {
         let (e, a) = (row(&index.expected, i), row(&index.actual, i));
         let eq = |x: usize, y: usize| match (e.get(x), a.get(y)) {
@@ -79,7 +91,7 @@ pub(crate) fn over_calls<R>(ctx: &Ctx, i: usize, c: &TrajectoryFields, f: impl F
     }
     let k = calls(ctx, i);
     let eq = agree(&k, c);
-    f(k.expected.len(), k.actual.len(), &eq)
+    f(k.expected.len(), k.actual.len(), &eq);
 }
 
 /// Call agreement of invocation `calls` under the criterion (expected index, actual index).
@@ -102,7 +114,7 @@ pub(crate) fn explained(
     i: usize,
     c: &TrajectoryFields,
     mut head: Map<String, Value>,
-    pairs_of: impl Fn(usize, usize, Eq) -> Pairs,
+    pairs_of: &dyn Fn(usize, usize, Eq) -> Pairs,
 ) -> Value {
     let k = calls(ctx, i);
     let (ne, na) = (k.expected.len(), k.actual.len());
@@ -125,7 +137,7 @@ pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluat
         if over_calls(ctx, i, &c, |ne, na, eq| matches(ne, na, c.match_type, eq)) {
             return (1.0, None);
         }
-        let why = explained(ctx, i, &c, head("match_type", c.match_type.as_str()), |ne, na, eq| {
+        let why = explained(ctx, i, &c, head("match_type", c.match_type.as_str()), &|ne, na, eq| {
             pairs_for(ne, na, c.match_type, eq)
         });
         (0.0, Some(why))
@@ -154,7 +166,7 @@ pub fn precision(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluat
         });
         (
             s,
-            (s < 1.0).then(|| explained(ctx, i, &c, Map::new(), alignment::greedy)),
+            (s < 1.0).then(|| explained(ctx, i, &c, Map::new(), &alignment::greedy)),
         )
     })
 }
@@ -168,7 +180,7 @@ pub fn recall(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated>
         });
         (
             s,
-            (s < 1.0).then(|| explained(ctx, i, &c, Map::new(), alignment::greedy)),
+            (s < 1.0).then(|| explained(ctx, i, &c, Map::new(), &alignment::greedy)),
         )
     })
 }

@@ -49,7 +49,7 @@ pub fn score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> 
         }
         let mut h = head("alignment", c.alignment.as_str());
         h.insert("matched".into(), json!(m));
-        let why = explained(ctx, i, &c, h, |ne, na, eq| match c.alignment {
+        let why = explained(ctx, i, &c, h, &|ne, na, eq| match c.alignment {
             Alignment::Unordered => alignment::maximum(ne, na, eq),
             Alignment::Ordered => alignment::ordered(ne, na, eq),
         });
