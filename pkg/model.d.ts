@@ -251,6 +251,8 @@ export interface TrajectoryExplanation {
     args?: ArgFailure[];
   }[];
   unpaired_actual: { index: number; tool: string | null }[];
+  /** SUPERSET only: the actual calls no expected call agrees with (what it failed on). */
+  outside_expected?: number[];
   lines: string[];
 }
 

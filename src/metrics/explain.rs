@@ -171,6 +171,25 @@ pub fn with_lines(mut v: Value) -> Value {
             ));
         }
     }
+    let actual_tool = |a: &Value| {
+        v.get("unpaired_actual")
+            .and_then(Value::as_array)
+            .and_then(|u| u.iter().find(|x| x.get("index") == Some(a)))
+            .map_or("", tool_name)
+            .to_string()
+    };
+    for a in v
+        .get("outside_expected")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        lines.push(format!(
+            "actual call {} {} agrees with no expected call",
+            number(Some(a)),
+            actual_tool(a)
+        ));
+    }
     for a in v.get("unpaired_actual").and_then(Value::as_array).into_iter().flatten() {
         lines.push(format!(
             "actual call {} {} paired with no expected call",

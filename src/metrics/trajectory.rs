@@ -137,9 +137,18 @@ pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluat
         if over_calls(ctx, i, &c, |ne, na, eq| matches(ne, na, c.match_type, eq)) {
             return (1.0, None);
         }
-        let why = explained(ctx, i, &c, head("match_type", c.match_type.as_str()), &|ne, na, eq| {
-            pairs_for(ne, na, c.match_type, eq)
-        });
+        let mut h = head("match_type", c.match_type.as_str());
+        if c.match_type == MatchType::Superset {
+            // What SUPERSET fails on: actual calls no expected call agrees with.
+            let outside = over_calls(ctx, i, &c, |ne, na, eq| {
+                (0..na)
+                    .filter(|&a| !(0..ne).any(|e| eq(e, a)))
+                    .map(|a| json!(a))
+                    .collect::<Vec<_>>()
+            });
+            h.insert("outside_expected".into(), Value::Array(outside));
+        }
+        let why = explained(ctx, i, &c, h, &|ne, na, eq| pairs_for(ne, na, c.match_type, eq));
         (0.0, Some(why))
     })
 }

@@ -204,6 +204,32 @@ fn mismatch_is_explained() {
     );
 }
 
+/// SUPERSET names the calls outside the expected ones; a retry of an expected call is not one.
+#[test]
+fn superset_names_the_calls_outside() {
+    let expected = [invocation(letters(&["search", "book"]))];
+    let actual = [invocation(letters(&["search", "search", "log"]))];
+    let c = criterion(json!({"match_type": "SUPERSET"}));
+    let out = avg_score(&ctx(&actual, &expected), &c).unwrap();
+    assert_eq!(out.overall.score, Some(0.0));
+    let why = out.per_invocation[0].details.trajectory.clone().unwrap();
+    assert_eq!(why["outside_expected"], json!([2]));
+    let lines: Vec<&str> = why["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        lines.contains(&"actual call 3 log agrees with no expected call"),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("call 2 search agrees with no")),
+        "{lines:?}"
+    );
+}
+
 /// An ADK config (no policy) scores the same on the interned ids and on the calls; a policy on
 /// a prepared case is applied (ids would compare args exactly).
 #[test]

@@ -487,8 +487,6 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
         Err(b) => {
             let at = if b.field.is_empty() {
                 path.to_string()
-            } else if b.field.starts_with('[') {
-                format!("{path}{}", b.field)
             } else {
                 format!("{path}.{}", b.field)
             };
