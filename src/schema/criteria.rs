@@ -8,10 +8,10 @@
 //! [`Typed::Invalid`] the metric reports as NOT_EVALUATED (as ADK does), and a warning; an
 //! ignored or misplaced key gives a warning.
 
-pub use super::arg_policies::{ArgPolicies, ArgPolicy};
 use super::config::{kind, lax_bool, Criterion};
 pub use super::de::{camel, snake_of};
 use super::eval_set::Rubric;
+pub use super::trajectory_fields::{parse_match_type, Alignment, ArgPolicies, ArgPolicy, MatchType, TrajectoryFields};
 use crate::error::EvalError;
 use serde_json::{Map, Value};
 
@@ -124,72 +124,6 @@ impl CriterionClass {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MatchType {
-    #[default]
-    Exact,
-    InOrder,
-    AnyOrder,
-    /// evalcore: every expected call is made (the expected calls are a subset of the actual ones).
-    Subset,
-    /// evalcore: no call outside the expected ones (the expected calls are a superset).
-    Superset,
-}
-
-impl MatchType {
-    pub const ALL: [MatchType; 5] = [
-        MatchType::Exact,
-        MatchType::InOrder,
-        MatchType::AnyOrder,
-        MatchType::Subset,
-        MatchType::Superset,
-    ];
-    /// ADK's own three, in the order of their numbers (0, 1, 2).
-    pub const ADK: [MatchType; 3] = [MatchType::Exact, MatchType::InOrder, MatchType::AnyOrder];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchType::Exact => "EXACT",
-            MatchType::InOrder => "IN_ORDER",
-            MatchType::AnyOrder => "ANY_ORDER",
-            MatchType::Subset => "SUBSET",
-            MatchType::Superset => "SUPERSET",
-        }
-    }
-}
-
-/// How `tool_trajectory_f1` pairs expected and actual calls (google/adk-python#5306).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Alignment {
-    /// The largest one-to-one pairing in any order (maximum bipartite matching).
-    #[default]
-    Unordered,
-    /// The largest pairing that keeps both orders (longest common subsequence).
-    Ordered,
-}
-
-impl Alignment {
-    pub const ALL: [Alignment; 2] = [Alignment::Unordered, Alignment::Ordered];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Alignment::Unordered => "unordered",
-            Alignment::Ordered => "ordered",
-        }
-    }
-}
-
-/// The fields of the trajectory criterion classes (each class reads its own; the rest keep their
-/// defaults).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct TrajectoryFields {
-    pub match_type: MatchType,
-    pub ignore_args: bool,
-    /// Empty: ADK's comparison (Python equality of the whole `args`).
-    pub arg_policies: ArgPolicies,
-    pub alignment: Alignment,
-}
-
 /// ADK's JudgeModelOptions (extras forbidden). `None` where the user gave nothing, so a metric
 /// can tell its own default from an explicit value.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -265,36 +199,6 @@ pub fn lax_int(v: &Value) -> Option<i64> {
         }),
         Value::Bool(b) => Some(i64::from(*b)),
         Value::String(s) => s.trim().parse::<i64>().ok(),
-        _ => None,
-    }
-}
-
-/// ADK's `match_type` normalisation: an integer 0/1/2, or a name after trim, upper-case and
-/// `-`/space -> `_`.
-pub fn parse_match_type(v: &Value) -> Option<MatchType> {
-    let from_int = |i: i64| match i {
-        0 => Some(MatchType::Exact),
-        1 => Some(MatchType::InOrder),
-        2 => Some(MatchType::AnyOrder),
-        _ => None,
-    };
-    match v {
-        Value::Bool(b) => from_int(i64::from(*b)),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => from_int(i),
-            None => n
-                .as_f64()
-                .filter(|f| f.fract() == 0.0 && f.abs() < 8.0)
-                .and_then(|f| from_int(f as i64)),
-        },
-        Value::String(s) => match s.trim().to_uppercase().replace(['-', ' '], "_").as_str() {
-            "EXACT" => Some(MatchType::Exact),
-            "IN_ORDER" => Some(MatchType::InOrder),
-            "ANY_ORDER" => Some(MatchType::AnyOrder),
-            "SUBSET" => Some(MatchType::Subset),
-            "SUPERSET" => Some(MatchType::Superset),
-            _ => None,
-        },
         _ => None,
     }
 }
@@ -539,121 +443,5 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn criterion(v: Value) -> Criterion {
-        let mut c = Criterion::from_threshold(1.0);
-        c.extra = v.as_object().cloned().unwrap_or_default();
-        c
-    }
-
-    #[test]
-    fn trajectory_fields_and_their_spellings() {
-        let c = check(
-            CriterionClass::ToolTrajectory,
-            &criterion(json!({"matchType": " any-order ", "ignore_args": "yes"})),
-            "tool_trajectory_avg_score",
-            "$.criteria.tool_trajectory_avg_score",
-        );
-        assert_eq!(
-            c.typed,
-            Typed::ToolTrajectory(TrajectoryFields {
-                match_type: MatchType::AnyOrder,
-                ignore_args: true,
-                ..Default::default()
-            })
-        );
-        assert!(c.warnings.is_empty());
-        let c = check(
-            CriterionClass::ToolTrajectory,
-            &criterion(json!({"match_type": "1"})),
-            "t",
-            "$.criteria.t",
-        );
-        assert!(matches!(&c.typed, Typed::Invalid { path, .. } if path == "$.criteria.t.match_type"));
-        assert_eq!(c.warnings.len(), 1);
-    }
-
-    #[test]
-    fn misplaced_and_ignored_keys_are_warnings_with_paths() {
-        let c = check(
-            CriterionClass::LlmAsAJudge,
-            &criterion(json!({"num_samples": 3, "match_typ": "EXACT"})),
-            "final_response_match_v2",
-            "$.criteria.final_response_match_v2",
-        );
-        assert!(matches!(c.typed, Typed::Judge(_)));
-        let paths: Vec<&str> = c.warnings.iter().map(|w| w.path.as_str()).collect();
-        assert_eq!(
-            paths,
-            [
-                "$.criteria.final_response_match_v2.num_samples",
-                "$.criteria.final_response_match_v2.match_typ"
-            ]
-        );
-        assert!(c.warnings[0].message.contains("inside `judge_model_options`"));
-        let c = check(
-            CriterionClass::ToolTrajectory,
-            &criterion(json!({"match_typ": "EXACT"})),
-            "tool_trajectory_avg_score",
-            "$.c",
-        );
-        assert!(
-            c.warnings[0].message.contains("did you mean \"match_type\""),
-            "{:?}",
-            c.warnings
-        );
-    }
-
-    #[test]
-    fn judge_options_forbid_extras_and_keep_explicit_values() {
-        let c = check(
-            CriterionClass::RubricsBased,
-            &criterion(json!({"judgeModelOptions": {"numSamples": "2", "judge_model": "m"},
-                "rubrics": [{"rubric_id": "r", "rubric_content": {"text_property": "t"}}]})),
-            "rubric_based_final_response_quality_v1",
-            "$.c",
-        );
-        let Typed::Judge(j) = c.typed else {
-            panic!("{:?}", c.typed)
-        };
-        assert_eq!(j.options.num_samples, Some(2));
-        assert_eq!(j.options.judge_model.as_deref(), Some("m"));
-        assert_eq!(j.rubrics.len(), 1);
-        let c = check(
-            CriterionClass::LlmAsAJudge,
-            &criterion(json!({"judge_model_options": {"num_sample": 2}})),
-            "m",
-            "$.c",
-        );
-        let Typed::Invalid { path, message } = c.typed else {
-            panic!()
-        };
-        assert_eq!(path, "$.c.judge_model_options.num_sample");
-        assert!(message.contains("did you mean \"num_samples\""), "{message}");
-        let c = check(
-            CriterionClass::RubricsBased,
-            &criterion(json!({"rubrics": [{"rubric_id": 3}]})),
-            "m",
-            "$.c",
-        );
-        assert!(
-            matches!(&c.typed, Typed::Invalid { path, .. } if path.starts_with("$.c.rubrics[0]")),
-            "{:?}",
-            c.typed
-        );
-    }
-
-    #[test]
-    fn closest_names() {
-        let names = ["response_match_score", "tool_trajectory_avg_score", "safety_v1"];
-        assert_eq!(
-            closest("respone_match_score", names.iter().copied()),
-            Some("response_match_score")
-        );
-        assert_eq!(closest("safety_v2", names.iter().copied()), Some("safety_v1"));
-        assert_eq!(closest("completely_else", names.iter().copied()), None);
-    }
-}
+#[path = "criteria_tests.rs"]
+mod tests;

@@ -14,6 +14,7 @@ pub mod json_path;
 pub mod legacy;
 pub mod load;
 pub mod result;
+pub mod trajectory_fields;
 
 pub use config::{Criterion, EvalConfig};
 pub use content::{Content, FunctionCall, FunctionResponse, Part};
