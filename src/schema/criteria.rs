@@ -299,14 +299,14 @@ fn read_typed(class: CriterionClass, m: &Map<String, Value>) -> Result<Typed, Ba
                 t.ignore_args = flag("ignore_args")?;
             }
             if class.has("alignment") {
-                if let Some(v) = field(m, "alignment") {
+                if let Some(v) = field(m, "alignment").filter(|v| !v.is_null()) {
                     t.alignment = Alignment::ALL
                         .into_iter()
                         .find(|a| v.as_str().map(|s| s.trim().to_lowercase()).as_deref() == Some(a.as_str()))
                         .ok_or_else(|| bad("alignment", v, "\"ordered\" or \"unordered\""))?;
                 }
             }
-            if let Some(v) = field(m, "arg_policies") {
+            if let Some(v) = field(m, "arg_policies").filter(|v| !v.is_null()) {
                 t.arg_policies = super::arg_policies::parse(v).map_err(|e| Bad {
                     field: format!("arg_policies{}", e.at),
                     message: format!("`arg_policies{}`: {}", e.at, e.message),

@@ -114,3 +114,21 @@ fn closest_names() {
     assert_eq!(closest("safety_v2", names.iter().copied()), Some("safety_v1"));
     assert_eq!(closest("completely_else", names.iter().copied()), None);
 }
+
+#[test]
+fn trajectory_extensions_null_means_unset() {
+    for class in [CriterionClass::ToolTrajectory, CriterionClass::TrajectoryF1] {
+        let c = check(
+            class,
+            &criterion(json!({"arg_policies": null, "alignment": null})),
+            "m",
+            "$.c",
+        );
+        assert!(c.errors.is_empty(), "{:?}", c.errors);
+        let Typed::ToolTrajectory(t) = c.typed else {
+            panic!("{:?}", c.typed)
+        };
+        assert!(t.arg_policies.is_empty());
+        assert_eq!(t.alignment, Alignment::Unordered);
+    }
+}
