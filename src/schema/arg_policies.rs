@@ -357,6 +357,12 @@ mod tests {
                 ".t.a.pattern",
                 "does not compile",
             ),
+            // regex-lite's default size limit refuses a pattern that would compile huge.
+            (
+                json!({"t": {"a": {"policy": "regex", "pattern": "(?:a{1000}){1000}"}}}),
+                ".t.a.pattern",
+                "does not compile",
+            ),
             (json!({"t": {"a": {"threshold": 1}}}), ".t.a", "needs `policy`"),
             (json!({"my tool": {"a": "x"}}), "[\"my tool\"].a", "unknown"),
         ];
