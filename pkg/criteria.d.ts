@@ -9,6 +9,8 @@ export type MetricName =
   | "trajectory_precision"
   | "trajectory_recall"
   | "trajectory_single_tool_use"
+  | "tool_parameter_match"
+  | "tool_trajectory_f1"
   | "final_response_match_v2"
   | "rubric_based_final_response_quality_v1"
   | "rubric_based_tool_use_quality_v1"
@@ -27,10 +29,27 @@ export type MetricName =
 
 export type EvalStatus = "PASSED" | "FAILED" | "NOT_EVALUATED" | "INFORMATIONAL";
 
-export type MatchType = "EXACT" | "IN_ORDER" | "ANY_ORDER";
+export type MatchType = "EXACT" | "IN_ORDER" | "ANY_ORDER" | "SUBSET" | "SUPERSET";
 
 /** `match_type` as ADK reads it: a name (upper or lower case), or its number. */
 export type MatchTypeInput = MatchType | Lowercase<MatchType> | 0 | 1 | 2;
+
+/** evalcore's argument policy names (`regex` and `rouge1` need their parameters, so they are objects). */
+export type ArgPolicyName = "exact" | "ignore" | "present" | "text" | "subset" | "numeric";
+
+/** How one argument is compared (README, "Argument policies"). */
+export type ArgPolicy =
+  | ArgPolicyName
+  | { policy: ArgPolicyName }
+  | { policy: "numeric"; abs_tol?: number; rel_tol?: number; absTol?: number; relTol?: number }
+  | { policy: "regex"; pattern: string }
+  | { policy: "rouge1"; threshold: number };
+
+/** Per tool name (`*`: every tool): one policy for all its arguments, or one per argument (`*`: the others). */
+export type ArgPolicies = { [tool: string]: ArgPolicy | { [arg: string]: ArgPolicy } };
+
+/** How tool_trajectory_f1 pairs calls. */
+export type Alignment = "unordered" | "ordered";
 
 /** ADK's JudgeModelOptions (extra keys are an error). */
 export interface JudgeModelOptions {
@@ -62,6 +81,25 @@ export interface ToolTrajectoryCriterion extends BaseCriterion {
   ignore_args?: boolean;
   /** camelCase alias of `ignore_args` (pydantic accepts both). */
   ignoreArgs?: boolean;
+  arg_policies?: ArgPolicies;
+  /** camelCase alias of `arg_policies` (pydantic accepts both). */
+  argPolicies?: ArgPolicies;
+}
+
+export interface ToolParameterMatchCriterion extends BaseCriterion {
+  arg_policies?: ArgPolicies;
+  /** camelCase alias of `arg_policies` (pydantic accepts both). */
+  argPolicies?: ArgPolicies;
+}
+
+export interface ToolTrajectoryF1Criterion extends BaseCriterion {
+  alignment?: Alignment;
+  ignore_args?: boolean;
+  /** camelCase alias of `ignore_args` (pydantic accepts both). */
+  ignoreArgs?: boolean;
+  arg_policies?: ArgPolicies;
+  /** camelCase alias of `arg_policies` (pydantic accepts both). */
+  argPolicies?: ArgPolicies;
 }
 
 export interface ToolNameCriterion extends BaseCriterion {
@@ -108,6 +146,8 @@ export interface CriteriaByMetric {
   trajectory_precision: ToolTrajectoryCriterion;
   trajectory_recall: ToolTrajectoryCriterion;
   trajectory_single_tool_use: ToolNameCriterion;
+  tool_parameter_match: ToolParameterMatchCriterion;
+  tool_trajectory_f1: ToolTrajectoryF1Criterion;
   final_response_match_v2: LlmAsAJudgeCriterion;
   rubric_based_final_response_quality_v1: RubricsBasedCriterion;
   rubric_based_tool_use_quality_v1: RubricsBasedCriterion;
@@ -129,6 +169,8 @@ export interface CriteriaByMetric {
 export interface Criterion extends BaseCriterion {
   match_type?: MatchTypeInput;
   ignore_args?: boolean;
+  arg_policies?: ArgPolicies;
+  alignment?: Alignment;
   tool_name?: string;
   judge_model_options?: JudgeModelOptions;
   rubrics?: Rubric[];

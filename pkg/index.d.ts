@@ -45,9 +45,10 @@ export type * from './model.js';
 // (pkg/criteria.d.ts, written by tests/ts_types.rs).
 import type { Criterion, CriteriaInput, EvalStatus } from './criteria.js';
 export type {
-  BaseCriterion, CriteriaByMetric, CriteriaInput, Criterion, EvalStatus, HallucinationsCriterion,
-  JudgeModelOptions, LlmAsAJudgeCriterion, LlmBackedUserSimulatorCriterion, MatchType, MatchTypeInput,
-  MetricName, RubricsBasedCriterion, ToolNameCriterion, ToolTrajectoryCriterion,
+  Alignment, ArgPolicies, ArgPolicy, ArgPolicyName, BaseCriterion, CriteriaByMetric, CriteriaInput, Criterion,
+  EvalStatus, HallucinationsCriterion, JudgeModelOptions, LlmAsAJudgeCriterion, LlmBackedUserSimulatorCriterion,
+  MatchType, MatchTypeInput, MetricName, RubricsBasedCriterion, ToolNameCriterion, ToolParameterMatchCriterion,
+  ToolTrajectoryCriterion, ToolTrajectoryF1Criterion,
 } from './criteria.js';
 
 /** A config as loadEvalConfig returns it: criteria in object form, keyed as written. */

@@ -9,19 +9,12 @@ export type JsonObject = { [key in string]: JsonValue };
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
 
-export type FunctionResponse = {
+export type FunctionCall = {
   id?: string | null,
   name?: string | null,
-  response?: { [key in string]: JsonValue } | null,
-  parts?: Array<JsonValue> | null,
+  args?: { [key in string]: JsonValue } | null,
+  partial_args?: Array<JsonValue> | null,
   will_continue?: boolean | null,
-  scheduling?: JsonValue | null,
-};
-
-export type FileData = {
-  file_uri?: string | null,
-  mime_type?: string | null,
-  display_name?: string | null,
 };
 
 /**
@@ -36,12 +29,19 @@ export type Blob = {
   display_name?: string | null,
 };
 
-export type FunctionCall = {
+export type FileData = {
+  file_uri?: string | null,
+  mime_type?: string | null,
+  display_name?: string | null,
+};
+
+export type FunctionResponse = {
   id?: string | null,
   name?: string | null,
-  args?: { [key in string]: JsonValue } | null,
-  partial_args?: Array<JsonValue> | null,
+  response?: { [key in string]: JsonValue } | null,
+  parts?: Array<JsonValue> | null,
   will_continue?: boolean | null,
+  scheduling?: JsonValue | null,
 };
 
 /**
@@ -73,17 +73,6 @@ export type Content = {
   parts?: Array<Part> | null,
 };
 
-export type RubricContent = {
-  text_property?: string | null,
-};
-
-export type Rubric = {
-  rubric_id: string,
-  rubric_content: RubricContent,
-  description?: string | null,
-  type?: string | null,
-};
-
 export type AgentDetails = {
   name: string,
   instructions?: string,
@@ -92,6 +81,18 @@ export type AgentDetails = {
 
 export type AppDetails = {
   agent_details?: { [key in string]: AgentDetails },
+};
+
+/**
+ * Legacy intermediate data: what hand-written and migrated expected invocations use.
+ */
+export type IntermediateData = {
+  tool_uses?: Array<FunctionCall>,
+  tool_responses?: Array<FunctionResponse>,
+  /**
+   * `[author, parts]` pairs: sub-agent progress messages.
+   */
+  intermediate_responses?: Array<[string, Array<Part>]>,
 };
 
 /**
@@ -138,21 +139,20 @@ export type InvocationEvents = {
 };
 
 /**
- * Legacy intermediate data: what hand-written and migrated expected invocations use.
- */
-export type IntermediateData = {
-  tool_uses?: Array<FunctionCall>,
-  tool_responses?: Array<FunctionResponse>,
-  /**
-   * `[author, parts]` pairs: sub-agent progress messages.
-   */
-  intermediate_responses?: Array<[string, Array<Part>]>,
-};
-
-/**
  * Either shape of `intermediate_data` (they cannot be mixed).
  */
 export type AnyIntermediateData = IntermediateData | InvocationEvents;
+
+export type RubricContent = {
+  text_property?: string | null,
+};
+
+export type Rubric = {
+  rubric_id: string,
+  rubric_content: RubricContent,
+  description?: string | null,
+  type?: string | null,
+};
 
 export type Invocation = {
   invocation_id?: string,
@@ -239,6 +239,59 @@ export type RubricScore = {
 };
 
 /**
+ * An actual call paired with no expected call.
+ */
+export type UnpairedCall = {
+  index: number,
+  tool: string | null,
+};
+
+/**
+ * One argument that failed its policy. Values are absent when the argument is.
+ */
+export type ArgFailure = {
+  arg: string,
+  policy: string,
+  why: string,
+  expected?: JsonValue,
+  actual?: JsonValue,
+};
+
+/**
+ * An expected call: the actual call it paired with (0-based), or the `nearest` call to the
+ * same tool and why it did not pair.
+ */
+export type ExpectedCall = {
+  index: number,
+  tool: string | null,
+  actual: number | null,
+  nearest?: number,
+  why?: string,
+  score?: number,
+  args?: Array<ArgFailure>,
+};
+
+/**
+ * A trajectory metric's explanation of one invocation it scored below 1: per expected call
+ * the actual call it paired with, or the nearest call to the same tool and its failing
+ * arguments; then the actual calls paired with nothing. `lines` says the same in words
+ * (call numbers 1-based).
+ */
+export type TrajectoryExplanation = {
+  match_type?: string,
+  alignment?: string,
+  note?: string,
+  matched?: number,
+  expected: Array<ExpectedCall>,
+  unpaired_actual: Array<UnpairedCall>,
+  /**
+   * SUPERSET only: the actual calls no expected call agrees with (what it failed on).
+   */
+  outside_expected?: Array<number>,
+  lines: Array<string>,
+};
+
+/**
  * ADK's EvalMetricResultDetails, with evalcore's `error` and `reason` (why NOT_EVALUATED).
  */
 export type EvalMetricResultDetails = {
@@ -247,6 +300,10 @@ export type EvalMetricResultDetails = {
   duration_details: DurationDetails | null,
   error?: string | null,
   reason?: string | null,
+  /**
+   * evalcore: a trajectory metric's explanation of an invocation below 1 (not in ADK's files).
+   */
+  trajectory?: TrajectoryExplanation,
 };
 
 /**
@@ -323,6 +380,32 @@ export type EvalCaseResult = {
 };
 
 /**
+ * A run's judge counters (evalcore addition).
+ */
+export type JudgeStats = {
+  /**
+   * Judge calls the metrics asked for.
+   */
+  requests: number,
+  /**
+   * Calls sent to the provider (not answered from the cassette or the run's memo).
+   */
+  sent: number,
+  attempts: number,
+  retries: number,
+  cassette_hits: number,
+  /**
+   * Identical calls answered once within the run.
+   */
+  deduplicated: number,
+  failures: number,
+  /**
+   * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
+   */
+  budget_exhausted: boolean,
+};
+
+/**
  * A case run that was not started (cancelled, or the judge budget ran out first).
  */
 export type Skipped = {
@@ -380,32 +463,6 @@ export type RunCaseSummary = {
 export type RunSummary = {
   num_runs: number,
   cases: Array<RunCaseSummary>,
-};
-
-/**
- * A run's judge counters (evalcore addition).
- */
-export type JudgeStats = {
-  /**
-   * Judge calls the metrics asked for.
-   */
-  requests: number,
-  /**
-   * Calls sent to the provider (not answered from the cassette or the run's memo).
-   */
-  sent: number,
-  attempts: number,
-  retries: number,
-  cassette_hits: number,
-  /**
-   * Identical calls answered once within the run.
-   */
-  deduplicated: number,
-  failures: number,
-  /**
-   * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
-   */
-  budget_exhausted: boolean,
 };
 
 /**

@@ -103,7 +103,14 @@ export interface InvocationView {
   actualResponse: string;
   expectedToolCalls: string[] | null;
   actualToolCalls: string[];
-  metrics: { metric_name: string; score: number | null; threshold: number | null; eval_status: EvalStatus }[];
+  metrics: {
+    metric_name: string;
+    score: number | null;
+    threshold: number | null;
+    eval_status: EvalStatus;
+    /** A trajectory metric's explanation of this invocation (`details.trajectory.lines`); empty when it scored 1. */
+    mismatch?: string[];
+  }[];
 }
 
 export declare function invocationView(entry: {

@@ -5,7 +5,9 @@
 //! types cannot drift from the core.
 
 use evalcore::metrics::{criterion_class, known_metrics};
-use evalcore::schema::criteria::{camel, CriterionClass, FieldKind, JudgeModelOptions, MatchType};
+use evalcore::schema::criteria::{
+    camel, Alignment, ArgPolicy, CriterionClass, FieldKind, JudgeModelOptions, MatchType,
+};
 use evalcore::schema::result::EvalStatus;
 use std::fmt::Write;
 
@@ -18,6 +20,8 @@ fn ts_type(kind: FieldKind) -> &'static str {
         FieldKind::MatchType => "MatchTypeInput",
         FieldKind::JudgeModelOptions => "JudgeModelOptions",
         FieldKind::Rubrics => "Rubric[]",
+        FieldKind::ArgPolicies => "ArgPolicies",
+        FieldKind::Alignment => "Alignment",
     }
 }
 
@@ -63,7 +67,31 @@ fn generate() -> String {
     let _ = writeln!(
         out,
         "/** `match_type` as ADK reads it: a name (upper or lower case), or its number. */\nexport type MatchTypeInput = MatchType | Lowercase<MatchType> | {};\n",
-        union((0..MatchType::ALL.len()).map(|i| i.to_string()))
+        union((0..MatchType::ADK.len()).map(|i| i.to_string()))
+    );
+    // Policies that need parameters are written as objects only.
+    let with_params = ["regex", "rouge1"];
+    let _ = writeln!(
+        out,
+        "/** evalcore's argument policy names (`regex` and `rouge1` need their parameters, so they are objects). */\nexport type ArgPolicyName = {};\n",
+        union(
+            ArgPolicy::NAMES
+                .iter()
+                .filter(|n| !with_params.contains(n))
+                .map(|n| format!("\"{n}\""))
+        )
+    );
+    out.push_str(
+        "/** How one argument is compared (README, \"Argument policies\"). */\nexport type ArgPolicy =\n  | ArgPolicyName\n  | { policy: ArgPolicyName }\n  \
+         | { policy: \"numeric\"; abs_tol?: number; rel_tol?: number; absTol?: number; relTol?: number }\n  \
+         | { policy: \"regex\"; pattern: string }\n  | { policy: \"rouge1\"; threshold: number };\n\n\
+         /** Per tool name (`*`: every tool): one policy for all its arguments, or one per argument (`*`: the others). */\n\
+         export type ArgPolicies = { [tool: string]: ArgPolicy | { [arg: string]: ArgPolicy } };\n\n",
+    );
+    let _ = writeln!(
+        out,
+        "/** How tool_trajectory_f1 pairs calls. */\nexport type Alignment = {};\n",
+        union(Alignment::ALL.iter().map(|a| format!("\"{}\"", a.as_str())))
     );
     out.push_str("/** ADK's JudgeModelOptions (extra keys are an error). */\nexport interface JudgeModelOptions {\n");
     let judge: Vec<(&str, FieldKind)> = JudgeModelOptions::FIELDS

@@ -56,6 +56,7 @@ export function invocationView(entry) {
     actualToolCalls: actual ? toolCalls(actual).map(formatToolCall) : [],
     metrics: (entry?.eval_metric_results ?? []).map((m) => ({
       metric_name: m.metric_name, score: m.score ?? null, threshold: m.threshold ?? null, eval_status: m.eval_status,
+      mismatch: mismatchLines(m),
     })),
   };
 }
@@ -70,8 +71,17 @@ export function invocationLines(view, metrics = view.metrics) {
   lines.push(`actual_response:     ${view.actualResponse}`);
   if (view.expectedToolCalls !== null) lines.push(`expected_tool_calls: ${view.expectedToolCalls.join(', ') || '(none)'}`);
   lines.push(`actual_tool_calls:   ${view.actualToolCalls.join(', ') || '(none)'}`);
-  for (const m of metrics) lines.push(`${m.metric_name}: ${m.eval_status} (score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)})`);
+  for (const m of metrics) {
+    lines.push(`${m.metric_name}: ${m.eval_status} (score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)})`);
+    for (const l of m.mismatch ?? mismatchLines(m)) lines.push(`  ${l}`);
+  }
   return lines;
+}
+
+/** A trajectory metric's explanation of an invocation below 1, as the core wrote it (`details.trajectory.lines`). */
+function mismatchLines(m) {
+  const lines = m?.details?.trajectory?.lines;
+  return Array.isArray(lines) ? lines.filter((l) => typeof l === 'string') : [];
 }
 
 /** Metrics that decide a verdict (not the always-on informational ones). */

@@ -106,6 +106,7 @@ pub fn check_config(v: &Value) -> ConfigReport {
         }
         let checked = criteria::check(class, c, name, &path);
         warnings.extend(checked.warnings);
+        errors.extend(checked.errors);
         c.typed = checked.typed;
     }
     if let Some(sim) = &config.user_simulator_config {
@@ -297,10 +298,10 @@ mod tests {
         .unwrap();
         assert_eq!(
             c.criteria["tool_trajectory_avg_score"].typed,
-            Typed::ToolTrajectory {
+            Typed::ToolTrajectory(criteria::TrajectoryFields {
                 match_type: criteria::MatchType::AnyOrder,
-                ignore_args: false
-            }
+                ..Default::default()
+            })
         );
         assert_eq!(c.criteria["my_metric"].typed, Typed::Base);
         let (_, warnings) = report(json!({"criteria": {"my_metric": 1},

@@ -1,13 +1,18 @@
 //! The metric registry, the evaluator contract and the aggregation rules every metric shares.
 
+pub mod alignment;
+pub mod args;
 pub mod call_index;
 pub mod case;
 pub mod custom;
 pub mod efficiency;
+pub mod explain;
 pub mod judged;
 pub mod pyeq;
 pub mod response_match;
+pub mod tool_parameter_match;
 pub mod trajectory;
+pub mod trajectory_f1;
 
 use crate::schema::criteria::{self, CriterionClass, JudgeCriterion, Typed};
 use crate::schema::eval_set::ConversationScenario;
@@ -122,6 +127,16 @@ const REGISTRY: &[(&str, Kind, CriterionClass)] = &[
         "trajectory_single_tool_use",
         Kind::Scored(trajectory::single_tool_use),
         CriterionClass::ToolName,
+    ),
+    (
+        "tool_parameter_match",
+        Kind::Scored(tool_parameter_match::score),
+        CriterionClass::ToolParameters,
+    ),
+    (
+        "tool_trajectory_f1",
+        Kind::Scored(trajectory_f1::score),
+        CriterionClass::TrajectoryF1,
     ),
     (
         "final_response_match_v2",
@@ -340,18 +355,40 @@ pub fn per_pair(
     Ok(per_invocation(expected.len(), criterion.threshold, score))
 }
 
+/// [`per_pair`] whose score also gives the invocation's `details.trajectory` (the explanation of
+/// a trajectory metric's score below 1).
+pub fn per_pair_explained(
+    ctx: &Ctx,
+    criterion: &Criterion,
+    metric: &str,
+    score: impl FnMut(usize) -> (f64, Option<serde_json::Value>),
+) -> Result<Outcome, NotEvaluated> {
+    let expected = require_expected(ctx, metric)?;
+    Ok(per_invocation_explained(expected.len(), criterion.threshold, score))
+}
+
 /// Scores invocations `0..n` with `score`: pass rule per invocation, sequential mean for the
 /// case; no invocations is ADK's empty result.
 pub fn per_invocation(n: usize, threshold: f64, mut score: impl FnMut(usize) -> f64) -> Outcome {
+    per_invocation_explained(n, threshold, |i| (score(i), None))
+}
+
+fn per_invocation_explained(
+    n: usize,
+    threshold: f64,
+    mut score: impl FnMut(usize) -> (f64, Option<serde_json::Value>),
+) -> Outcome {
     if n == 0 {
         return empty_outcome();
     }
     let mut sum = 0.0;
     let per_invocation: Vec<Cell> = (0..n)
         .map(|i| {
-            let s = score(i);
+            let (s, why) = score(i);
             sum += s;
-            Cell::new(Some(s), pass(Some(s), threshold))
+            let mut cell = Cell::new(Some(s), pass(Some(s), threshold));
+            cell.details.trajectory = why;
+            cell
         })
         .collect();
     let overall = sum / n as f64;

@@ -1,131 +1,155 @@
-//! `tool_trajectory_avg_score` (EXACT / IN_ORDER / ANY_ORDER, ignore_args) and the trajectory
-//! precision / recall / single-tool-use extras. Per invocation 0..1, case = sequential mean.
+//! `tool_trajectory_avg_score` (ADK's EXACT / IN_ORDER / ANY_ORDER and `ignore_args`, evalcore's
+//! SUBSET / SUPERSET and `arg_policies`) and the trajectory precision / recall / single-tool-use
+//! extras. Per invocation 0..1, case = sequential mean; an invocation below 1 carries its
+//! explanation in `details.trajectory`.
 
+use super::alignment::{self, count, Eq, Pairs};
+use super::args::calls_agree;
 use super::call_index::CallId;
-use super::pyeq::py_eq_obj;
-use super::{invalid, per_invocation, per_pair, typed, Ctx, NotEvaluated, Outcome};
+use super::explain::{explain, Calls};
+use super::{invalid, per_invocation, per_pair_explained, typed, Ctx, NotEvaluated, Outcome};
 pub use crate::schema::criteria::MatchType;
-use crate::schema::criteria::Typed;
-use crate::schema::{Criterion, FunctionCall};
+use crate::schema::criteria::{TrajectoryFields, Typed};
+use crate::schema::{Criterion, FunctionCall, Invocation};
+use serde_json::{json, Map, Value};
 
-/// ToolTrajectoryCriterion, as typed when the config was loaded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TrajectoryCriterion {
-    pub match_type: MatchType,
-    pub ignore_args: bool,
-}
-
-fn parse_criterion(metric: &str, c: &Criterion) -> Result<TrajectoryCriterion, NotEvaluated> {
+/// The trajectory fields of a criterion, as typed when the config was loaded.
+pub fn parse_criterion(metric: &str, c: &Criterion) -> Result<TrajectoryFields, NotEvaluated> {
     let t = typed(metric, c);
     if let Some(e) = invalid(&t) {
         return Err(e);
     }
     Ok(match t.as_ref() {
-        Typed::ToolTrajectory {
-            match_type,
-            ignore_args,
-        } => TrajectoryCriterion {
-            match_type: *match_type,
-            ignore_args: *ignore_args,
-        },
-        _ => TrajectoryCriterion {
-            match_type: MatchType::Exact,
-            ignore_args: false,
-        },
+        Typed::ToolTrajectory(f) => f.clone(),
+        _ => TrajectoryFields::default(),
     })
 }
 
-/// Same tool and (unless ignored) Python-equal args; ids and streaming fields never matter.
-pub fn calls_equal(a: &FunctionCall, b: &FunctionCall, ignore_args: bool) -> bool {
-    a.name == b.name && (ignore_args || py_eq_obj(a.args.as_ref(), b.args.as_ref()))
-}
-
-/// Does the actual trajectory match the expected one under `match_type`, `eq` being call equality?
-/// Generic so one algorithm serves both direct comparison and interned call ids.
-pub fn matches<T>(actual: &[T], expected: &[T], match_type: MatchType, eq: impl Fn(&T, &T) -> bool) -> bool {
+/// Does the actual trajectory (`na` calls) match the expected one (`ne` calls) under
+/// `match_type`? ADK's three keep ADK's algorithms exactly (greedy where ADK is greedy).
+pub fn matches(ne: usize, na: usize, match_type: MatchType, eq: Eq) -> bool {
     match match_type {
-        MatchType::Exact => actual.len() == expected.len() && actual.iter().zip(expected).all(|(a, e)| eq(a, e)),
-        MatchType::InOrder => {
-            let mut want = expected.iter().peekable();
-            for a in actual {
-                if want.peek().is_some_and(|e| eq(a, e)) {
-                    want.next();
-                }
-            }
-            want.peek().is_none()
-        }
-        MatchType::AnyOrder => matched_count(expected, actual, &eq) == expected.len(),
+        MatchType::Exact => ne == na && (0..ne).all(|i| eq(i, i)),
+        MatchType::InOrder => count(&alignment::in_order(ne, na, eq)) == ne,
+        MatchType::AnyOrder => count(&alignment::greedy(ne, na, eq)) == ne,
+        MatchType::Subset => count(&alignment::maximum(ne, na, eq)) == ne,
+        MatchType::Superset => (0..na).all(|a| (0..ne).any(|e| eq(e, a))),
     }
 }
 
-/// Number of calls of `from` that find a distinct equal partner in `pool` (multiset matching,
-/// first free partner wins, as ADK's ANY_ORDER removes the first equal call).
-fn matched_count<T>(from: &[T], pool: &[T], eq: impl Fn(&T, &T) -> bool) -> usize {
-    let mut free: Vec<bool> = vec![true; pool.len()];
-    from.iter()
-        .filter(|f| {
-            let hit = pool
-                .iter()
-                .zip(free.iter_mut())
-                .find(|(p, is_free)| **is_free && eq(f, p));
-            match hit {
-                Some((_, is_free)) => {
-                    *is_free = false;
-                    true
-                }
-                None => false,
-            }
-        })
-        .count()
-}
-
-/// Scores invocation `i` with `f` over its actual and expected calls: interned ids when the case
-/// carries an index (prepared cases), the calls themselves otherwise.
-fn with_calls<'a, R>(
-    ctx: &Ctx<'a>,
-    i: usize,
-    c: TrajectoryCriterion,
-    by_id: impl Fn(&[CallId], &[CallId], &dyn Fn(&CallId, &CallId) -> bool) -> R,
-    direct: impl Fn(&[&FunctionCall], &[&FunctionCall], &dyn Fn(&&FunctionCall, &&FunctionCall) -> bool) -> R,
-) -> R {
-    if let Some(index) = ctx.call_index {
-        let get = |v: &'a [Vec<CallId>]| -> &'a [CallId] { v.get(i).map(Vec::as_slice).unwrap_or(&[]) };
-        let eq = |a: &CallId, b: &CallId| {
-            if c.ignore_args {
-                a.name == b.name
-            } else {
-                a.full == b.full
-            }
-        };
-        return by_id(get(&index.actual), get(&index.expected), &eq);
+/// The pairing `matches` decided with (for the explanation).
+fn pairs_for(ne: usize, na: usize, match_type: MatchType, eq: Eq) -> Pairs {
+    match match_type {
+        MatchType::Exact => alignment::exact(ne, na, eq),
+        MatchType::InOrder => alignment::in_order(ne, na, eq),
+        MatchType::AnyOrder => alignment::greedy(ne, na, eq),
+        MatchType::Subset | MatchType::Superset => alignment::maximum(ne, na, eq),
     }
-    let eq = |a: &&FunctionCall, b: &&FunctionCall| calls_equal(a, b, c.ignore_args);
-    direct(&calls_of(Some(ctx.actual), i), &calls_of(ctx.expected, i), &eq)
 }
 
-fn calls_of(invs: Option<&[crate::schema::Invocation]>, i: usize) -> Vec<&FunctionCall> {
+pub(crate) fn calls_of(invs: Option<&[Invocation]>, i: usize) -> Vec<&FunctionCall> {
     invs.and_then(|v| v.get(i))
         .map(|inv| inv.tool_calls())
         .unwrap_or_default()
 }
 
-/// `with_calls` with one body for both representations: a closure cannot be generic over the
-/// element type, so the macro writes it twice.
-macro_rules! over_calls {
-    ($ctx:expr, $i:expr, $c:expr, |$a:ident, $e:ident, $eq:ident| $body:expr) => {
-        with_calls($ctx, $i, $c, |$a, $e, $eq| $body, |$a, $e, $eq| $body)
-    };
+/// The calls of invocation `i`, expected and actual.
+pub(crate) fn calls<'a>(ctx: &Ctx<'a>, i: usize) -> Calls<'a> {
+    Calls {
+        expected: calls_of(ctx.expected, i),
+        actual: calls_of(Some(ctx.actual), i),
+    }
+}
+
+fn row(v: &[Vec<CallId>], i: usize) -> &[CallId] {
+    v.get(i).map(Vec::as_slice).unwrap_or(&[])
+}
+
+/// Runs `f(ne, na, eq)` over invocation `i`: on the interned ids when the case carries an index
+/// and no argument policy is set (prepared cases), on the calls themselves otherwise.
+pub(crate) fn over_calls<R: Default>(
+    ctx: &Ctx,
+    i: usize,
+    c: &TrajectoryFields,
+    f: impl Fn(usize, usize, Eq) -> R,
+) -> R {
+    // One non-generic body for every caller (wasm size): the result travels through `out`.
+    let mut out = R::default();
+    over_calls_dyn(ctx, i, c, &mut |ne, na, eq| out = f(ne, na, eq));
+    out
+}
+
+fn over_calls_dyn(ctx: &Ctx, i: usize, c: &TrajectoryFields, f: &mut dyn FnMut(usize, usize, Eq)) {
+    if let (Some(index), true) = (ctx.call_index, c.arg_policies.is_empty()) {
+        let (e, a) = (row(&index.expected, i), row(&index.actual, i));
+        let eq = |x: usize, y: usize| match (e.get(x), a.get(y)) {
+            (Some(p), Some(q)) if c.ignore_args => p.name == q.name,
+            (Some(p), Some(q)) => p.full == q.full,
+            _ => false,
+        };
+        return f(e.len(), a.len(), &eq);
+    }
+    let k = calls(ctx, i);
+    let eq = agree(&k, c);
+    f(k.expected.len(), k.actual.len(), &eq);
+}
+
+/// Call agreement of invocation `calls` under the criterion (expected index, actual index).
+pub(crate) fn agree<'c>(k: &'c Calls, c: &'c TrajectoryFields) -> impl Fn(usize, usize) -> bool + 'c {
+    move |e, a| match (k.expected.get(e), k.actual.get(a)) {
+        (Some(x), Some(y)) => calls_agree(&c.arg_policies, c.ignore_args, x, y),
+        _ => false,
+    }
+}
+
+pub(crate) fn head(key: &str, value: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert(key.into(), Value::String(value.into()));
+    m
+}
+
+/// The explanation of invocation `i` under `pairs_of` (computed on the calls themselves).
+pub(crate) fn explained(
+    ctx: &Ctx,
+    i: usize,
+    c: &TrajectoryFields,
+    mut head: Map<String, Value>,
+    pairs_of: &dyn Fn(usize, usize, Eq) -> Pairs,
+) -> Value {
+    let k = calls(ctx, i);
+    let (ne, na) = (k.expected.len(), k.actual.len());
+    let pairs = pairs_of(ne, na, &agree(&k, c));
+    let positional = c.match_type == MatchType::Exact && head.contains_key("match_type");
+    if positional && ne != na {
+        head.insert(
+            "note".into(),
+            json!(format!(
+                "EXACT needs as many calls as expected: {ne} expected, {na} made"
+            )),
+        );
+    }
+    explain(&k, &pairs, c, head, positional)
 }
 
 pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
     let c = parse_criterion("tool_trajectory_avg_score", criterion)?;
-    per_pair(ctx, criterion, "tool_trajectory_avg_score", |i| {
-        let hit = over_calls!(ctx, i, c, |a, e, eq| matches(a, e, c.match_type, eq));
-        if hit {
-            1.0
-        } else {
-            0.0
+    per_pair_explained(ctx, criterion, "tool_trajectory_avg_score", |i| {
+        if over_calls(ctx, i, &c, |ne, na, eq| matches(ne, na, c.match_type, eq)) {
+            return (1.0, None);
         }
+        let mut h = head("match_type", c.match_type.as_str());
+        if c.match_type == MatchType::Superset {
+            // What SUPERSET fails on: actual calls no expected call agrees with.
+            let outside = over_calls(ctx, i, &c, |ne, na, eq| {
+                (0..na)
+                    .filter(|&a| !(0..ne).any(|e| eq(e, a)))
+                    .map(|a| json!(a))
+                    .collect::<Vec<_>>()
+            });
+            h.insert("outside_expected".into(), Value::Array(outside));
+        }
+        let why = explained(ctx, i, &c, h, &|ne, na, eq| pairs_for(ne, na, c.match_type, eq));
+        (0.0, Some(why))
     })
 }
 
@@ -141,17 +165,32 @@ fn ratio(hit: usize, total: usize, empty: f64) -> f64 {
 /// 1.0 if none were expected, else 0.0.
 pub fn precision(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
     let c = parse_criterion("trajectory_precision", criterion)?;
-    per_pair(ctx, criterion, "trajectory_precision", |i| {
-        let score = |hit: usize, a: usize, e: usize| ratio(hit, a, if e == 0 { 1.0 } else { 0.0 });
-        over_calls!(ctx, i, c, |a, e, eq| score(matched_count(a, e, eq), a.len(), e.len()))
+    per_pair_explained(ctx, criterion, "trajectory_precision", |i| {
+        let s = over_calls(ctx, i, &c, |ne, na, eq| {
+            ratio(
+                alignment::greedy_from_actual(ne, na, eq),
+                na,
+                if ne == 0 { 1.0 } else { 0.0 },
+            )
+        });
+        (
+            s,
+            (s < 1.0).then(|| explained(ctx, i, &c, Map::new(), &alignment::greedy)),
+        )
     })
 }
 
 /// Share of expected calls the agent made (multiset matching). Nothing expected: 1.0.
 pub fn recall(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
     let c = parse_criterion("trajectory_recall", criterion)?;
-    per_pair(ctx, criterion, "trajectory_recall", |i| {
-        over_calls!(ctx, i, c, |a, e, eq| ratio(matched_count(e, a, eq), e.len(), 1.0))
+    per_pair_explained(ctx, criterion, "trajectory_recall", |i| {
+        let s = over_calls(ctx, i, &c, |ne, na, eq| {
+            ratio(count(&alignment::greedy(ne, na, eq)), ne, 1.0)
+        });
+        (
+            s,
+            (s < 1.0).then(|| explained(ctx, i, &c, Map::new(), &alignment::greedy)),
+        )
     })
 }
 
@@ -186,56 +225,5 @@ pub fn single_tool_use(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotE
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    use crate::metrics::test_call as call;
-
-    fn run(actual: &[&str], expected: &[&str], m: MatchType) -> bool {
-        let a: Vec<FunctionCall> = actual.iter().map(|n| call(n, json!({}))).collect();
-        let e: Vec<FunctionCall> = expected.iter().map(|n| call(n, json!({}))).collect();
-        let ar: Vec<&FunctionCall> = a.iter().collect();
-        let er: Vec<&FunctionCall> = e.iter().collect();
-        matches(&ar, &er, m, |a, b| calls_equal(a, b, false))
-    }
-
-    #[test]
-    fn spec_table() {
-        use MatchType::*;
-        let rows: &[(&[&str], &[&str], [bool; 3])] = &[
-            (&[], &[], [true, true, true]),
-            (&["a"], &[], [false, true, true]),
-            (&[], &["a"], [false, false, false]),
-            (&["a", "b"], &["b", "a"], [false, false, true]),
-            (&["a", "c", "b"], &["a", "b"], [false, true, true]),
-            (&["a"], &["a", "a"], [false, false, false]),
-            (&["a", "a"], &["a"], [false, true, true]),
-            (&["a", "b", "a", "c"], &["a", "c"], [false, true, true]),
-        ];
-        for (a, e, want) in rows {
-            for (m, w) in [Exact, InOrder, AnyOrder].into_iter().zip(want) {
-                assert_eq!(run(a, e, m), *w, "{a:?} vs {e:?} {m:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn match_type_spellings() {
-        use crate::schema::criteria::parse_match_type;
-        for s in ["in_order", " In Order ", "in-order", "IN_ORDER"] {
-            assert_eq!(parse_match_type(&json!(s)), Some(MatchType::InOrder));
-        }
-        assert_eq!(parse_match_type(&json!(2)), Some(MatchType::AnyOrder));
-        for bad in [
-            json!("1"),
-            json!("anyorder"),
-            json!(3),
-            json!(-1),
-            json!(""),
-            json!(["EXACT"]),
-        ] {
-            assert!(parse_match_type(&bad).is_none(), "{bad}");
-        }
-    }
-}
+#[path = "trajectory_tests.rs"]
+mod tests;

@@ -7,6 +7,7 @@ use super::wrap::{splitlines, wrap};
 use crate::schema::eval_result::{EvalMetricResult, PerInvocationResult};
 use crate::schema::result::EvalStatus;
 use crate::schema::{Content, FunctionCall, IntermediateData, Invocation};
+use serde_json::Value;
 
 /// Column where invocation field values start, and the width they wrap at (ADK's constants).
 const FIELD_VALUE_COLUMN: usize = 30;
@@ -123,6 +124,18 @@ pub(super) fn invocation_fields(per_invocation: &PerInvocationResult<'_>) -> Vec
     fields.push(("actual_tool_calls".to_string(), tool_calls_text(actual)));
     for metric in &per_invocation.eval_metric_results {
         fields.push((metric.metric_name.clone(), metric_cell(metric)));
+        // evalcore's explanation of a trajectory metric below 1 (absent from ADK's results, so
+        // ADK's own text is unchanged).
+        let lines = metric
+            .details
+            .trajectory
+            .as_ref()
+            .and_then(|t| t.get("lines"))
+            .and_then(Value::as_array);
+        let lines: Vec<&str> = lines.into_iter().flatten().filter_map(Value::as_str).collect();
+        if !lines.is_empty() {
+            fields.push(("mismatch".to_string(), lines.join("\n")));
+        }
         for score in metric.details.rubric_scores.iter().flatten() {
             fields.push((
                 "rubric".to_string(),

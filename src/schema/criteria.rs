@@ -11,6 +11,7 @@
 use super::config::{kind, lax_bool, Criterion};
 pub use super::de::{camel, snake_of};
 use super::eval_set::Rubric;
+pub use super::trajectory_fields::{parse_match_type, Alignment, ArgPolicies, ArgPolicy, MatchType, TrajectoryFields};
 use crate::error::EvalError;
 use serde_json::{Map, Value};
 
@@ -19,8 +20,13 @@ use serde_json::{Map, Value};
 pub enum CriterionClass {
     /// `BaseCriterion`: threshold and `include_intermediate_responses_in_final` only.
     Base,
-    /// `ToolTrajectoryCriterion`: `match_type`, `ignore_args`.
+    /// `ToolTrajectoryCriterion`: `match_type`, `ignore_args`, and evalcore's `arg_policies`
+    /// (an extra ADK keeps and ignores).
     ToolTrajectory,
+    /// evalcore's `tool_parameter_match`: `arg_policies`.
+    ToolParameters,
+    /// evalcore's `tool_trajectory_f1`: `alignment`, `ignore_args`, `arg_policies`.
+    TrajectoryF1,
     /// evalcore's `trajectory_single_tool_use`: `tool_name` (required).
     ToolName,
     /// `LlmAsAJudgeCriterion`: `judge_model_options`.
@@ -44,12 +50,18 @@ pub enum FieldKind {
     MatchType,
     JudgeModelOptions,
     Rubrics,
+    /// evalcore's per-tool, per-argument comparison policies.
+    ArgPolicies,
+    /// `ordered` or `unordered`.
+    Alignment,
 }
 
 impl CriterionClass {
-    pub const ALL: [CriterionClass; 7] = [
+    pub const ALL: [CriterionClass; 9] = [
         CriterionClass::Base,
         CriterionClass::ToolTrajectory,
+        CriterionClass::ToolParameters,
+        CriterionClass::TrajectoryF1,
         CriterionClass::ToolName,
         CriterionClass::LlmAsAJudge,
         CriterionClass::RubricsBased,
@@ -62,6 +74,8 @@ impl CriterionClass {
         match self {
             CriterionClass::Base => "BaseCriterion",
             CriterionClass::ToolTrajectory => "ToolTrajectoryCriterion",
+            CriterionClass::ToolParameters => "ToolParameterMatchCriterion",
+            CriterionClass::TrajectoryF1 => "ToolTrajectoryF1Criterion",
             CriterionClass::ToolName => "ToolNameCriterion",
             CriterionClass::LlmAsAJudge => "LlmAsAJudgeCriterion",
             CriterionClass::RubricsBased => "RubricsBasedCriterion",
@@ -75,7 +89,17 @@ impl CriterionClass {
         use FieldKind::*;
         match self {
             CriterionClass::Base => &[],
-            CriterionClass::ToolTrajectory => &[("match_type", MatchType), ("ignore_args", Bool)],
+            CriterionClass::ToolTrajectory => &[
+                ("match_type", MatchType),
+                ("ignore_args", Bool),
+                ("arg_policies", ArgPolicies),
+            ],
+            CriterionClass::ToolParameters => &[("arg_policies", ArgPolicies)],
+            CriterionClass::TrajectoryF1 => &[
+                ("alignment", Alignment),
+                ("ignore_args", Bool),
+                ("arg_policies", ArgPolicies),
+            ],
             CriterionClass::ToolName => &[("tool_name", Text)],
             CriterionClass::LlmAsAJudge => &[("judge_model_options", JudgeModelOptions)],
             CriterionClass::RubricsBased => &[("judge_model_options", JudgeModelOptions), ("rubrics", Rubrics)],
@@ -97,26 +121,6 @@ impl CriterionClass {
 
     pub fn judged(self) -> bool {
         self.has("judge_model_options")
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MatchType {
-    #[default]
-    Exact,
-    InOrder,
-    AnyOrder,
-}
-
-impl MatchType {
-    pub const ALL: [MatchType; 3] = [MatchType::Exact, MatchType::InOrder, MatchType::AnyOrder];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchType::Exact => "EXACT",
-            MatchType::InOrder => "IN_ORDER",
-            MatchType::AnyOrder => "ANY_ORDER",
-        }
     }
 }
 
@@ -158,10 +162,7 @@ pub enum Typed {
     #[default]
     Unchecked,
     Base,
-    ToolTrajectory {
-        match_type: MatchType,
-        ignore_args: bool,
-    },
+    ToolTrajectory(TrajectoryFields),
     ToolName(String),
     Judge(JudgeCriterion),
     /// A value the class rejects: the metric is NOT_EVALUATED with this message (ADK's rule).
@@ -177,6 +178,9 @@ pub enum Typed {
 pub struct Checked {
     pub typed: Typed,
     pub warnings: Vec<EvalError>,
+    /// A value of one of evalcore's own fields that cannot be read (`arg_policies`, `alignment`):
+    /// ADK would ignore the field, so only evalcore can tell it is wrong, and it says so as an error.
+    pub errors: Vec<EvalError>,
 }
 
 /// A field under its snake_case name or camelCase alias (pydantic with populate_by_name: the
@@ -199,33 +203,9 @@ pub fn lax_int(v: &Value) -> Option<i64> {
     }
 }
 
-/// ADK's `match_type` normalisation: an integer 0/1/2, or a name after trim, upper-case and
-/// `-`/space -> `_`.
-pub fn parse_match_type(v: &Value) -> Option<MatchType> {
-    let from_int = |i: i64| match i {
-        0 => Some(MatchType::Exact),
-        1 => Some(MatchType::InOrder),
-        2 => Some(MatchType::AnyOrder),
-        _ => None,
-    };
-    match v {
-        Value::Bool(b) => from_int(i64::from(*b)),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => from_int(i),
-            None => n
-                .as_f64()
-                .filter(|f| f.fract() == 0.0 && f.abs() < 8.0)
-                .and_then(|f| from_int(f as i64)),
-        },
-        Value::String(s) => match s.trim().to_uppercase().replace(['-', ' '], "_").as_str() {
-            "EXACT" => Some(MatchType::Exact),
-            "IN_ORDER" => Some(MatchType::InOrder),
-            "ANY_ORDER" => Some(MatchType::AnyOrder),
-            _ => None,
-        },
-        _ => None,
-    }
-}
+/// evalcore's own criterion fields of the trajectory metrics, whose unreadable values are errors
+/// (ADK would ignore them, so nothing but evalcore can say they are wrong).
+const EVALCORE_FIELDS: [&str; 2] = ["arg_policies", "alignment"];
 
 /// The invalid-value outcome: a path below the criterion and a message naming the metric.
 struct Bad {
@@ -302,14 +282,38 @@ fn read_typed(class: CriterionClass, m: &Map<String, Value>) -> Result<Typed, Ba
     };
     Ok(match class {
         CriterionClass::Base => Typed::Base,
-        CriterionClass::ToolTrajectory => Typed::ToolTrajectory {
-            match_type: match field(m, "match_type") {
-                None => MatchType::Exact,
-                Some(v) => parse_match_type(v)
-                    .ok_or_else(|| bad("match_type", v, "EXACT, IN_ORDER or ANY_ORDER (or 0, 1, 2)"))?,
-            },
-            ignore_args: flag("ignore_args")?,
-        },
+        CriterionClass::ToolTrajectory | CriterionClass::ToolParameters | CriterionClass::TrajectoryF1 => {
+            let mut t = TrajectoryFields::default();
+            if class.has("match_type") {
+                if let Some(v) = field(m, "match_type") {
+                    t.match_type = parse_match_type(v).ok_or_else(|| {
+                        bad(
+                            "match_type",
+                            v,
+                            "EXACT, IN_ORDER or ANY_ORDER (or 0, 1, 2), or evalcore's SUBSET or SUPERSET",
+                        )
+                    })?;
+                }
+            }
+            if class.has("ignore_args") {
+                t.ignore_args = flag("ignore_args")?;
+            }
+            if class.has("alignment") {
+                if let Some(v) = field(m, "alignment").filter(|v| !v.is_null()) {
+                    t.alignment = Alignment::ALL
+                        .into_iter()
+                        .find(|a| v.as_str().map(|s| s.trim().to_lowercase()).as_deref() == Some(a.as_str()))
+                        .ok_or_else(|| bad("alignment", v, "\"ordered\" or \"unordered\""))?;
+                }
+            }
+            if let Some(v) = field(m, "arg_policies").filter(|v| !v.is_null()) {
+                t.arg_policies = super::arg_policies::parse(v).map_err(|e| Bad {
+                    field: format!("arg_policies{}", e.at),
+                    message: format!("`arg_policies{}`: {}", e.at, e.message),
+                })?;
+            }
+            Typed::ToolTrajectory(t)
+        }
         CriterionClass::ToolName => match field(m, "tool_name") {
             Some(Value::String(s)) => Typed::ToolName(s.clone()),
             Some(v) => return Err(bad("tool_name", v, "a string")),
@@ -381,6 +385,7 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
         };
         warnings.push(EvalError::schema(at, message));
     }
+    let mut errors = Vec::new();
     let typed = match read_typed(class, &c.extra) {
         Ok(t) => t,
         Err(b) => {
@@ -390,11 +395,19 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
                 format!("{path}.{}", b.field)
             };
             let message = format!("{metric}: {} (the metric will be NOT_EVALUATED)", b.message);
-            warnings.push(EvalError::schema(at.clone(), message.clone()));
+            if EVALCORE_FIELDS.iter().any(|f| b.field.starts_with(f)) {
+                errors.push(EvalError::schema(at.clone(), message.clone()));
+            } else {
+                warnings.push(EvalError::schema(at.clone(), message.clone()));
+            }
             Typed::Invalid { path: at, message }
         }
     };
-    Checked { typed, warnings }
+    Checked {
+        typed,
+        warnings,
+        errors,
+    }
 }
 
 /// The candidate nearest to `word` by edit distance, when it is near enough to be a typo.
@@ -430,120 +443,5 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn criterion(v: Value) -> Criterion {
-        let mut c = Criterion::from_threshold(1.0);
-        c.extra = v.as_object().cloned().unwrap_or_default();
-        c
-    }
-
-    #[test]
-    fn trajectory_fields_and_their_spellings() {
-        let c = check(
-            CriterionClass::ToolTrajectory,
-            &criterion(json!({"matchType": " any-order ", "ignore_args": "yes"})),
-            "tool_trajectory_avg_score",
-            "$.criteria.tool_trajectory_avg_score",
-        );
-        assert_eq!(
-            c.typed,
-            Typed::ToolTrajectory {
-                match_type: MatchType::AnyOrder,
-                ignore_args: true
-            }
-        );
-        assert!(c.warnings.is_empty());
-        let c = check(
-            CriterionClass::ToolTrajectory,
-            &criterion(json!({"match_type": "1"})),
-            "t",
-            "$.criteria.t",
-        );
-        assert!(matches!(&c.typed, Typed::Invalid { path, .. } if path == "$.criteria.t.match_type"));
-        assert_eq!(c.warnings.len(), 1);
-    }
-
-    #[test]
-    fn misplaced_and_ignored_keys_are_warnings_with_paths() {
-        let c = check(
-            CriterionClass::LlmAsAJudge,
-            &criterion(json!({"num_samples": 3, "match_typ": "EXACT"})),
-            "final_response_match_v2",
-            "$.criteria.final_response_match_v2",
-        );
-        assert!(matches!(c.typed, Typed::Judge(_)));
-        let paths: Vec<&str> = c.warnings.iter().map(|w| w.path.as_str()).collect();
-        assert_eq!(
-            paths,
-            [
-                "$.criteria.final_response_match_v2.num_samples",
-                "$.criteria.final_response_match_v2.match_typ"
-            ]
-        );
-        assert!(c.warnings[0].message.contains("inside `judge_model_options`"));
-        let c = check(
-            CriterionClass::ToolTrajectory,
-            &criterion(json!({"match_typ": "EXACT"})),
-            "tool_trajectory_avg_score",
-            "$.c",
-        );
-        assert!(
-            c.warnings[0].message.contains("did you mean \"match_type\""),
-            "{:?}",
-            c.warnings
-        );
-    }
-
-    #[test]
-    fn judge_options_forbid_extras_and_keep_explicit_values() {
-        let c = check(
-            CriterionClass::RubricsBased,
-            &criterion(json!({"judgeModelOptions": {"numSamples": "2", "judge_model": "m"},
-                "rubrics": [{"rubric_id": "r", "rubric_content": {"text_property": "t"}}]})),
-            "rubric_based_final_response_quality_v1",
-            "$.c",
-        );
-        let Typed::Judge(j) = c.typed else {
-            panic!("{:?}", c.typed)
-        };
-        assert_eq!(j.options.num_samples, Some(2));
-        assert_eq!(j.options.judge_model.as_deref(), Some("m"));
-        assert_eq!(j.rubrics.len(), 1);
-        let c = check(
-            CriterionClass::LlmAsAJudge,
-            &criterion(json!({"judge_model_options": {"num_sample": 2}})),
-            "m",
-            "$.c",
-        );
-        let Typed::Invalid { path, message } = c.typed else {
-            panic!()
-        };
-        assert_eq!(path, "$.c.judge_model_options.num_sample");
-        assert!(message.contains("did you mean \"num_samples\""), "{message}");
-        let c = check(
-            CriterionClass::RubricsBased,
-            &criterion(json!({"rubrics": [{"rubric_id": 3}]})),
-            "m",
-            "$.c",
-        );
-        assert!(
-            matches!(&c.typed, Typed::Invalid { path, .. } if path.starts_with("$.c.rubrics[0]")),
-            "{:?}",
-            c.typed
-        );
-    }
-
-    #[test]
-    fn closest_names() {
-        let names = ["response_match_score", "tool_trajectory_avg_score", "safety_v1"];
-        assert_eq!(
-            closest("respone_match_score", names.iter().copied()),
-            Some("response_match_score")
-        );
-        assert_eq!(closest("safety_v2", names.iter().copied()), Some("safety_v1"));
-        assert_eq!(closest("completely_else", names.iter().copied()), None);
-    }
-}
+#[path = "criteria_tests.rs"]
+mod tests;

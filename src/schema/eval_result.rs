@@ -96,6 +96,75 @@ pub struct MetricDetails {
     pub error: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<Cow<'static, str>>,
+    /// evalcore: a trajectory metric's explanation of an invocation below 1 (not in ADK's files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<ts_shapes::TrajectoryExplanation>", optional))]
+    pub trajectory: Option<Value>,
+}
+
+/// The TypeScript shape of `details.trajectory`, which `metrics::explain` writes as JSON.
+#[cfg(feature = "ts")]
+#[allow(dead_code)] // shapes for the generator only: never built
+mod ts_shapes {
+    use serde_json::Value;
+
+    /// One argument that failed its policy. Values are absent when the argument is.
+    #[derive(ts_rs::TS)]
+    pub struct ArgFailure {
+        arg: String,
+        policy: String,
+        why: String,
+        #[ts(optional)]
+        expected: Option<Value>,
+        #[ts(optional)]
+        actual: Option<Value>,
+    }
+
+    /// An expected call: the actual call it paired with (0-based), or the `nearest` call to the
+    /// same tool and why it did not pair.
+    #[derive(ts_rs::TS)]
+    pub struct ExpectedCall {
+        index: u32,
+        tool: Option<String>,
+        actual: Option<u32>,
+        #[ts(optional)]
+        nearest: Option<u32>,
+        #[ts(optional)]
+        why: Option<String>,
+        #[ts(optional)]
+        score: Option<f64>,
+        #[ts(optional)]
+        args: Option<Vec<ArgFailure>>,
+    }
+
+    /// An actual call paired with no expected call.
+    #[derive(ts_rs::TS)]
+    pub struct UnpairedCall {
+        index: u32,
+        tool: Option<String>,
+    }
+
+    /// A trajectory metric's explanation of one invocation it scored below 1: per expected call
+    /// the actual call it paired with, or the nearest call to the same tool and its failing
+    /// arguments; then the actual calls paired with nothing. `lines` says the same in words
+    /// (call numbers 1-based).
+    #[derive(ts_rs::TS)]
+    pub struct TrajectoryExplanation {
+        #[ts(optional)]
+        match_type: Option<String>,
+        #[ts(optional)]
+        alignment: Option<String>,
+        #[ts(optional)]
+        note: Option<String>,
+        #[ts(optional)]
+        matched: Option<u32>,
+        expected: Vec<ExpectedCall>,
+        unpaired_actual: Vec<UnpairedCall>,
+        /// SUPERSET only: the actual calls no expected call agrees with (what it failed on).
+        #[ts(optional)]
+        outside_expected: Option<Vec<u32>>,
+        lines: Vec<String>,
+    }
 }
 
 /// ADK's EvalMetricResult: one metric's score and status, case-level or for one invocation.
@@ -144,6 +213,7 @@ impl EvalMetricResult {
                 duration_details: d.duration_details,
                 error: d.error,
                 reason: d.reason.map(Cow::Borrowed),
+                trajectory: d.trajectory,
             },
             judge_model_options: None,
         }

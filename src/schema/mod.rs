@@ -1,5 +1,6 @@
 //! ADK's data: content, invocations, eval sets, configs, legacy migration, loading.
 
+pub mod arg_policies;
 pub mod budget;
 pub mod bytes;
 pub mod config;
@@ -14,6 +15,7 @@ pub mod legacy;
 pub mod load;
 pub mod personas;
 pub mod result;
+pub mod trajectory_fields;
 
 pub use config::{Criterion, EvalConfig};
 pub use content::{Content, FunctionCall, FunctionResponse, Part};

@@ -109,6 +109,9 @@ pub struct Details {
     pub duration_details: Option<Breakdown<4>>,
     pub error: Option<String>,
     pub reason: Option<&'static str>,
+    /// evalcore: why a trajectory metric's invocation scored below 1 (which expected call paired
+    /// with which actual one, which argument failed under which policy), written as `trajectory`.
+    pub trajectory: Option<Value>,
 }
 
 /// A fixed set of named, nullable numbers (token usage or duration details), written as an object

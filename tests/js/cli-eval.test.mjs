@@ -69,13 +69,26 @@ describe('running the hello_world example', () => {
     assert.equal(failed.eval_metric_results, null);
   });
 
-  test('--print_detailed_results prints what formatReport prints for the saved results', () => {
+  test('--print_detailed_results prints what formatReport prints for the saved results, plus the trajectory mismatch', () => {
     const app = appCopy('detailed');
     const r = cli(['eval', app, join(app, 'hello_world.evalset.json'), '--print_detailed_results', '--concurrency', '1']);
     assert.equal(r.code, 1);
     const [file] = historyOf(app);
     const saved = readEvalSetResultFile(file);
-    assert.equal(r.stdout, CRITERIA + formatReport(saved.eval_case_results, { detailed: true }));
+    // The saved file is ADK's (no explanation in it); the printed text adds evalcore's `mismatch`
+    // field under the failing trajectory metric and is otherwise ADK's text byte for byte.
+    const lines = r.stdout.split('\n');
+    const start = lines.findIndex((l) => l.startsWith('  mismatch:'));
+    assert.ok(start > 0, r.stdout);
+    assert.match(lines[start - 1], /^  tool_trajectory_avg_score: +FAILED \(0\.0\)$/);
+    let end = start + 1;
+    while (lines[end].startsWith(' '.repeat(30))) end++;
+    const block = lines.slice(start, end).join('\n');
+    assert.match(block, /match type EXACT/);
+    assert.match(block, /expected call 1 check_prime -> no match: arguments differ, nearest actual call 1\n +nums \[exact\] differs: expected \[/);
+    assert.equal(lines.filter((l) => l.startsWith('  mismatch:')).length, 1);
+    const withoutMismatch = [...lines.slice(0, start), ...lines.slice(end)].join('\n');
+    assert.equal(withoutMismatch, CRITERIA + formatReport(saved.eval_case_results, { detailed: true }));
     assert.match(r.stdout, /Eval Id: check_listed_numbers\nOverall Eval Status: FAILED/);
     assert.match(r.stdout, /Metric: tool_trajectory_avg_score, Status: FAILED, Score: 0\.0, Threshold: 1\.0/);
   });

@@ -69,3 +69,29 @@ test('an invalid criterion value is NOT_EVALUATED with the load-time message and
   assert.equal(res.overall_eval_metric_results[1].eval_status, 'PASSED');
   assert.equal(res.final_eval_status, 'PASSED');
 });
+
+test('arg_policies round trip: kept as written, typed at load, a bad policy is an error with its path', async () => {
+  const policies = { '*': { request_id: 'ignore' }, search: { query: { policy: 'rouge1', threshold: 0.5 } }, book: 'subset' };
+  const cfg = { criteria: { tool_trajectory_avg_score: { threshold: 1, match_type: 'SUBSET', argPolicies: policies },
+    tool_parameter_match: 0.5, tool_trajectory_f1: { threshold: 0.5, alignment: 'ordered' } } };
+  assert.deepEqual(api.validateEvalConfig(cfg), { ok: true, errors: [], warnings: [] });
+  const loaded = api.loadEvalConfig(cfg);
+  assert.deepEqual(loaded.criteria.tool_trajectory_avg_score.argPolicies, policies);
+  assert.equal(loaded.criteria.tool_trajectory_avg_score.match_type, 'SUBSET');
+  assert.deepEqual(api.loadEvalConfig(JSON.stringify(loaded)), loaded);
+  const bad = { criteria: { tool_trajectory_avg_score: { threshold: 1, arg_policies: { search: { date: { policy: 'regex', pattern: '[' } } } } } };
+  const out = api.validateEvalConfig(bad);
+  assert.equal(out.ok, false);
+  assert.equal(out.errors[0].path, '$.criteria.tool_trajectory_avg_score.arg_policies.search.date.pattern');
+  assert.match(out.errors[0].message, /does not compile/);
+  assert.throws(() => api.loadEvalConfig(bad), (e) => e instanceof api.EvalError && e.path === out.errors[0].path);
+  // In a run the metric is NOT_EVALUATED with the same message; the rest is scored.
+  const res = await api.evaluateInvocations({
+    evalCase: MINIMAL_SET.eval_cases[0], actual: actualFor(),
+    config: { criteria: { ...bad.criteria, response_match_score: 0.5 } },
+  });
+  const t = res.overall_eval_metric_results[0];
+  assert.equal(t.eval_status, 'NOT_EVALUATED');
+  assert.match(t.details.error, /arg_policies\.search\.date.*does not compile/);
+  assert.equal(res.overall_eval_metric_results[1].eval_status, 'PASSED');
+});

@@ -355,3 +355,26 @@ describe('defects a new user hit', () => {
       "get_weather(city='Paris', days=2, exact=True, tags=['a'], none=None)");
   });
 });
+
+test('a trajectory mismatch is explained under its metric in explainCase, Markdown and JUnit', async () => {
+  const api = await import('../../pkg/index.js');
+  const turn = (calls) => ({ user_content: { role: 'user', parts: [{ text: 'book it' }] },
+    final_response: { role: 'model', parts: [{ text: 'ok' }] }, intermediate_data: { tool_uses: calls } });
+  const book = (date, id) => ({ name: 'book', args: { date, request_id: id } });
+  const config = { criteria: { tool_trajectory_avg_score: { threshold: 1, arg_policies: { book: { request_id: 'ignore' } } } } };
+  const result = await api.evaluateInvocations({
+    evalCase: { eval_id: 'c', conversation: [turn([book('2026-01-01', 1)])] },
+    actual: [turn([book('2026-01-02', 2)])], config, evalSetId: 's' });
+  const text = explainCase(result);
+  assert.match(text, /tool_trajectory_avg_score: FAILED \(score 0, threshold 1\)\n {4}match type EXACT\n {4}expected call 1 book -> no match: arguments differ, nearest actual call 1\n {6}date \[exact\] differs: expected "2026-01-01", actual "2026-01-02"/);
+  assert.ok(!/request_id \[/.test(text), 'the ignored argument is not a reason');
+  assert.match(toMarkdown([result]), /date \[exact\] differs/);
+  assert.match(toJUnit([result]), /date \[exact\] differs/);
+  // The same arguments under an ADK config that agrees: no explanation at all.
+  const same = await api.evaluateInvocations({
+    evalCase: { eval_id: 'c', conversation: [turn([book('2026-01-01', 1)])] },
+    actual: [turn([book('2026-01-01', 2)])], config, evalSetId: 's' });
+  const m = same.eval_metric_result_per_invocation[0].eval_metric_results.find((x) => x.metric_name === 'tool_trajectory_avg_score');
+  assert.equal(m.score, 1);
+  assert.equal(m.details.trajectory, undefined);
+});

@@ -6,7 +6,7 @@ import {
 } from 'evalcore';
 import type {
   Content, EvalCase, EvalCaseResult, EvalConfig, EvalConfigInput, EvalMetricResult, EvalSet, EvalStatus, Limits, MatchType, MetricName,
-  Invocation, Judge, Part, PreparedCase, RougeScore,
+  Invocation, Judge, Part, PreparedCase, RougeScore, ArgPolicies, TrajectoryExplanation,
 } from 'evalcore';
 
 const part: Part = { text: 'What is the weather in Paris?' };
@@ -38,8 +38,29 @@ const typed: EvalConfigInput = {
     trajectory_precision: { threshold: 0.5, matchType: 'any_order', ignore_args: true },
     final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 3, judge_model: 'gemini-2.5-flash' } },
     trajectory_single_tool_use: { threshold: 1, tool_name: 'roll_die' },
+    tool_trajectory_f1: { threshold: 0.8, alignment: 'ordered', arg_policies: { '*': { request_id: 'ignore' } } },
+    tool_parameter_match: {
+      threshold: 0.5,
+      argPolicies: {
+        search: { query: { policy: 'rouge1', threshold: 0.6 }, rooms: { policy: 'numeric', abs_tol: 1 } },
+        book: 'subset',
+        log: { ts: { policy: 'regex', pattern: '\\d{4}-.*' }, '*': 'present' },
+      },
+    },
   },
 };
+const policies: ArgPolicies = { '*': { request_id: 'ignore' }, search: 'subset' };
+function mismatchOf(m: EvalMetricResult): string[] {
+  const why: TrajectoryExplanation | undefined = m.details?.trajectory;
+  return why ? [...why.lines, ...why.expected.flatMap((e) => (e.args ?? []).map((a) => `${a.arg}: ${a.policy}`))] : [];
+}
+const subsetMatch: EvalConfigInput = { criteria: { tool_trajectory_avg_score: { threshold: 1, match_type: 'SUBSET' } } };
+// @ts-expect-error rouge1 needs its threshold
+const noRougeThreshold: EvalConfigInput = { criteria: { tool_parameter_match: { threshold: 1, arg_policies: { t: { q: { policy: 'rouge1' } } } } } };
+// @ts-expect-error a misspelt policy does not compile
+const typoPolicy: EvalConfigInput = { criteria: { tool_trajectory_avg_score: { threshold: 1, arg_policies: { t: 'ignored' } } } };
+// @ts-expect-error SUBSET has no number (ADK's numbers are 0, 1, 2)
+const subsetNumber: EvalConfigInput = { criteria: { tool_trajectory_avg_score: { threshold: 1, match_type: 3 } } };
 const reloaded: EvalConfigInput = loadEvalConfig(typed);
 const metricName: MetricName = 'hallucinations_v1';
 const matchType: MatchType = 'IN_ORDER';
