@@ -54,7 +54,8 @@ export interface EvalConfig {
   criteria: { [metricName: string]: Criterion };
   custom_metrics?: { [metricName: string]: JsonObject } | null;
   user_simulator_config?: JsonObject | null;
-  live_model_config?: { timeout_seconds?: number } | null;
+  /** ADK's LiveModelConfig as read from either spelling (timeout 300 when not given). */
+  live_model_config?: { timeout_seconds: number } | null;
 }
 
 /**
@@ -69,8 +70,14 @@ export interface EvalConfigInput<Custom extends string = never> {
   customMetrics?: { [metricName: string]: JsonObject } | null;
   user_simulator_config?: JsonObject | null;
   userSimulatorConfig?: JsonObject | null;
-  live_model_config?: { timeout_seconds?: number } | null;
-  liveModelConfig?: { timeout_seconds?: number } | null;
+  live_model_config?: LiveModelConfigInput | null;
+  liveModelConfig?: LiveModelConfigInput | null;
+}
+
+/** ADK's LiveModelConfig: whole seconds, in either spelling (`timeoutSeconds` wins over `timeout_seconds`). */
+export interface LiveModelConfigInput {
+  timeout_seconds?: number;
+  timeoutSeconds?: number;
 }
 
 /** A config as text or its UTF-8 bytes (checked by the core, not by the compiler). */
