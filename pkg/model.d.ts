@@ -7,6 +7,25 @@ import type { Criterion, EvalStatus } from './criteria.js';
 /** A JSON object (google.genai's `dict[str, Any]`). */
 export type JsonObject = { [key in string]: JsonValue };
 
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+export type FunctionCall = {
+  id?: string | null,
+  name?: string | null,
+  args?: { [key in string]: JsonValue } | null,
+  partial_args?: Array<JsonValue> | null,
+  will_continue?: boolean | null,
+};
+
+export type FunctionResponse = {
+  id?: string | null,
+  name?: string | null,
+  response?: { [key in string]: JsonValue } | null,
+  parts?: Array<JsonValue> | null,
+  will_continue?: boolean | null,
+  scheduling?: JsonValue | null,
+};
+
 export type FileData = {
   file_uri?: string | null,
   mime_type?: string | null,
@@ -19,29 +38,10 @@ export type FileData = {
  */
 export type Bytes = string;
 
-export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
-
-export type FunctionCall = {
-  id?: string | null,
-  name?: string | null,
-  args?: { [key in string]: JsonValue } | null,
-  partial_args?: Array<JsonValue> | null,
-  will_continue?: boolean | null,
-};
-
 export type Blob = {
   data?: Bytes | null,
   mime_type?: string | null,
   display_name?: string | null,
-};
-
-export type FunctionResponse = {
-  id?: string | null,
-  name?: string | null,
-  response?: { [key in string]: JsonValue } | null,
-  parts?: Array<JsonValue> | null,
-  will_continue?: boolean | null,
-  scheduling?: JsonValue | null,
 };
 
 /**
@@ -133,16 +133,6 @@ export type IntermediateData = {
  */
 export type AnyIntermediateData = IntermediateData | InvocationEvents;
 
-export type AgentDetails = {
-  name: string,
-  instructions?: string,
-  tool_declarations?: Array<JsonValue>,
-};
-
-export type AppDetails = {
-  agent_details?: { [key in string]: AgentDetails },
-};
-
 export type RubricContent = {
   text_property?: string | null,
 };
@@ -152,6 +142,16 @@ export type Rubric = {
   rubric_content: RubricContent,
   description?: string | null,
   type?: string | null,
+};
+
+export type AgentDetails = {
+  name: string,
+  instructions?: string,
+  tool_declarations?: Array<JsonValue>,
+};
+
+export type AppDetails = {
+  agent_details?: { [key in string]: AgentDetails },
 };
 
 export type Invocation = {
@@ -166,16 +166,6 @@ export type Invocation = {
   model_duration?: number | null,
   tool_duration?: number | null,
 };
-
-/**
- * Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
- */
-export type SessionInput = {
-  app_name: string,
-  user_id: string,
-  session_id?: string | null,
-  state?: { [key in string]: JsonValue },
-} & { [key: string]: unknown };
 
 export type UserBehavior = {
   name: string,
@@ -200,6 +190,16 @@ export type ConversationScenario = {
   conversation_plan: string,
   user_persona?: PersonaRef | null,
 };
+
+/**
+ * Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
+ */
+export type SessionInput = {
+  app_name: string,
+  user_id: string,
+  session_id?: string | null,
+  state?: { [key in string]: JsonValue },
+} & { [key: string]: unknown };
 
 /**
  * One case: a static conversation or a conversation scenario. Unknown keys are kept (ADK 2.13).
@@ -315,6 +315,32 @@ export type EvalCaseResult = {
 };
 
 /**
+ * A run's judge counters (evalcore addition).
+ */
+export type JudgeStats = {
+  /**
+   * Judge calls the metrics asked for.
+   */
+  requests: number,
+  /**
+   * Calls sent to the provider (not answered from the cassette or the run's memo).
+   */
+  sent: number,
+  attempts: number,
+  retries: number,
+  cassette_hits: number,
+  /**
+   * Identical calls answered once within the run.
+   */
+  deduplicated: number,
+  failures: number,
+  /**
+   * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
+   */
+  budget_exhausted: boolean,
+};
+
+/**
  * One judge call a dry run listed instead of sending.
  */
 export type PlannedCall = {
@@ -347,6 +373,15 @@ export type JudgePlan = {
    * hallucinations_v1 validator calls depend on segmenter answers: at most this many more.
    */
   pendingValidatorCallsAtMost?: number | null,
+};
+
+/**
+ * A case run that was not started (cancelled, or the judge budget ran out first).
+ */
+export type Skipped = {
+  eval_id: string,
+  run: number,
+  reason: "budget_exhausted" | "cancelled",
 };
 
 /**
@@ -398,41 +433,6 @@ export type RunCaseSummary = {
 export type RunSummary = {
   num_runs: number,
   cases: Array<RunCaseSummary>,
-};
-
-/**
- * A case run that was not started (cancelled, or the judge budget ran out first).
- */
-export type Skipped = {
-  eval_id: string,
-  run: number,
-  reason: "budget_exhausted" | "cancelled",
-};
-
-/**
- * A run's judge counters (evalcore addition).
- */
-export type JudgeStats = {
-  /**
-   * Judge calls the metrics asked for.
-   */
-  requests: number,
-  /**
-   * Calls sent to the provider (not answered from the cassette or the run's memo).
-   */
-  sent: number,
-  attempts: number,
-  retries: number,
-  cassette_hits: number,
-  /**
-   * Identical calls answered once within the run.
-   */
-  deduplicated: number,
-  failures: number,
-  /**
-   * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
-   */
-  budget_exhausted: boolean,
 };
 
 /**
