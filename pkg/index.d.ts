@@ -237,6 +237,16 @@ export interface LoadEvalSetOptions {
   id?: string;
   /** Initial session for migrated legacy cases. */
   sessionInput?: SessionInput | object;
+  /** The eval id of the one case a legacy turn list becomes (default: the set id; ADK's migration uses the file's path). */
+  caseId?: string;
+  /**
+   * Check legacy input as ADK's migration does against these metric names (a config's
+   * criteria): each must be one legacy data carries, and the first turn must have the keys they
+   * read. Errors are `schema` at `$.criteria.<name>` or at the turn.
+   */
+  criteria?: string[];
+  /** Where `criteria` came from, for the messages (e.g. a test_config.json path). */
+  criteriaSource?: string;
 }
 
 /** Parses an eval set in any shape found in practice and returns the current schema, snake_case. */
