@@ -58,7 +58,7 @@ wasm-opt -Os "${features[@]}" --strip-debug --strip-producers --strip-target-fea
 mv "$OUT/${NAME}_bg.wasm.opt" "$OUT/${NAME}_bg.wasm"
 
 # The package's npm page and licence: the repository's README.md and LICENSE, shipped in the
-# tarball (npm adds both to `files` by name; copies, so pkg/ stays a folder that packs on its own).
+# tarball (copies; `npm pack` in pkg/ copies them again first, its prepack script).
 cp "$ROOT/README.md" "$ROOT/LICENSE" "$ROOT/pkg/"
 
 # The glue as a factory, so a trapped instance can be replaced by a fresh one (pkg/lib/instance.js).
