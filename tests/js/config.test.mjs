@@ -86,7 +86,7 @@ test("live_model_config is read as ADK's LiveModelConfig: camelCase alias, lax i
   assert.equal(api.validateEvalConfig({ criteria: {}, live_model_config: { timeout: 60 } }, { strict: true }).ok, false);
 });
 
-test('user_simulator_config with an unknown type is rejected where ADK rejects the config (issue 10)', () => {
+test('user_simulator_config with an unknown type is rejected where ADK rejects the config (issue 10)', async () => {
   for (const type of ['llm', 'LLM_BACKED', 'scripted']) {
     const r = api.validateEvalConfig({ criteria: {}, user_simulator_config: { type, max_allowed_invocations: 3 } });
     assert.equal(r.ok, false, type);
@@ -94,6 +94,13 @@ test('user_simulator_config with an unknown type is rejected where ADK rejects t
     assert.match(r.errors[0].message, new RegExp(`"${type}" is not supported`), type);
     assert.throws(() => api.loadEvalConfig({ criteria: {}, user_simulator_config: { type } }), (e) => e.path === '$.user_simulator_config');
   }
+  // AgentEvaluator loads its config as ADK does: the run never starts.
+  const { AgentEvaluator } = await import('../../pkg/lib/testing.js');
+  let ran = false;
+  await assert.rejects(AgentEvaluator.evaluateEvalSet(async () => { ran = true; return 'x'; }, MINIMAL_SET,
+    { numRuns: 1, config: { criteria: { response_match_score: 0.5 }, user_simulator_config: { type: 'scripted' } } }),
+  (e) => e instanceof api.EvalError && e.path === '$.user_simulator_config' && /"scripted" is not supported/.test(e.message));
+  assert.equal(ran, false);
   // No type, and the one text type, load (ADK reads a config without `type` as llm_backed).
   assert.equal(api.validateEvalConfig({ criteria: {}, user_simulator_config: { max_allowed_invocations: 3 } }).ok, true);
   assert.equal(api.validateEvalConfig({ criteria: {}, userSimulatorConfig: { type: 'llm_backed' } }).ok, true);
