@@ -154,7 +154,8 @@ mod model {
             self.out.insert(name.clone(), String::new());
             T::visit_dependencies(self);
             let docs = T::docs().unwrap_or_default();
-            self.out.insert(name, format!("{docs}export {}", layout(&T::decl(&self.cfg))));
+            self.out
+                .insert(name, format!("{docs}export {}", layout(&T::decl(&self.cfg))));
         }
     }
 

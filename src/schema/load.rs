@@ -112,7 +112,7 @@ pub fn load_eval_set(text: &str, opts: &LoadOptions) -> Result<EvalSet> {
                 Err(e) if text.contains("\"evalSetId\"") || text.contains("\"evalCases\"") => {
                     let v = parse_json(text)?;
                     if !iqai::is_iqai(&v) {
-                        return Err(camel_hint(e, true));
+                        return Err(camel_hint(e, text.contains("\"evalSetId\"")));
                     }
                     return iqai::load(&v, |c| {
                         let set: EvalSet = from_value(c, "")?;
