@@ -71,8 +71,13 @@ async function tsxNear(file) {
   }
 }
 
-/** What this Node does with TypeScript by itself: 'strip', 'transform', or false (Node < 22.6, or off). */
-const nodeTypeScript = () => process.features?.typescript ?? false;
+/**
+ * What this Node does with TypeScript by itself: 'strip', 'transform', or false (Node < 22.6, or
+ * off). Node 22.6-22.9 has the flags but not `process.features.typescript`.
+ */
+const nodeTypeScript = () => process.features?.typescript
+  ?? ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]
+    .some((a) => a === '--experimental-strip-types' || a === '--experimental-transform-types') ? 'strip' : false);
 
 /** Exactly what to install or which flag to use when a .ts agent could not be imported. */
 function typeScriptHelp(file, nativeError) {
