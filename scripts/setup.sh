@@ -5,7 +5,7 @@
 #   rust target   wasm32-unknown-unknown                     (rustup)
 #   wasm-bindgen  CLI at the version Cargo.toml pins          (cargo install, ~3 min once)
 #   cargo-fuzz    the fuzz/ targets' runner                   (cargo install, ~1.5 min once)
-#   .tools/       binaryen (wasm-opt), typescript, deno, workerd, tsx (a TypeScript agent project in the tests), pinned in scripts/tools/package.json
+#   .tools/       binaryen (wasm-opt), typescript, deno, workerd, pinned in scripts/tools/package.json
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
