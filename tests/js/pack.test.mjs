@@ -81,7 +81,7 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
   assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'setLimits', 'setMemoryCeiling',
+    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
     'validateEvalConfig', 'validateEvalSet']);
   assert.deepEqual(out.subpaths, ['AgentEvaluator', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
   assert.match(out.version, /^\d+\.\d+\.\d+/);
