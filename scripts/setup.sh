@@ -5,7 +5,8 @@
 #   rust target   wasm32-unknown-unknown                     (rustup)
 #   wasm-bindgen  CLI at the version Cargo.toml pins          (cargo install, ~3 min once)
 #   cargo-fuzz    the fuzz/ targets' runner                   (cargo install, ~1.5 min once)
-#   .tools/       binaryen (wasm-opt), typescript, deno, workerd, pinned in scripts/tools/package.json
+#   .tools/       binaryen (wasm-opt), typescript, deno, workerd, playwright-core, pinned in scripts/tools/package.json
+#   chromium      Debian's browser for the viewer's tests in tests/e2e (apt-get, as root; skipped when present)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -87,6 +88,18 @@ else
   cp "$ROOT/scripts/tools/package.json" "$TOOLS/package.json"
   (cd "$TOOLS" && npm install --no-audit --no-fund --no-save --loglevel=error)
   tools_ok || { echo "[setup] npm tools did not install as pinned" >&2; exit 1; }
+fi
+
+# 3b. Debian's chromium for tests/e2e (playwright-core drives /usr/bin/chromium; no browser
+#     download from Playwright's CDN). CI runs as root; elsewhere install it yourself.
+if [ -x /usr/bin/chromium ]; then
+  say "chromium: present"
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  say "chromium: installing (apt-get; about 30 s)"
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+else
+  say "chromium: missing, and not root with apt-get: the viewer's browser tests will fail (apt-get install chromium)"
 fi
 
 # 4. The package itself has no dependencies; install dev deps only if one is ever added.
