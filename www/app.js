@@ -232,7 +232,7 @@ function runView() {
       run.repeated ? card('flaky', run.rows.filter((r) => r.flips > 0).length, 'status flips across runs') : null,
       card('tokens', fmt(Math.round(total('tokens'))), 'total (mean over runs)'),
       card('inference calls', fmt(Math.round(total('inferenceCalls')))),
-      card('duration', `${fmt(total('seconds'), 1)} s`)),
+      card('duration', `${fmt(total('seconds'), 2)} s`)),
     statusBar(run.counts));
 
   const reasons = run.reasons.size ? h('section', { class: 'reasons' }, h('h3', null, 'Why metrics were NOT_EVALUATED'),

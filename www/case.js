@@ -110,6 +110,8 @@ function objectTable(list) {
     })))));
 }
 
+const flat = (v) => v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => x === null || typeof x !== 'object');
+
 /** A metric's details: null fields left out, arrays of objects as tables, texts as text. */
 export function details(d) {
   if (!d || typeof d !== 'object') return null;
@@ -118,7 +120,8 @@ export function details(d) {
   return h('dl', { class: 'details' }, items.map(([k, v]) => [
     h('dt', null, k),
     h('dd', null, Array.isArray(v) && v.every((o) => o && typeof o === 'object' && !Array.isArray(o)) ? objectTable(v)
-      : typeof v === 'object' ? json(v) : longText(String(v), 3000)),
+      : flat(v) ? h('ul', { class: 'kv' }, Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([a, x]) => h('li', null, h('span', null, `${a} `), typeof x === 'number' ? fmt(x) : String(x).length > 300 ? `${String(x).slice(0, 300)}…` : String(x))))
+        : typeof v === 'object' ? json(v) : longText(String(v), 3000)),
   ]));
 }
 

@@ -10,12 +10,17 @@ export function histogramCard(name, hist) {
   const peak = Math.max(1, ...counts);
   const bw = (W - 2 * PAD) / counts.length;
   const x = (v) => PAD + ((v - lo) / (hi - lo)) * (W - 2 * PAD);
-  const bars = counts.map((c, i) => {
-    const bh = (c / peak) * (H - 2 * PAD);
+  const order = ['PASSED', 'NOT_EVALUATED', 'FAILED', 'INFORMATIONAL'];
+  const bars = counts.flatMap((c, i) => {
     const from = lo + ((hi - lo) * i) / counts.length, to = lo + ((hi - lo) * (i + 1)) / counts.length;
-    const pass = threshold === null ? 'bar' : from >= threshold ? 'bar pass' : 'bar fail';
-    return s('rect', { class: pass, x: PAD + i * bw + 1, y: H - PAD - bh, width: Math.max(1, bw - 2), height: bh },
-      s('title', null, `${fmt(from, 2)}–${fmt(to, 2)}: ${c} case${c === 1 ? '' : 's'}`));
+    const label = `${fmt(from, 2)}–${fmt(to, 2)}: ${c} case${c === 1 ? '' : 's'}`
+      + Object.entries(hist.byStatus[i]).map(([k, v]) => `, ${v} ${k}`).join('');
+    let y = H - PAD;
+    return order.filter((k) => hist.byStatus[i][k]).map((k) => {
+      const bh = (hist.byStatus[i][k] / peak) * (H - 2 * PAD);
+      y -= bh;
+      return s('rect', { class: `bar st-${k}`, x: PAD + i * bw + 1, y, width: Math.max(1, bw - 2), height: bh }, s('title', null, label));
+    });
   });
   const parts = [
     s('line', { class: 'axis', x1: PAD, x2: W - PAD, y1: H - PAD, y2: H - PAD }),

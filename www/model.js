@@ -172,20 +172,28 @@ export function sortRows(rows, key, desc) {
   return rows.sort((a, b) => dir * (get(a) - get(b)) || cmpStr(a.id, b.id));
 }
 
-/** Histogram of a metric's mean scores: `bins` equal bins over [lo, hi]. */
+/**
+ * Histogram of a metric's mean scores: `bins` equal bins over [lo, hi] (over [0, 1] when every
+ * score lies there), each bin's count split by the cell's status as the core decided it.
+ */
 export function histogram(rows, metric, bins = 10) {
-  const xs = [];
-  for (const r of rows) { const c = r.metrics.get(metric); if (c && c.mean !== null) xs.push(c.mean); }
-  if (!xs.length) return null;
-  let lo = Math.min(...xs.slice(0, 1)), hi = lo;
-  for (const x of xs) { if (x < lo) lo = x; if (x > hi) hi = x; }
+  const cells = [];
+  for (const r of rows) { const c = r.metrics.get(metric); if (c && c.mean !== null) cells.push(c); }
+  if (!cells.length) return null;
+  let lo = cells[0].mean, hi = lo;
+  for (const c of cells) { if (c.mean < lo) lo = c.mean; if (c.mean > hi) hi = c.mean; }
   if (lo >= 0 && hi <= 1) { lo = 0; hi = 1; }
   if (hi === lo) hi = lo + 1;
   const counts = new Array(bins).fill(0);
-  for (const x of xs) counts[Math.min(bins - 1, Math.floor(((x - lo) / (hi - lo)) * bins))]++;
+  const byStatus = Array.from({ length: bins }, () => ({}));
   let threshold = null;
-  for (const r of rows) { const c = r.metrics.get(metric); if (c && typeof c.threshold === 'number') { threshold = c.threshold; break; } }
-  return { lo, hi, counts, n: xs.length, threshold };
+  for (const c of cells) {
+    const i = Math.min(bins - 1, Math.floor(((c.mean - lo) / (hi - lo)) * bins));
+    counts[i]++;
+    byStatus[i][c.status] = (byStatus[i][c.status] || 0) + 1;
+    if (threshold === null && typeof c.threshold === 'number') threshold = c.threshold;
+  }
+  return { lo, hi, counts, byStatus, n: cells.length, threshold };
 }
 
 /**
