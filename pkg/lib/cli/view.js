@@ -75,8 +75,9 @@ function sendStatic(req, res, full, type) {
   const body = readFileSync(full);
   const head = req.method === 'HEAD';
   if (!/\bgzip\b/.test(req.headers['accept-encoding'] || '') || body.length < 1024) return send(res, 200, type, head ? '' : body);
+  const stamp = `${body.length}:${statSync(full).mtimeMs}`;
   let z = gzipped.get(full);
-  if (!z || z.size !== body.length) gzipped.set(full, (z = { size: body.length, bytes: gzipSync(body) }));
+  if (!z || z.stamp !== stamp) gzipped.set(full, (z = { stamp, bytes: gzipSync(body) }));
   return send(res, 200, type, head ? '' : z.bytes, { 'content-encoding': 'gzip', vary: 'accept-encoding' });
 }
 
