@@ -8,6 +8,7 @@ import { buildRun, filterRows, sortRows, histogram, compareRuns, STATUSES } from
 import { virtualTable } from './vlist.js';
 import { histogramCard, statusBar } from './charts.js';
 import { caseView, badge } from './case.js';
+import { rescorePanel } from './rescore.js';
 
 const state = {
   files: [],      // {name, kind: 'result'|'evalset'|'config'|'error', value?, error?, warnings?}
@@ -17,6 +18,7 @@ const state = {
   filters: { status: '', metric: '', min: NaN, max: NaN, text: '', flipsOnly: false },
   sort: { key: 'status', desc: true },
   built: new Map(), // runKey -> buildRun output
+  panels: new Map(), // runKey -> its rescore panel (kept across renders)
 };
 const main = document.getElementById('main');
 const notice = document.getElementById('notice');
@@ -80,6 +82,7 @@ async function openFiles(list) {
     await new Promise((r) => setTimeout(r, 0));
   }
   state.built.clear();
+  state.panels.clear();
   const firstResult = state.files.findIndex((f) => f.kind === 'result');
   if (state.runKey === null && firstResult >= 0) state.runKey = String(firstResult);
   const bad = state.files.slice(-files.length).filter((f) => f.kind === 'error').length;
@@ -147,7 +150,7 @@ function runChoices() {
     key: String(i), label: `${f.name} — ${f.value.eval_set_id} (${f.value.eval_case_results.length} results${f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : ''})`,
   }));
   const bySet = new Map();
-  for (const { f } of resultFiles()) bySet.set(f.value.eval_set_id, (bySet.get(f.value.eval_set_id) || 0) + 1);
+  for (const { f } of resultFiles()) if (!f.derived) bySet.set(f.value.eval_set_id, (bySet.get(f.value.eval_set_id) || 0) + 1);
   for (const [set, n] of bySet) if (n > 1) list.push({ key: `set:${set}`, label: `all ${n} runs of ${set} (repeated runs: flips and spread)` });
   return list;
 }
@@ -156,7 +159,7 @@ function getRun(key) {
   if (key === null || key === undefined) return null;
   if (state.built.has(key)) return state.built.get(key);
   let results;
-  if (key.startsWith('set:')) results = resultFiles().filter(({ f }) => f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value);
+  if (key.startsWith('set:')) results = resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value);
   else results = state.files[Number(key)]?.kind === 'result' ? [state.files[Number(key)].value] : [];
   if (!results.length) return null;
   const run = buildRun(results);
@@ -274,9 +277,44 @@ function runView() {
   table.setItems(rows);
 
   const filters = filterBar(run, regexError, rows.length);
-  const view = h('div', null, summary, reasons, charts, filters, table.root);
+  const view = h('div', null, summary, rescoreFor(state.runKey), reasons, charts, filters, table.root);
   requestAnimationFrame(() => table.refresh());
   return view;
+}
+
+/** The rescore panel of a run (made once per run, so its edits survive re-renders). */
+function rescoreFor(key) {
+  if (state.panels.has(key)) return state.panels.get(key);
+  const results = key.startsWith('set:')
+    ? resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value)
+    : [state.files[Number(key)].value];
+  const source = key.startsWith('set:') ? `all runs of ${key.slice(4)}` : state.files[Number(key)].name;
+  const links = h('div', { class: 'filters', id: 'rescore-links' });
+  const panel = rescorePanel(api, {
+    results,
+    configs: state.files.filter((f) => f.kind === 'config'),
+    onResult: (outcome) => {
+      const entry = { name: `rescored: ${source}`, kind: 'result', derived: true, value: mergeResults(outcome.results) };
+      let at = state.files.findIndex((f) => f.derived && f.name === entry.name);
+      if (at < 0) { state.files.push(entry); at = state.files.length - 1; } else state.files[at] = entry;
+      state.built.delete(String(at));
+      state.panels.delete(String(at));
+      const show = h('button', { type: 'button', id: 'show-rescored' }, 'Show the rescored run');
+      show.addEventListener('click', () => { state.runKey = String(at); render(); });
+      const cmp = h('button', { type: 'button', id: 'compare-rescored' }, 'Compare: original → rescored');
+      cmp.addEventListener('click', () => { state.baseKey = key; state.candKey = String(at); location.hash = '#compare'; });
+      fill(links, show, cmp);
+    },
+  });
+  panel.appendChild(links);
+  state.panels.set(key, panel);
+  return panel;
+}
+
+/** Several results of one eval set as one (a merged run rescored). */
+function mergeResults(list) {
+  if (list.length === 1) return list[0];
+  return { ...list[0], eval_case_results: list.flatMap((r) => r.eval_case_results) };
 }
 
 function card(label, value, sub, cls) {

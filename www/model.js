@@ -223,8 +223,11 @@ export function compareRuns(base, cand) {
       const before = x ? x.mean : null, after = y ? y.mean : null;
       const delta = before !== null && after !== null ? after - before : null;
       const beforeStatus = x?.status, afterStatus = y?.status;
-      if ((RANK[afterStatus] ?? 0) > (RANK[beforeStatus] ?? 0) || (delta !== null && delta < -1e-12)) regressed = true;
-      if ((RANK[afterStatus] ?? 0) < (RANK[beforeStatus] ?? 0) || (delta !== null && delta > 1e-12)) improved = true;
+      // A metric on one side only is shown, but is neither better nor worse.
+      if (x && y) {
+        if ((RANK[afterStatus] ?? 0) > (RANK[beforeStatus] ?? 0) || (delta !== null && delta < -1e-12)) regressed = true;
+        if ((RANK[afterStatus] ?? 0) < (RANK[beforeStatus] ?? 0) || (delta !== null && delta > 1e-12)) improved = true;
+      }
       if (delta !== null && delta < worst) worst = delta;
       metrics.push({ name, before, after, delta, beforeStatus, afterStatus });
     }

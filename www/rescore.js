@@ -1,0 +1,152 @@
+// Rescoring a run without re-running the agent: criteria edited in the page (thresholds,
+// match_type, which metrics) become an eval config that the package validates; every case
+// result's expected and actual invocations are prepared once in the page's wasm and scored
+// again under it. Judged metrics come back NOT_EVALUATED with the core's reason (no judge here).
+import { h } from './dom.js';
+
+const MATCH_TYPES = ['EXACT', 'IN_ORDER', 'ANY_ORDER'];
+const KNOWN = ['response_match_score', 'tool_trajectory_avg_score', 'final_response_match_v2', 'hallucinations_v1',
+  'safety_v1', 'rubric_based_final_response_quality_v1', 'rubric_based_tool_use_quality_v1', 'per_turn_user_simulator_quality_v1'];
+const prepared = new WeakMap(); // case result -> PreparedCase (parsed once, scored many times)
+
+/** The criteria a run was scored with, from its metric results (the first one met per metric). */
+export function criteriaOf(results) {
+  const out = {};
+  for (const res of results) for (const cr of res.eval_case_results || []) {
+    for (const m of cr.overall_eval_metric_results || []) {
+      if (m.eval_status === 'INFORMATIONAL' || m.metric_name in out) continue;
+      const c = m.criterion && typeof m.criterion === 'object' ? { ...m.criterion } : {};
+      if (typeof m.threshold === 'number' && c.threshold === undefined) c.threshold = m.threshold;
+      out[m.metric_name] = c;
+    }
+  }
+  return out;
+}
+
+function prepare(api, cr) {
+  let p = prepared.get(cr);
+  if (p) return p;
+  const invs = cr.eval_metric_result_per_invocation || [];
+  if (!invs.length || invs.some((i) => !i.expected_invocation || !i.actual_invocation)) return null;
+  p = api.prepareCase({
+    evalCase: { eval_id: cr.eval_id, conversation: invs.map((i) => i.expected_invocation) },
+    actual: invs.map((i) => i.actual_invocation),
+    evalSetId: cr.eval_set_id,
+  });
+  prepared.set(cr, p);
+  return p;
+}
+
+/**
+ * Scores every case result of `results` under `config`; yields to the page every few hundred
+ * cases. Resolves to `{results: [EvalSetResult], skipped, errors, changed}`.
+ */
+export async function rescore(api, results, config, onProgress) {
+  const out = [];
+  let skipped = 0, changed = 0, done = 0;
+  const errors = [];
+  const total = results.reduce((a, r) => a + (r.eval_case_results || []).length, 0);
+  for (const res of results) {
+    const cases = [];
+    for (const cr of res.eval_case_results || []) {
+      let p = null;
+      try {
+        p = prepare(api, cr);
+        if (!p) { skipped++; continue; }
+        const next = p.evaluate(config, { includeInvocations: true });
+        next.run = cr.run;
+        if (next.final_eval_status !== cr.final_eval_status) changed++;
+        cases.push(next);
+      } catch (e) {
+        errors.push({ id: cr.eval_id, code: e.code ?? 'error', path: e.path ?? '', message: e.message });
+      }
+      if (++done % 250 === 0) {
+        onProgress?.(done, total);
+        await new Promise((r) => setTimeout(r, 0));
+      }
+    }
+    out.push({ ...res, eval_set_result_id: `${res.eval_set_result_id ?? res.eval_set_id} (rescored)`, eval_case_results: cases });
+  }
+  return { results: out, skipped, errors, changed };
+}
+
+/**
+ * The panel: one row per metric (include, threshold, match_type for trajectories), a metric to
+ * add, a loaded config to start from; every change rescores. `onResult(outcome, config)`.
+ */
+export function rescorePanel(api, { results, configs, onResult }) {
+  let criteria = criteriaOf(results);
+  const status = h('p', { class: 'muted', id: 'rescore-status', role: 'status' });
+  const rows = h('tbody');
+  const problems = h('div', { class: 'problems' });
+  let timer = 0;
+  let generation = 0;
+
+  const config = () => ({ criteria: Object.fromEntries(Object.entries(criteria).filter(([, c]) => !c.__off).map(([k, c]) => {
+    const { __off, ...rest } = c;
+    return [k, rest];
+  })) });
+
+  async function run() {
+    const mine = ++generation;
+    const cfg = config();
+    const report = api.validateEvalConfig(cfg);
+    problems.replaceChildren(...[...report.errors, ...report.warnings].map((e) => h('div', { class: report.errors.includes(e) ? 'err' : 'warn' },
+      h('code', null, e.code), e.path ? [' at ', h('code', null, e.path)] : null, `: ${e.message}`)));
+    if (!report.ok) { status.textContent = 'Not rescored: the config has errors.'; return; }
+    const t0 = performance.now();
+    status.textContent = 'Rescoring…';
+    const outcome = await rescore(api, results, cfg, (d, n) => { if (mine === generation) status.textContent = `Rescoring… ${d} of ${n}`; });
+    if (mine !== generation) return;
+    status.textContent = `Rescored ${outcome.results.reduce((a, r) => a + r.eval_case_results.length, 0)} case results in ${Math.round(performance.now() - t0)} ms: `
+      + `${outcome.changed} final status${outcome.changed === 1 ? '' : 'es'} changed`
+      + `${outcome.skipped ? `, ${outcome.skipped} without expected invocations skipped` : ''}${outcome.errors.length ? `, ${outcome.errors.length} errors` : ''}.`;
+    for (const e of outcome.errors.slice(0, 5)) problems.appendChild(h('div', { class: 'err' }, `${e.id}: `, h('code', null, e.code), e.path ? [' at ', h('code', null, e.path)] : null, `: ${e.message}`));
+    onResult(outcome, cfg);
+  }
+  const schedule = () => { clearTimeout(timer); timer = setTimeout(run, 200); };
+
+  function draw() {
+    rows.replaceChildren(...Object.entries(criteria).map(([name, c]) => {
+      const on = h('input', { type: 'checkbox', checked: !c.__off, 'aria-label': `use ${name}` });
+      on.addEventListener('change', () => { c.__off = !on.checked; schedule(); });
+      const th = h('input', { type: 'number', step: 'any', value: typeof c.threshold === 'number' ? c.threshold : '', 'aria-label': `${name} threshold`, class: 'threshold', dataset: { metric: name } });
+      th.addEventListener('input', () => { if (th.value === '') delete c.threshold; else c.threshold = Number(th.value); schedule(); });
+      let extra = null;
+      if (name === 'tool_trajectory_avg_score') {
+        const cur = typeof c.match_type === 'string' ? c.match_type.toUpperCase().replace(/[\s-]+/g, '_') : 'EXACT';
+        extra = h('select', { 'aria-label': `${name} match_type`, class: 'match-type' }, MATCH_TYPES.map((m) => h('option', { value: m, selected: m === cur }, m)));
+        extra.addEventListener('change', () => { c.match_type = extra.value; schedule(); });
+      }
+      return h('tr', null, h('td', null, on), h('td', null, h('code', null, name)), h('td', null, th), h('td', null, extra));
+    }));
+  }
+
+  const add = h('input', { type: 'text', list: 'known-metrics', placeholder: 'metric name', 'aria-label': 'metric to add', spellcheck: 'false' });
+  const addBtn = h('button', { type: 'button' }, 'Add metric');
+  addBtn.addEventListener('click', () => {
+    const name = add.value.trim();
+    if (!name || name in criteria) return;
+    criteria[name] = { threshold: 0.5 };
+    add.value = '';
+    draw();
+    schedule();
+  });
+  const from = h('select', { 'aria-label': 'start from' }, h('option', { value: '' }, 'the run\'s own criteria'),
+    configs.map((c, i) => h('option', { value: String(i) }, c.name)));
+  from.addEventListener('change', () => {
+    criteria = from.value === '' ? criteriaOf(results) : structuredClone(configs[Number(from.value)].value.criteria || {});
+    draw();
+    schedule();
+  });
+  draw();
+  return h('details', { class: 'rescore', id: 'rescore' },
+    h('summary', null, 'Rescore without re-running the agent'),
+    h('p', { class: 'muted' }, 'Change thresholds, match_type or the metrics: every case is scored again here by the evalcore module. Judged metrics need a judge and come back NOT_EVALUATED.'),
+    h('label', null, 'Start from ', from),
+    h('table', { class: 'grid' }, h('thead', null, h('tr', null, h('th', null, 'use'), h('th', null, 'metric'), h('th', null, 'threshold'), h('th', null, 'match_type'))), rows),
+    h('div', { class: 'filters' }, add, h('datalist', { id: 'known-metrics' }, KNOWN.map((k) => h('option', { value: k }))), addBtn,
+      (() => { const b = h('button', { type: 'button', id: 'rescore-run' }, 'Rescore now'); b.addEventListener('click', run); return b; })()),
+    problems, status);
+}
+
