@@ -9,6 +9,7 @@ import { virtualTable } from './vlist.js';
 import { histogramCard, statusBar } from './charts.js';
 import { caseView, badge } from './case.js';
 import { rescorePanel } from './rescore.js';
+import { editView, promote } from './edit.js';
 
 const state = {
   files: [],      // {name, kind: 'result'|'evalset'|'config'|'error', value?, error?, warnings?}
@@ -182,7 +183,7 @@ function filesView() {
       h('thead', null, h('tr', null, h('th', null, 'file'), h('th', null, 'kind'), h('th', null, 'contents'))),
       h('tbody', null, state.files.map((f) => h('tr', { class: f.kind === 'error' ? 'bad' : null },
         h('td', null, f.name), h('td', null, { result: 'result', evalset: 'eval set', config: 'config', error: 'error' }[f.kind]),
-        h('td', null, describeFile(f)))))));
+        h('td', null, describeFile(f), f.kind === 'evalset' ? h('a', { href: `#edit/${state.files.indexOf(f)}`, class: 'edit-link' }, f.draft ? 'Edit (edited) / export' : 'Edit / export') : null))))));
 }
 
 function describeFile(f) {
@@ -349,9 +350,27 @@ function caseRoute(id) {
   if (!row) return h('section', null, h('p', null, 'No case ', h('code', null, id), ' in the selected run.'), h('a', { href: '#run' }, 'Back to the run'));
   let rep = 0;
   const holder = h('div');
-  const show = () => fill(holder, caseView(api, row, rep, (i) => { rep = i; show(); }));
+  const show = () => fill(holder, caseView(api, row, rep, (i) => { rep = i; show(); }), promoteBar(row, rep));
   show();
   return h('div', null, h('nav', { class: 'crumbs' }, h('a', { href: '#run' }, '← all cases')), holder);
+}
+
+/** Promote this repetition's actual invocations to the expected ones of a loaded eval set. */
+function promoteBar(row, rep) {
+  const sets = state.files.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'evalset');
+  if (!sets.length) return null;
+  const invs = row.reps[rep].result.eval_metric_result_per_invocation || [];
+  if (!invs.length || invs.some((i) => !i.actual_invocation)) return null;
+  sets.sort((a, b) => (b.f.value.eval_set_id === row.evalSetId) - (a.f.value.eval_set_id === row.evalSetId));
+  const sel = h('select', { id: 'promote-target', 'aria-label': 'eval set' }, sets.map(({ f, i }) => h('option', { value: String(i) }, `${f.value.eval_set_id} (${f.name})`)));
+  const go = h('button', { type: 'button', id: 'promote' }, 'Use these actual invocations as the expected ones');
+  go.addEventListener('click', () => {
+    const file = state.files[Number(sel.value)];
+    if (!file.draft) file.draft = structuredClone(file.value);
+    promote(file.draft, row.id, invs.map((i) => i.actual_invocation));
+    location.hash = `#edit/${sel.value}`;
+  });
+  return h('section', { class: 'filters promote' }, 'Eval set ', sel, go);
 }
 
 function compareView() {
@@ -395,6 +414,7 @@ function compareView() {
 function currentRoute() {
   const hash = location.hash.slice(1);
   if (hash.startsWith('case/')) return { view: 'case', id: decodeURIComponent(hash.slice(5)) };
+  if (hash.startsWith('edit/')) return { view: 'edit', index: Number(hash.slice(5)) };
   if (hash === 'files' || hash === 'compare' || hash === 'run') return { view: hash };
   return { view: resultFiles().length ? 'run' : 'files' };
 }
@@ -402,12 +422,14 @@ function currentRoute() {
 function render(refocus) {
   const r = currentRoute();
   for (const a of document.querySelectorAll('#tabs a')) {
-    if (a.dataset.view === (r.view === 'case' ? 'run' : r.view)) a.setAttribute('aria-current', 'page');
+    if (a.dataset.view === (r.view === 'case' ? 'run' : r.view === 'edit' ? 'files' : r.view)) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
   let view;
   try {
-    view = r.view === 'case' ? caseRoute(r.id) : r.view === 'compare' ? compareView() : r.view === 'files' ? filesView() : runView();
+    const file = r.view === 'edit' ? state.files[r.index] : null;
+    view = r.view === 'edit' ? (file && file.kind === 'evalset' ? editView(api, file) : h('p', null, 'No such eval set.'))
+      : r.view === 'case' ? caseRoute(r.id) : r.view === 'compare' ? compareView() : r.view === 'files' ? filesView() : runView();
   } catch (e) {
     const t = errorText(e);
     view = h('div', { class: 'err' }, h('code', null, t.code), t.path ? [' at ', h('code', null, t.path)] : null, `: ${t.message}`);
