@@ -228,8 +228,10 @@ function runView() {
   const rows = sortRows(filterRows(run.rows, { ...f, regex }), state.sort.key, state.sort.desc);
   const total = (k) => run.rows.reduce((a, r) => a + r[k], 0);
 
+  const report = h('button', { type: 'button', id: 'export-html' }, 'Export HTML report');
+  report.addEventListener('click', () => exportReport(state.runKey));
   const summary = h('section', { class: 'summary' },
-    runPicker('run-pick', 'Run', state.runKey, (k) => { state.runKey = k; render(); }),
+    h('div', { class: 'filters' }, runPicker('run-pick', 'Run', state.runKey, (k) => { state.runKey = k; render(); }), report),
     h('div', { class: 'cards' },
       card('cases', run.rows.length, run.repeated ? `${run.caseResults} results` : null),
       STATUSES.filter((s) => run.counts[s] > 0).map((s) => card(s, run.counts[s], null, `st-${s}`)),
@@ -310,6 +312,30 @@ function rescoreFor(key) {
   panel.appendChild(links);
   state.panels.set(key, panel);
   return panel;
+}
+
+/** The run as one self-contained HTML file (the same report as `evalcore eval --format html`). */
+async function exportReport(key) {
+  // Loaded on first use: the report writer is not needed to show a run.
+  const { toHtml } = await import('../lib/reports.js');
+  const results = key.startsWith('set:')
+    ? resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value)
+    : [state.files[Number(key)].value];
+  const name = key.startsWith('set:') ? key.slice(4) : state.files[Number(key)].name.replace(/^.*\//, '').replace(/\.json$/, '');
+  let html;
+  try {
+    html = toHtml(results, { generated: `From ${name}, exported by the evalcore viewer.` });
+  } catch (e) {
+    const t = errorText(e);
+    say(`The report could not be made: ${t.code}: ${t.message}`, true);
+    return;
+  }
+  const url = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
+  const a = h('a', { href: url, download: `${name.replace(/[^\w.-]+/g, '_')}.report.html` });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** Several results of one eval set as one (a merged run rescored). */

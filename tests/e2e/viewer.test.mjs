@@ -34,6 +34,12 @@ test('URL parameters open two runs, the eval set and the config; the run matrix 
   assert.equal(await page.locator('.chart').count(), 2, 'one score histogram per metric');
   assert.match(await page.locator('.cards').first().innerText(), /4\s+cases[\s\S]*3\s+passed[\s\S]*1\s+failed/i);
   await shot(page, 'run-hello-world');
+  // The run as a self-contained HTML report (what `evalcore eval --format html` writes).
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-html')]);
+  assert.match(download.suggestedFilename(), /\.report\.html$/);
+  const html = readFileSync(await download.path(), 'utf8');
+  assert.match(html, /<h1>❌ evalcore: 3 of 4 eval cases passed<\/h1>/);
+  assert.doesNotMatch(html, /<script/i);
   // Files view: the config's criteria and the eval set's cases, read by the package.
   await page.click('#tabs a[data-view=files]');
   const files = await page.locator('table.files tbody tr').allInnerTexts();

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'no
 import { dirname, resolve } from 'node:path';
 import { evaluate, formatReport } from '../../index.js';
 import { evalHistoryDir, saveEvalSetResult, validatePathSegment } from '../history.js';
-import { toJson, toJUnit, toMarkdown } from '../reports.js';
+import { toHtml, toJson, toJUnit, toMarkdown } from '../reports.js';
 import { loadAgent, resolveAgentPath, appLocation } from '../node/agent.js';
 import { parseArgs, UsageError } from './args.js';
 import { criteriaLine } from './config.js';
@@ -23,7 +23,7 @@ export const FLAGS = {
   judge_cassette: 'string',
   judge_mode: ['record', 'replay', 'auto'],
   results_dir: 'string',
-  format: ['text', 'json', 'junit', 'markdown'],
+  format: ['text', 'json', 'junit', 'markdown', 'html'],
   output: 'string',
   concurrency: 'int',
   log_level: ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'],
@@ -54,7 +54,7 @@ Options:
   --judge_cassette FILE       record / replay judge calls in FILE
   --judge_mode MODE           record | replay | auto (default auto) for --judge_cassette
   --results_dir DIR           where result files go (default <agent folder>/.adk/eval_history)
-  --format FORMAT             text (default) | json | junit | markdown
+  --format FORMAT             text (default) | json | junit | markdown | html
   --output FILE               write the --format report to FILE (stdout keeps the text output)
   --log_level LEVEL           @google/adk's log level: DEBUG, INFO, WARNING (default), ERROR,
                               CRITICAL; its log lines go to stderr
@@ -240,7 +240,8 @@ export async function runEval(argv, io) {
   const text = formatReport(caseResults, { detailed: opts.print_detailed_results === true });
   const report = format === 'text' ? text
     : format === 'json' ? toJson(setResults)
-      : format === 'junit' ? toJUnit(setResults) : toMarkdown(setResults);
+      : format === 'junit' ? toJUnit(setResults)
+        : format === 'html' ? toHtml(setResults) : toMarkdown(setResults);
   io.stdout.write(reportToStdout ? report : text);
   // After the console output: a report file that cannot be written (exit 2) does not take it away.
   if (opts.output !== undefined) {
