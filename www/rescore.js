@@ -26,26 +26,95 @@ export function criteriaOf(results) {
 function prepare(api, cr) {
   let p = prepared.get(cr);
   if (p) return p;
-  const invs = cr.eval_metric_result_per_invocation || [];
-  if (!invs.length || invs.some((i) => !i.expected_invocation || !i.actual_invocation)) return null;
-  p = api.prepareCase({
-    evalCase: { eval_id: cr.eval_id, conversation: invs.map((i) => i.expected_invocation) },
-    actual: invs.map((i) => i.actual_invocation),
-    evalSetId: cr.eval_set_id,
-  });
+  const args = caseArgs(cr);
+  if (!args) return null;
+  p = api.prepareCase(args);
   prepared.set(cr, p);
   return p;
 }
 
-/**
- * Scores every case result of `results` under `config`; yields to the page every few hundred
- * cases. Resolves to `{results: [EvalSetResult], skipped, errors, changed}`.
- */
-export async function rescore(api, results, config, onProgress) {
+async function rescoreJudged(api, results, config, onProgress, judge) {
   const out = [];
   let skipped = 0, changed = 0, done = 0;
   const errors = [];
   const total = results.reduce((a, r) => a + (r.eval_case_results || []).length, 0);
+  for (const res of results) {
+    const list = res.eval_case_results || [];
+    const cases = new Array(list.length).fill(null);
+    let next = 0;
+    const worker = async () => {
+      while (next < list.length) {
+        const i = next++;
+        const cr = list[i];
+        const args = caseArgs(cr);
+        if (!args) { skipped++; continue; }
+        try {
+          const r = await api.evaluateInvocations({ ...args, config, judge });
+          r.run = cr.run;
+          if (r.final_eval_status !== cr.final_eval_status) changed++;
+          cases[i] = r;
+        } catch (e) {
+          errors.push({ id: cr.eval_id, code: e.code ?? 'error', path: e.path ?? '', message: e.message });
+        }
+        onProgress?.(++done, total);
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    out.push({ ...res, eval_set_result_id: `${res.eval_set_result_id ?? res.eval_set_id} (rescored)`, eval_case_results: cases.filter(Boolean) });
+  }
+  return { results: out, skipped, errors, changed };
+}
+
+const KEY_HEADER = {
+  gemini: (k) => ({ 'x-goog-api-key': k }),
+  openai: (k) => ({ authorization: `Bearer ${k}` }),
+  // Anthropic answers a browser only when it says it is one.
+  anthropic: (k) => ({ 'x-api-key': k, 'anthropic-dangerous-direct-browser-access': 'true' }),
+};
+
+/** The judge fields: provider, model, base URL, key (kept in this closure only, never stored). */
+function judgeFields() {
+  const provider = h('select', { 'aria-label': 'judge provider', id: 'judge-provider' }, ['gemini', 'openai', 'anthropic'].map((p) => h('option', { value: p }, p)));
+  const model = h('input', { type: 'text', id: 'judge-model', placeholder: 'model, e.g. gemini-2.5-flash', 'aria-label': 'judge model', spellcheck: 'false', autocomplete: 'off' });
+  const base = h('input', { type: 'url', id: 'judge-base', placeholder: 'base URL (default: the provider\'s)', 'aria-label': 'judge base URL', spellcheck: 'false', autocomplete: 'off' });
+  const key = h('input', { type: 'password', id: 'judge-key', placeholder: 'API key', 'aria-label': 'judge API key', autocomplete: 'off' });
+  const box = h('fieldset', { class: 'judge' }, h('legend', null, 'Judge for judged metrics (optional)'),
+    provider, ' ', model, ' ', base, ' ', key,
+    h('p', { class: 'muted' }, 'The key stays in this page\'s memory: it is sent only with the judge calls to the endpoint above, never stored or sent anywhere else. Judged rescoring runs only when you press "Rescore now".'));
+  const judge = () => {
+    const m = model.value.trim();
+    if (!m) return null;
+    const j = { provider: provider.value, model: m, fetch: (...a) => globalThis.fetch(...a), maxRetries: 1 };
+    if (base.value.trim()) j.baseUrl = base.value.trim();
+    if (key.value) j.headers = KEY_HEADER[provider.value](key.value);
+    return j;
+  };
+  return { box, judge };
+}
+
+/** The expected case and the actual invocations a case result holds, or null without them. */
+function caseArgs(cr) {
+  const invs = cr.eval_metric_result_per_invocation || [];
+  if (!invs.length || invs.some((i) => !i.expected_invocation || !i.actual_invocation)) return null;
+  return {
+    evalCase: { eval_id: cr.eval_id, conversation: invs.map((i) => i.expected_invocation) },
+    actual: invs.map((i) => i.actual_invocation),
+    evalSetId: cr.eval_set_id,
+  };
+}
+
+/**
+ * Scores every case result of `results` under `config`; yields to the page every few hundred
+ * cases. With `judge`, judged metrics are judged through it (`evaluateInvocations`, four cases
+ * at a time); without, every case is prepared once and scored by the page's wasm alone.
+ * Resolves to `{results: [EvalSetResult], skipped, errors, changed}`.
+ */
+export async function rescore(api, results, config, onProgress, judge = null) {
+  const out = [];
+  let skipped = 0, changed = 0, done = 0;
+  const errors = [];
+  const total = results.reduce((a, r) => a + (r.eval_case_results || []).length, 0);
+  if (judge) return rescoreJudged(api, results, config, onProgress, judge);
   for (const res of results) {
     const cases = [];
     for (const cr of res.eval_case_results || []) {
@@ -87,16 +156,20 @@ export function rescorePanel(api, { results, configs, onResult }) {
     return [k, rest];
   })) });
 
-  async function run() {
+  const judging = judgeFields();
+
+  async function run(explicit) {
     const mine = ++generation;
     const cfg = config();
+    const judge = judging.judge();
     const report = api.validateEvalConfig(cfg);
     problems.replaceChildren(...[...report.errors, ...report.warnings].map((e) => h('div', { class: report.errors.includes(e) ? 'err' : 'warn' },
       h('code', null, e.code), e.path ? [' at ', h('code', null, e.path)] : null, `: ${e.message}`)));
     if (!report.ok) { status.textContent = 'Not rescored: the config has errors.'; return; }
+    if (judge && explicit !== true) { status.textContent = 'A judge is set: press "Rescore now" to call it.'; return; }
     const t0 = performance.now();
     status.textContent = 'Rescoring…';
-    const outcome = await rescore(api, results, cfg, (d, n) => { if (mine === generation) status.textContent = `Rescoring… ${d} of ${n}`; });
+    const outcome = await rescore(api, results, cfg, (d, n) => { if (mine === generation) status.textContent = `Rescoring… ${d} of ${n}`; }, judge);
     if (mine !== generation) return;
     status.textContent = `Rescored ${outcome.results.reduce((a, r) => a + r.eval_case_results.length, 0)} case results in ${Math.round(performance.now() - t0)} ms: `
       + `${outcome.changed} final status${outcome.changed === 1 ? '' : 'es'} changed`
@@ -104,7 +177,7 @@ export function rescorePanel(api, { results, configs, onResult }) {
     for (const e of outcome.errors.slice(0, 5)) problems.appendChild(h('div', { class: 'err' }, `${e.id}: `, h('code', null, e.code), e.path ? [' at ', h('code', null, e.path)] : null, `: ${e.message}`));
     onResult(outcome, cfg);
   }
-  const schedule = () => { clearTimeout(timer); timer = setTimeout(run, 200); };
+  const schedule = () => { clearTimeout(timer); timer = setTimeout(() => run(false), 200); };
 
   function draw() {
     rows.replaceChildren(...Object.entries(criteria).map(([name, c]) => {
@@ -142,11 +215,12 @@ export function rescorePanel(api, { results, configs, onResult }) {
   draw();
   return h('details', { class: 'rescore', id: 'rescore' },
     h('summary', null, 'Rescore without re-running the agent'),
-    h('p', { class: 'muted' }, 'Change thresholds, match_type or the metrics: every case is scored again here by the evalcore module. Judged metrics need a judge and come back NOT_EVALUATED.'),
+    h('p', { class: 'muted' }, 'Change thresholds, match_type or the metrics: every case is scored again here by the evalcore module. Judged metrics need a judge (below); without one they come back NOT_EVALUATED.'),
     h('label', null, 'Start from ', from),
     h('table', { class: 'grid' }, h('thead', null, h('tr', null, h('th', null, 'use'), h('th', null, 'metric'), h('th', null, 'threshold'), h('th', null, 'match_type'))), rows),
     h('div', { class: 'filters' }, add, h('datalist', { id: 'known-metrics' }, KNOWN.map((k) => h('option', { value: k }))), addBtn,
-      (() => { const b = h('button', { type: 'button', id: 'rescore-run' }, 'Rescore now'); b.addEventListener('click', run); return b; })()),
+      (() => { const b = h('button', { type: 'button', id: 'rescore-run' }, 'Rescore now'); b.addEventListener('click', () => run(true)); return b; })()),
+    judging.box,
     problems, status);
 }
 

@@ -85,6 +85,9 @@ test('the Content-Security-Policy: only self and wasm-unsafe-eval scripts; injec
   const csp = res.headers.get('content-security-policy');
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'(;|$)/);
   assert.doesNotMatch(csp, /unsafe-inline|script-src[^;]*'unsafe-eval'/);
+  // Network: the page's origin, HTTPS (a judge endpoint the user types in) and judges on this machine.
+  assert.match(csp, /connect-src 'self' https: http:\/\/127\.0\.0\.1:\* http:\/\/localhost:\*;/);
+  assert.match(csp, /default-src 'self';.*object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'/);
   const { page } = await open(browser, server.url);
   const meta = await page.getAttribute('meta[http-equiv=Content-Security-Policy]', 'content');
   assert.match(meta, /script-src 'self' 'wasm-unsafe-eval';/);

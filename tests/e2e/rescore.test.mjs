@@ -70,3 +70,55 @@ test('rescore: a misspelt metric is a warning with code and path; a threshold of
   assert.ok(rows.every((r) => r[headers.indexOf('response_match_scor')] === 'not evaluated'), JSON.stringify(rows));
   await page.close();
 });
+
+test('rescore with a judge the user types in: judged metrics are judged through it; the key goes only there', async (t) => {
+  const { createServer } = await import('node:http');
+  const { successBody, requestedCount } = await import('../js/support/judge-wire.mjs');
+  const seen = [];
+  // A stand-in OpenAI-compatible judge on another origin (CORS, as a real provider's API).
+  const judge = createServer((req, res) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type', 'access-control-allow-methods': 'POST' };
+    if (req.method === 'OPTIONS') { res.writeHead(204, cors); res.end(); return; }
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => {
+      const parsed = JSON.parse(body);
+      seen.push({ path: req.url, auth: req.headers.authorization, model: parsed.model });
+      res.writeHead(200, { ...cors, 'content-type': 'application/json' });
+      res.end(JSON.stringify(successBody('openai', { model: parsed.model, texts: Array(requestedCount('openai', parsed)).fill('{"is_the_agent_response_valid": "valid"}') })));
+    });
+  });
+  await new Promise((ok) => judge.listen(0, '127.0.0.1', ok));
+  t.after(() => new Promise((ok) => { judge.closeAllConnections(); judge.close(ok); }));
+  const judgeUrl = `http://127.0.0.1:${judge.address().port}/v1`;
+
+  const { page, log } = await open(browser, server.url);
+  await page.click('#rescore summary');
+  await page.fill('#rescore input[aria-label="metric to add"]', 'final_response_match_v2');
+  await page.click('#rescore button:has-text("Add metric")');
+  // Without a judge the core says the metric needs one.
+  await page.waitForFunction(() => /^Rescored 4 case results/.test(document.getElementById('rescore-status').textContent));
+  await page.selectOption('#judge-provider', 'openai');
+  await page.fill('#judge-model', 'judge-model-1');
+  await page.fill('#judge-base', judgeUrl);
+  await page.fill('#judge-key', 'sk-test-123');
+  await page.fill('input.threshold[data-metric=response_match_score]', '0.5');
+  await page.waitForFunction(() => /press "Rescore now"/.test(document.getElementById('rescore-status').textContent));
+  assert.equal(seen.length, 0, 'no judge call before the user asks');
+  await page.click('#rescore-run');
+  await page.waitForFunction(() => /^Rescored 4 case results/.test(document.getElementById('rescore-status').textContent), null, { timeout: 60_000 });
+  assert.ok(seen.length >= 4, `${seen.length} judge calls`);
+  assert.ok(seen.every((r) => r.auth === 'Bearer sk-test-123' && r.model === 'judge-model-1' && r.path === '/v1/chat/completions'), JSON.stringify(seen[0]));
+  await page.click('#show-rescored');
+  const headers = await page.$$eval('[role=columnheader]', (hs) => hs.map((x) => x.textContent.replace(/[▲▼]/g, '').trim()));
+  const col = headers.indexOf('final_response_match_v2');
+  assert.ok(col > 0, headers.join(','));
+  const rows = await tableRows(page);
+  assert.deepEqual(rows.map((r) => r[col]), ['1', '1', '1', '1']);
+  // The key is in no storage, cookie or URL, and nothing but the page's origin and the judge was asked.
+  const stored = await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie, location.href].join('|'));
+  assert.doesNotMatch(stored, /sk-test/);
+  assert.ok(log.requests.every((u) => u.startsWith(server.origin) || u.startsWith(judgeUrl)), log.requests.join('\n'));
+  await shot(page, 'rescore-judged');
+  await page.close();
+});

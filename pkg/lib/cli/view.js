@@ -27,9 +27,10 @@ const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.wasm': 'application/wasm', '.json': 'application/json; charset=utf-8', '.svg': 'image/svg+xml',
 };
-// The page's own policy, also as a header (a meta tag cannot set frame-ancestors).
+// The page's own policy, also as a header (a meta tag cannot set frame-ancestors). connect-src
+// lets the page reach the judge endpoint a user types in (HTTPS, or a judge on this machine).
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
-  + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  + "connect-src 'self' https: http://127.0.0.1:* http://localhost:*; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const DEFAULT_PORT = 7357;
 const MAX_FILES = 10_000;
 
