@@ -205,3 +205,23 @@ test('compare: a candidate with a regression, a new and a removed case; regressi
   await shot(page, 'compare-regression');
   await page.close();
 });
+
+test('ADK\'s own result files: a google-adk 2.13 file and the same as ADK 1.x wrote it (double-encoded)', async (t) => {
+  const { ROOT } = await import('./fixtures.mjs');
+  const adk = join(ROOT, 'tools', 'adk-results', 'hello_world.adk-2.13.evalset_result.json');
+  const dir = tempDir('adk');
+  const v1 = join(dir, 'hello_world_v1.evalset_result.json');
+  writeFileSync(v1, JSON.stringify(readFileSync(adk, 'utf8')));
+  const s = await serve([adk, v1]);
+  t.after(() => s.close());
+  const { page, log } = await open(browser, `${s.url}#compare`);
+  // Both read by loadEvalSetResult: the same run twice, so nothing changed between them.
+  assert.match(await page.locator('.cards').innerText(), /0\s+regressed[\s\S]*0\s+improved[\s\S]*4\s+unchanged[\s\S]*0\s+new[\s\S]*0\s+removed/);
+  await page.click('#tabs a[data-view=run]');
+  const rows = await tableRows(page);
+  assert.deepEqual(rows.map((r) => [r[0], r[1]]).sort(), [
+    ['check_listed_numbers', 'FAILED'], ['greeting', 'PASSED'], ['roll_and_check', 'PASSED'], ['roll_twice_then_check', 'PASSED'],
+  ]);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
