@@ -68,8 +68,11 @@ else
 fi
 
 # 3. npm tools in .tools/ (gitignored), exactly the versions in scripts/tools/package.json
+# .tools/ may be shared by several checkouts (worktrees) whose pins differ while a branch is
+# open: each pin of ours must be installed at its version, and a pin another checkout added is
+# kept (the install below merges, so it never removes someone else's tool).
 tools_ok() {
-  [ -f "$TOOLS/package.json" ] && cmp -s "$ROOT/scripts/tools/package.json" "$TOOLS/package.json" || return 1
+  [ -f "$TOOLS/package.json" ] || return 1
   node -e '
     const fs = require("fs"), path = require("path");
     const want = require(process.argv[1]).dependencies;
@@ -85,7 +88,14 @@ if tools_ok; then
 else
   say "npm tools in .tools: installing"
   mkdir -p "$TOOLS"
-  cp "$ROOT/scripts/tools/package.json" "$TOOLS/package.json"
+  node -e '
+    const fs = require("fs");
+    const ours = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    let theirs = {};
+    try { theirs = JSON.parse(fs.readFileSync(process.argv[2], "utf8")).dependencies || {}; } catch {}
+    ours.dependencies = { ...theirs, ...ours.dependencies };
+    fs.writeFileSync(process.argv[2], JSON.stringify(ours, null, 2) + "\n");' \
+    "$ROOT/scripts/tools/package.json" "$TOOLS/package.json"
   (cd "$TOOLS" && npm install --no-audit --no-fund --no-save --loglevel=error)
   tools_ok || { echo "[setup] npm tools did not install as pinned" >&2; exit 1; }
 fi

@@ -42,6 +42,7 @@ export function buildRun(results) {
   const metricOrder = new Map();
   const reasons = new Map(); // metric -> Map(reason -> count)
   let caseResults = 0;
+  let hasUsage = false;
   for (let ri = 0; ri < results.length; ri++) {
     const res = results[ri];
     for (const cr of res.eval_case_results || []) {
@@ -63,6 +64,7 @@ export function buildRun(results) {
         const name = String(m.metric_name);
         const usage = USAGE[name];
         if (usage && m.eval_status === 'INFORMATIONAL') {
+          hasUsage = true;
           if (typeof m.score === 'number' && Number.isFinite(m.score)) row[usage] += m.score;
           continue;
         }
@@ -89,7 +91,8 @@ export function buildRun(results) {
     const reps = row.reps.length;
     // Repetitions average the usage figures.
     row.tokens /= reps; row.seconds /= reps; row.inferenceCalls /= reps; row.toolCalls /= reps;
-    let flips = new Set(row.statuses).size > 1 ? 1 : 0;
+    const differs = (xs) => { for (let i = 1; i < xs.length; i++) if (xs[i] !== xs[0]) return true; return false; };
+    let flips = differs(row.statuses) ? 1 : 0;
     let spread = 0;
     for (const cell of row.metrics.values()) {
       if (cell.scores.length) {
@@ -99,7 +102,7 @@ export function buildRun(results) {
         cell.spread = hi - lo;
         spread = Math.max(spread, cell.spread);
       }
-      if (new Set(cell.statuses).size > 1) flips++;
+      if (differs(cell.statuses)) flips++;
     }
     row.flips = flips;
     row.spread = spread;
@@ -107,7 +110,7 @@ export function buildRun(results) {
   const metrics = [...metricOrder.keys()];
   const counts = Object.fromEntries(STATUSES.map((s) => [s, 0]));
   for (const row of rows) if (row.status in counts) counts[row.status]++;
-  return { rows, metrics, reasons, counts, caseResults, repeated: rows.some((r) => r.reps.length > 1) };
+  return { rows, metrics, reasons, counts, caseResults, hasUsage, repeated: rows.some((r) => r.reps.length > 1) };
 }
 
 /** The text a row's regex filter searches: its id, the user turns and the responses (capped). */

@@ -78,9 +78,10 @@ function judgeFields() {
   const model = h('input', { type: 'text', id: 'judge-model', placeholder: 'model, e.g. gemini-2.5-flash', 'aria-label': 'judge model', spellcheck: 'false', autocomplete: 'off' });
   const base = h('input', { type: 'url', id: 'judge-base', placeholder: 'base URL (default: the provider\'s)', 'aria-label': 'judge base URL', spellcheck: 'false', autocomplete: 'off' });
   const key = h('input', { type: 'password', id: 'judge-key', placeholder: 'API key', 'aria-label': 'judge API key', autocomplete: 'off' });
-  const box = h('fieldset', { class: 'judge' }, h('legend', null, 'Judge for judged metrics (optional)'),
+  // In a form of its own (browsers expect a password field in one); it never submits.
+  const box = h('form', { class: 'judge-form', onsubmit: (e) => e.preventDefault() }, h('fieldset', { class: 'judge' }, h('legend', null, 'Judge for judged metrics (optional)'),
     provider, ' ', model, ' ', base, ' ', key,
-    h('p', { class: 'muted' }, 'The key stays in this page\'s memory: it is sent only with the judge calls to the endpoint above, never stored or sent anywhere else. Judged rescoring runs only when you press "Rescore now".'));
+    h('p', { class: 'muted' }, 'The key stays in this page\'s memory: it is sent only with the judge calls to the endpoint above, never stored or sent anywhere else. Judged rescoring runs only when you press "Rescore now".')));
   const judge = () => {
     const m = model.value.trim();
     if (!m) return null;
