@@ -36,7 +36,7 @@ for (const f of [...seen].sort()) {
   raw += bytes.length; gz += z;
   rows.push([relative(pkg, f), bytes.length, z]);
 }
-console.log(`[build-www] pkg/www/ from www/ (${readdirSync(out).length} files); what the page loads:`);
+console.log(`[build-www] pkg/www/ from www/ (${readdirSync(out).length} files); what the page may load (the report writer only on first use):`);
 for (const [f, r, z] of rows) console.log(`  ${f.padEnd(40)} ${String(r).padStart(9)}  gzip -9 ${String(z).padStart(8)}`);
 console.log(`  ${'total'.padEnd(40)} ${String(raw).padStart(9)}  gzip -9 ${String(gz).padStart(8)}  (${rows.length} requests)`);
 
