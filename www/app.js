@@ -1,7 +1,7 @@
-// The viewer's shell: opening files (picker, folder, drop, same-origin URL parameters), keeping
-// what was loaded, and the Files / Run / Compare / Case views. Every ADK file is read by the
-// package (loadEvalSetResult, loadEvalSet, validateEvalConfig / loadEvalConfig): nothing here
-// knows ADK's schema beyond the field names it displays.
+// The viewer's shell: what was opened (the picker, a folder, a drop, URL parameters; read in
+// open.js), the Files / Run / Case / Compare / Edit views and the hash routing. Every ADK file is
+// read by the package (loadEvalSetResult, loadEvalSet, validateEvalConfig / loadEvalConfig):
+// nothing here knows ADK's schema beyond the field names it displays.
 import * as api from '../web.js';
 import { h, fill, fmt, when, longText } from './dom.js';
 import { buildRun, filterRows, sortRows, histogram, compareRuns, STATUSES } from './model.js';
@@ -10,6 +10,7 @@ import { histogramCard, statusBar } from './charts.js';
 import { caseView, badge } from './case.js';
 import { rescorePanel } from './rescore.js';
 import { editView, promote } from './edit.js';
+import { errorText, readFile, droppedFiles, urlFiles } from './open.js';
 
 const state = {
   files: [],      // {name, kind: 'result'|'evalset'|'config'|'error', value?, error?, warnings?}
@@ -31,40 +32,6 @@ function say(text, isError = false) {
 
 // ---------------------------------------------------------------- loading
 
-const errorText = (e) => (e && e.name === 'EvalError'
-  ? { code: e.code, path: e.path, message: e.message }
-  : { code: 'error', path: '', message: String(e && e.message ? e.message : e) });
-
-/** Which loader to try first, from the file name (every loader is still tried). */
-function order(name) {
-  const n = name.toLowerCase();
-  if (n.includes('result')) return ['result', 'evalset', 'config'];
-  if (/config/.test(n)) return ['config', 'result', 'evalset'];
-  return ['evalset', 'result', 'config'];
-}
-
-/** Reads one file's bytes with the package, trying result, eval set and config. */
-export function readFile(name, bytes) {
-  let first = null;
-  for (const kind of order(name)) {
-    try {
-      if (kind === 'result') return { name, kind, value: api.loadEvalSetResult(bytes) };
-      if (kind === 'evalset') return { name, kind, value: api.loadEvalSet(bytes) };
-      const text = new TextDecoder().decode(bytes);
-      const report = api.validateEvalConfig(text, { strict: true });
-      // Only a file that is a config without complaint counts as one when guessed.
-      if (report.ok || order(name)[0] === 'config') {
-        if (!report.ok) throw report.errors[0];
-        return { name, kind, value: api.loadEvalConfig(text), warnings: report.warnings };
-      }
-      throw report.errors[0];
-    } catch (e) {
-      if (first === null) first = errorText(e);
-    }
-  }
-  return { name, kind: 'error', error: first };
-}
-
 async function openFiles(list) {
   const files = [...list].filter((f) => f && typeof f.name === 'string');
   if (!files.length) return;
@@ -74,7 +41,7 @@ async function openFiles(list) {
     const name = f.webkitRelativePath || f.relativePath || f.name;
     let entry;
     try {
-      entry = readFile(name, new Uint8Array(await f.arrayBuffer()));
+      entry = readFile(api, name, new Uint8Array(await f.arrayBuffer()));
     } catch (e) {
       entry = { name, kind: 'error', error: errorText(e) };
     }
@@ -92,50 +59,10 @@ async function openFiles(list) {
   say(`Loaded ${files.length} file${files.length === 1 ? '' : 's'} in ${Math.round(performance.now() - t0)} ms${bad ? `, ${bad} with errors (see Files)` : ''}.`, bad > 0);
 }
 
-/** Files from a drop, folders walked (an .adk/eval_history folder dropped whole). */
-async function droppedFiles(dt) {
-  const out = [];
-  const entries = [...(dt.items || [])].map((i) => (i.webkitGetAsEntry ? i.webkitGetAsEntry() : null)).filter(Boolean);
-  if (!entries.length) return [...dt.files];
-  const walk = async (entry, prefix) => {
-    if (entry.isFile) {
-      const file = await new Promise((res, rej) => entry.file(res, rej));
-      if (!prefix || file.name.endsWith('.json')) { file.relativePath = prefix + file.name; out.push(file); }
-    } else if (entry.isDirectory) {
-      const reader = entry.createReader();
-      for (;;) {
-        const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
-        if (!batch.length) break;
-        for (const e of batch) await walk(e, `${prefix}${entry.name}/`);
-      }
-    }
-  };
-  for (const e of entries) await walk(e, '');
-  return out;
-}
-
-/** `?file=a.json&file=runs/b.json`: same-origin files only, fetched because the URL asks. */
 async function openFromUrl() {
-  const params = new URLSearchParams(location.search);
-  const names = params.getAll('file');
-  if (!names.length) return;
-  const files = [];
-  for (const n of names) {
-    let url;
-    try { url = new URL(n, location.href); } catch { url = null; }
-    if (!url || url.origin !== location.origin) {
-      state.files.push({ name: n, kind: 'error', error: { code: 'not_same_origin', path: '', message: 'only files from this page\'s own origin are opened from the URL' } });
-      continue;
-    }
-    try {
-      const res = await fetch(url, { credentials: 'same-origin' });
-      if (!res.ok) throw new Error(`HTTP ${res.status} for ${url.pathname}`);
-      const blob = await res.blob();
-      files.push(new File([blob], decodeURIComponent(url.pathname.split('/').pop() || n)));
-    } catch (e) {
-      state.files.push({ name: n, kind: 'error', error: errorText(e) });
-    }
-  }
+  if (!new URLSearchParams(location.search).has('file')) return;
+  const { files, errors } = await urlFiles(location.search, location.href);
+  state.files.push(...errors);
   await openFiles(files);
   if (!files.length) route();
 }
