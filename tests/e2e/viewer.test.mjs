@@ -225,3 +225,23 @@ test('ADK\'s own result files: a google-adk 2.13 file and the same as ADK 1.x wr
   assert.deepEqual(log.errors, []);
   await page.close();
 });
+
+test('a conversation-scenario case (no expected invocations): the simulated user\'s turns are shown as such', async (t) => {
+  const dir = tempDir('scenario');
+  const result = JSON.parse(readFileSync(hello.results[0], 'utf8'));
+  const r = result.eval_case_results.find((c) => c.eval_id === 'roll_twice_then_check');
+  for (const inv of r.eval_metric_result_per_invocation) inv.expected_invocation = null;
+  r.overall_eval_metric_results = r.overall_eval_metric_results.filter((m) => m.eval_status === 4 || m.eval_status === 'INFORMATIONAL');
+  for (const inv of r.eval_metric_result_per_invocation) inv.eval_metric_results = [];
+  writeFileSync(join(dir, 'scenario.evalset_result.json'), JSON.stringify(result));
+  const s = await serve([join(dir, 'scenario.evalset_result.json')]);
+  t.after(() => s.close());
+  const { page, log } = await open(browser, `${s.url}#case/roll_twice_then_check`);
+  await page.waitForSelector('article.case');
+  const invs = await page.locator('section.invocation h3').allInnerTexts();
+  assert.deepEqual(invs, ['Invocation 1 (simulated user)', 'Invocation 2 (simulated user)', 'Invocation 3 (simulated user)']);
+  assert.match(await page.locator('section.invocation .user h4').first().innerText(), /Simulated user/);
+  assert.match(await page.locator('section.invocation .pair').first().innerText(), /Expected response\s+\(none\)/);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
