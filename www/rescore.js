@@ -65,6 +65,26 @@ async function rescoreJudged(api, results, config, onProgress, judge) {
   return { results: out, skipped, errors, changed };
 }
 
+/** The judge calls rescoring `results` with `judge` would make: `{count, tokens, cases}`. */
+async function planCalls(api, results, config, judge) {
+  let count = 0, tokens = 0, cases = 0;
+  for (const res of results) {
+    for (const cr of res.eval_case_results || []) {
+      const args = caseArgs(cr);
+      if (!args) continue;
+      try {
+        const plan = await api.planJudgeCalls({ ...args, config, judge });
+        count += plan.count + (plan.pendingValidatorCallsAtMost || 0);
+        tokens += plan.estimatedTokens;
+        cases++;
+      } catch {
+        // The run itself reports the case's error.
+      }
+    }
+  }
+  return { count, tokens, cases };
+}
+
 const KEY_HEADER = {
   gemini: (k) => ({ 'x-goog-api-key': k }),
   openai: (k) => ({ authorization: `Bearer ${k}` }),
@@ -167,7 +187,15 @@ export function rescorePanel(api, { results, configs, onResult }) {
     problems.replaceChildren(...[...report.errors, ...report.warnings].map((e) => h('div', { class: report.errors.includes(e) ? 'err' : 'warn' },
       h('code', null, e.code), e.path ? [' at ', h('code', null, e.path)] : null, `: ${e.message}`)));
     if (!report.ok) { status.textContent = 'Not rescored: the config has errors.'; return; }
-    if (judge && explicit !== true) { status.textContent = 'A judge is set: press "Rescore now" to call it.'; return; }
+    if (judge && explicit !== true) {
+      // What pressing the button would send: the core plans every judge call, sending none.
+      status.textContent = 'A judge is set: counting the judge calls…';
+      const plan = await planCalls(api, results, cfg, judge);
+      if (mine !== generation) return;
+      status.textContent = `A judge is set: ${plan.count} judge call${plan.count === 1 ? '' : 's'} (about ${plan.tokens.toLocaleString('en-US')} tokens)`
+        + ` for ${plan.cases} case results; press "Rescore now" to send them.`;
+      return;
+    }
     const t0 = performance.now();
     status.textContent = 'Rescoring…';
     const outcome = await rescore(api, results, cfg, (d, n) => { if (mine === generation) status.textContent = `Rescoring… ${d} of ${n}`; }, judge);

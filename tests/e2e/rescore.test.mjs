@@ -105,9 +105,11 @@ test('rescore with a judge the user types in: judged metrics are judged through 
   await page.fill('input.threshold[data-metric=response_match_score]', '0.5');
   await page.waitForFunction(() => /press "Rescore now"/.test(document.getElementById('rescore-status').textContent));
   assert.equal(seen.length, 0, 'no judge call before the user asks');
+  const planned = Number(/(\d+) judge calls? \(about [\d,]+ tokens\) for 4 case results/.exec(await statusText(page))?.[1]);
   await page.click('#rescore-run');
   await page.waitForFunction(() => /^Rescored 4 case results/.test(document.getElementById('rescore-status').textContent), null, { timeout: 60_000 });
   assert.ok(seen.length >= 4, `${seen.length} judge calls`);
+  assert.equal(seen.length, planned, 'the calls announced are the calls sent');
   assert.ok(seen.every((r) => r.auth === 'Bearer sk-test-123' && r.model === 'judge-model-1' && r.path === '/v1/chat/completions'), JSON.stringify(seen[0]));
   await page.click('#show-rescored');
   const headers = await page.$$eval('[role=columnheader]', (hs) => hs.map((x) => x.textContent.replace(/[▲▼]/g, '').trim()));
