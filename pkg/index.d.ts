@@ -345,6 +345,26 @@ export declare function rouge1Batch(pairs: ReadonlyArray<readonly [string, strin
   fmeasure: Float64Array;
 };
 
+/** One word of a text: UTF-16 offsets, its ROUGE-1 tokens and how many are in the overlap. */
+export interface RougeSpan {
+  start: number;
+  end: number;
+  tokens: number;
+  matched: number;
+}
+
+/** The marked words of one text; `aligned: false` means one span over the whole text. */
+export interface RougeSpans {
+  aligned: boolean;
+  spans: RougeSpan[];
+}
+
+/** Where ROUGE-1's overlap falls in each text (the core's tokenizer and stemmer). */
+export declare function rouge1Spans(candidate: string, reference: string): {
+  candidate: RougeSpans;
+  reference: RougeSpans;
+};
+
 export interface EvaluateInvocationsArgs<Custom extends string = never> {
   /** The expected case (conversation or conversation_scenario). */
   evalCase: EvalCase | JsonInput;

@@ -85,4 +85,6 @@ if [ "$wasm_gz" -gt "$BUDGET_GZIP" ]; then
   echo "[build] FAIL: gzip size $wasm_gz exceeds the budget $BUDGET_GZIP" >&2
   exit 1
 fi
+# The viewer (www/ -> pkg/www/) and the weight of what its page loads.
+node "$ROOT/scripts/build-www.mjs"
 echo "[build] ok"
