@@ -8,7 +8,7 @@
 use super::eval_set::{EvalCase, RubricScore};
 use super::invocation::Invocation;
 use super::json_path;
-use super::result::{Breakdown, CaseOutcome, Cell, Detail, EvalStatus, MetricHeader};
+use super::result::{Breakdown, CaseOutcome, Cell, Detail, EvalStatus, MetricHeader, SentenceLabel};
 use crate::error::{EvalError, Result};
 use serde::de::Deserializer;
 use serde::ser::{SerializeStruct, Serializer};
@@ -100,6 +100,10 @@ pub struct MetricDetails {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(as = "Option<ts_shapes::TrajectoryExplanation>", optional))]
     pub trajectory: Option<Value>,
+    /// evalcore: hallucinations_v1's labelled sentences of the invocation (not in ADK's files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub sentences: Option<Vec<SentenceLabel>>,
 }
 
 /// The TypeScript shape of `details.trajectory`, which `metrics::explain` writes as JSON.
@@ -214,6 +218,7 @@ impl EvalMetricResult {
                 error: d.error,
                 reason: d.reason.map(Cow::Borrowed),
                 trajectory: d.trajectory,
+                sentences: d.sentences,
             },
             judge_model_options: None,
         }
