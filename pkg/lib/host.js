@@ -21,7 +21,7 @@ export function errorText(e) {
 export const fail = (kind, message, stack) => JSON.stringify({ error: { kind, message, stack } });
 
 // Errors that mean nobody answers at that address: retried once by the core, not six times.
-const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|connection refused|Name or service not known|No such host/i;
+const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|connection refused|Name or service not known|No such host|bad port/i;
 
 // The package's own frames (this file, the wasm glue, the module) end an agent's stack: below
 // them is evalcore, not the user's code.
