@@ -57,6 +57,14 @@ for (const [label, a, e, target] of speed) {
   const verdict = target === null ? '' : ratio !== null && ratio >= target ? 'ok' : 'MISS';
   rows.push([label, fmtTime(a), fmtTime(e), fmtRatio(ratio), target === null ? '(info)' : `>= ${target}x`, verdict]);
 }
+// Per word: what each implementation spends on one word of ROUGE input, and the JS floor of
+// lower-casing, splitting and counting it (no stemming, no Unicode tables).
+if (ec.words) {
+  const perWord = (t) => (t ? `${((t / ec.words) * 1e9).toFixed(0)} ns/word` : 'n/a');
+  rows.push([`  per word (${ec.words.toLocaleString('en-US')} words)`, perWord(med(adk.times.rouge)), perWord(med(ec.times.rouge)), '', '(info)', '']);
+  rows.push(['  floor: lower-case + split + count in JS (no stemming)', '', perWord(med(ec.times.tokenize_and_count)),
+    fmtRatio(med(ec.times.tokenize_and_count) && med(ec.times.rouge) ? med(ec.times.tokenize_and_count) / med(ec.times.rouge) : null), '(info)', '']);
+}
 const js = med(ec.times.js_rouge_pairs);
 rows.push(['js-rouge ROUGE-1 on the same pairs (vs rouge1())', `js-rouge ${fmtTime(js)}`, fmtTime(med(ec.times.rouge1_pairs)),
   fmtRatio(js && med(ec.times.rouge1_pairs) ? js / med(ec.times.rouge1_pairs) : null), '(info)', '']);

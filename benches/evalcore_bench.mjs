@@ -77,6 +77,21 @@ async function main() {
   const ec = await import(pathToFileURL(pkgEntry).href);
   const { n: jsRougeN } = await import('js-rouge');
   const out = { implementation: 'evalcore', version: ec.coreVersion(), node: process.version, n: expected.length, times: {}, scores: {} };
+  // Words ROUGE reads (both sides, split on whitespace), for the per-word cost.
+  out.words = pairs.reduce((n, [a, b]) => n + a.split(/\s+/).filter(Boolean).length + b.split(/\s+/).filter(Boolean).length, 0);
+  // The floor of any ROUGE-1: lower-case, split into words, count them per side (no stemming,
+  // no Unicode rules). What a word costs at the least in JS, for comparison.
+  [out.times.tokenize_and_count] = await timed(() => {
+    let total = 0;
+    for (const [a, b] of pairs) {
+      for (const side of [a, b]) {
+        const counts = new Map();
+        for (const w of side.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w) counts.set(w, (counts.get(w) ?? 0) + 1);
+        total += counts.size;
+      }
+    }
+    return total;
+  });
 
   // ROUGE-1 alone, through the public rouge1(): one boundary crossing per pair.
   [out.times.rouge1_pairs] = await timed(() => {

@@ -8,10 +8,17 @@ a call dropped or two calls swapped); actual calls carry random ids and use ADK 
 `invocation_events` shape (a function_call event and a function_response event per call, then
 the final-response event with its content nulled and its usage metadata kept).
 
-    python3 benches/gen_data.py [--n 10000] [--seed 1234] [--out benches/.data]
+    python3 benches/gen_data.py [--n 10000] [--seed 1234] [--out benches/.data] [--text synthetic|realistic]
 
 writes `<out>/evalset.json` (the eval set text both implementations parse) and
-`<out>/actual.json` (the actual invocations, a JSON array). Pure standard library.
+`<out>/actual.json` (the actual invocations, a JSON array).
+
+`--text synthetic` (the default, SPEC §8) draws words uniformly from the ~300-word list below:
+a tokenizer or stemmer cache sees every word after a few invocations. `--text realistic` draws
+them with their real frequencies (a Zipf-like curve) from the 30,000 most frequent English words
+of the `wordfreq` package (PyPI, installed in benches/.venv by run.sh), and in ~15% of the
+response pairs mixes in words with non-ASCII letters taken from its French, German, Spanish,
+Portuguese and Polish lists; closer to what agents answer. Only the realistic mode needs wordfreq.
 """
 
 import argparse
@@ -75,16 +82,42 @@ def make_calls(rng):
     return calls
 
 
-def sentence(rng, n):
-    words = [rng.choice(WORDS) for _ in range(n)]
+class Vocabulary:
+    """Where the words of questions and answers come from."""
+
+    def __init__(self, mode, rng):
+        self.rng = rng
+        self.foreign = []
+        if mode == "synthetic":
+            self.words, self.cum = WORDS, None
+            return
+        import itertools
+        import wordfreq  # benches/.venv only
+
+        words = [w for w in wordfreq.top_n_list("en", 30_000) if w.isalpha()]
+        weights = [wordfreq.word_frequency(w, "en") for w in words]
+        self.words, self.cum = words, list(itertools.accumulate(weights))
+        for lang in ("fr", "de", "es", "pt", "pl"):
+            self.foreign += [w for w in wordfreq.top_n_list(lang, 4_000) if w.isalpha() and not w.isascii()]
+
+    def word(self, foreign=False):
+        if foreign and self.foreign and self.rng.random() < 0.25:
+            return self.rng.choice(self.foreign)
+        if self.cum is None:
+            return self.rng.choice(self.words)
+        return self.rng.choices(self.words, cum_weights=self.cum)[0]
+
+
+def sentence(rng, n, vocab, foreign=False):
+    words = [vocab.word(foreign) for _ in range(n)]
     words[0] = words[0].capitalize()
     return " ".join(words) + "."
 
 
-def perturb_text(rng, text):
+def perturb_text(rng, text, vocab, foreign=False):
     words = text.split(" ")
     for i in rng.sample(range(len(words)), max(1, round(len(words) * 0.2))):
-        words[i] = rng.choice(WORDS)
+        words[i] = vocab.word(foreign)
     return " ".join(words)
 
 
@@ -138,12 +171,15 @@ def actual_events(rng, calls, answer_words):
     return events
 
 
-def generate(n, seed):
+def generate(n, seed, text="synthetic"):
     rng = random.Random(seed)
+    vocab = Vocabulary(text, rng)
     expected, actual = [], []
     for i in range(n):
-        question = sentence(rng, rng.randint(6, 14)).rstrip(".") + "?"
-        answer = sentence(rng, rng.randint(26, 34))
+        # Realistic text: ~15% of the pairs hold words with non-ASCII letters.
+        foreign = text == "realistic" and rng.random() < 0.15
+        question = sentence(rng, rng.randint(6, 14), vocab, foreign).rstrip(".") + "?"
+        answer = sentence(rng, rng.randint(26, 34), vocab, foreign)
         calls = make_calls(rng)
         expected.append({
             "invocation_id": f"inv-{i}",
@@ -151,7 +187,7 @@ def generate(n, seed):
             "final_response": content("model", answer),
             "intermediate_data": {"tool_uses": calls},
         })
-        got_answer = perturb_text(rng, answer) if rng.random() < 0.30 else answer
+        got_answer = perturb_text(rng, answer, vocab, foreign) if rng.random() < 0.30 else answer
         got_calls = perturb_calls(rng, calls) if rng.random() < 0.15 else calls
         actual.append({
             "invocation_id": f"e-{call_id(rng)[4:]}",
@@ -181,15 +217,16 @@ def main():
     ap.add_argument("--n", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--out", default=os.path.join(here, ".data"))
+    ap.add_argument("--text", choices=["synthetic", "realistic"], default="synthetic")
     args = ap.parse_args()
-    eval_set, actual = generate(args.n, args.seed)
+    eval_set, actual = generate(args.n, args.seed, args.text)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "evalset.json"), "w") as f:
         json.dump(eval_set, f)
     with open(os.path.join(args.out, "actual.json"), "w") as f:
         json.dump(actual, f)
     sizes = {name: os.path.getsize(os.path.join(args.out, name)) for name in ("evalset.json", "actual.json")}
-    print(json.dumps({"n": args.n, "seed": args.seed, "out": args.out, "bytes": sizes}))
+    print(json.dumps({"n": args.n, "seed": args.seed, "text": args.text, "out": args.out, "bytes": sizes}))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Comparative benchmarks: evalcore (pkg/, as scripts/build.sh built it) against google-adk 2.13
-# (Python, in benches/.venv) and js-rouge (npm, in benches/node_modules), on the synthetic data
-# set of SPEC-adk.md §8. Prints a table of ratios against the targets and checks that the scores
-# agree. Builds nothing: run `bash scripts/build.sh` first.
+# (Python, in benches/.venv) and js-rouge (npm, in benches/node_modules), on two data sets: the
+# synthetic one of SPEC-adk.md §8 (a ~300-word vocabulary) and a realistic one (words drawn with
+# their real frequencies from wordfreq's 30,000 most frequent English words, ~15% of the pairs
+# with non-ASCII words; benches/gen_data.py). Prints a table of ratios against the targets per
+# data set and checks that the scores agree. Builds nothing: run `bash scripts/build.sh` first.
 #
 #   bash benches/run.sh              N=10,000; google-adk and evalcore measured in this same run
 #   bash benches/run.sh --reuse-adk  reuse the google-adk timings of an earlier run (faster; the
@@ -43,6 +45,10 @@ if ! "$VENV/bin/python" -c 'import importlib.metadata as m, rouge_score; assert 
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install --quiet --disable-pip-version-check google-adk==2.13.0 rouge-score
 fi
+if ! "$VENV/bin/python" -c 'import wordfreq' 2>/dev/null; then
+  say "pip install wordfreq (the realistic data set's vocabulary)"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check wordfreq
+fi
 
 # 2. js-rouge, pinned in benches/package.json.
 if [ ! -f "$HERE/node_modules/js-rouge/package.json" ]; then
@@ -56,27 +62,27 @@ if [ ! -f "$ROOT/pkg/wasm/evalcore_core_bg.wasm" ]; then
   exit 1
 fi
 
-# 4. Data (seeded, so cached per N and seed).
-DATA="$HERE/.data/n$N-s$SEED"
-if [ ! -f "$DATA/actual.json" ] || [ ! -f "$DATA/evalset.json" ]; then
-  say "generating data: N=$N seed=$SEED"
-  "$VENV/bin/python" "$HERE/gen_data.py" --n "$N" --seed "$SEED" --out "$DATA" >/dev/null
-fi
-
-# 5. google-adk timings (measured every run unless --reuse-adk).
-ADK_JSON="$DATA/adk-r$ADK_RUNS.json"
-if [ "$FRESH" = 1 ] || [ ! -s "$ADK_JSON" ]; then
-  say "timing google-adk 2.13 ($ADK_RUNS runs each)"
-  "$VENV/bin/python" "$HERE/adk_bench.py" --data "$DATA" --runs "$ADK_RUNS" --imports "$ADK_RUNS" > "$ADK_JSON.tmp"
-  mv "$ADK_JSON.tmp" "$ADK_JSON"
-else
-  say "google-adk timings: reused from ${ADK_JSON#"$ROOT"/} (--reuse-adk)"
-fi
-
-# 6. evalcore timings, then the table.
-say "timing evalcore ($EC_RUNS runs each, $LAUNCHES cold launches)"
-node "$HERE/evalcore_bench.mjs" --data "$DATA" --runs "$EC_RUNS" --launches "$LAUNCHES" > "$DATA/evalcore.json"
-node "$HERE/compare.mjs" "$ADK_JSON" "$DATA/evalcore.json"
+# 4-6. Per data set: data (seeded, so cached per N, seed and text), google-adk timings (measured
+# every run unless --reuse-adk), evalcore timings, then the table.
+for TEXT in synthetic realistic; do
+  DATA="$HERE/.data/n$N-s$SEED-$TEXT"
+  if [ ! -f "$DATA/actual.json" ] || [ ! -f "$DATA/evalset.json" ]; then
+    say "generating data: N=$N seed=$SEED text=$TEXT"
+    "$VENV/bin/python" "$HERE/gen_data.py" --n "$N" --seed "$SEED" --text "$TEXT" --out "$DATA" >/dev/null
+  fi
+  ADK_JSON="$DATA/adk-r$ADK_RUNS.json"
+  if [ "$FRESH" = 1 ] || [ ! -s "$ADK_JSON" ]; then
+    say "timing google-adk 2.13 on $TEXT text ($ADK_RUNS runs each)"
+    "$VENV/bin/python" "$HERE/adk_bench.py" --data "$DATA" --runs "$ADK_RUNS" --imports "$ADK_RUNS" > "$ADK_JSON.tmp"
+    mv "$ADK_JSON.tmp" "$ADK_JSON"
+  else
+    say "google-adk timings: reused from ${ADK_JSON#"$ROOT"/} (--reuse-adk)"
+  fi
+  say "timing evalcore on $TEXT text ($EC_RUNS runs each, $LAUNCHES cold launches)"
+  node "$HERE/evalcore_bench.mjs" --data "$DATA" --runs "$EC_RUNS" --launches "$LAUNCHES" > "$DATA/evalcore.json"
+  printf '\n== %s text (%s)\n' "$TEXT" "$( [ "$TEXT" = synthetic ] && echo 'SPEC §8: a ~300-word vocabulary' || echo 'wordfreq: 30,000 English words by frequency, ~15% of pairs with non-ASCII words')"
+  node "$HERE/compare.mjs" "$ADK_JSON" "$DATA/evalcore.json"
+done
 
 # 6b. Scaling: every workload at N and 2N, t(2N)/t(N) printed (about 2 is linear, 4 quadratic).
 say "scaling (benches/scaling.mjs)"
