@@ -17,18 +17,6 @@ export type FunctionCall = {
   will_continue?: boolean | null,
 };
 
-/**
- * The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
- * the URL-safe one written).
- */
-export type Bytes = string;
-
-export type Blob = {
-  data?: Bytes | null,
-  mime_type?: string | null,
-  display_name?: string | null,
-};
-
 export type FileData = {
   file_uri?: string | null,
   mime_type?: string | null,
@@ -42,6 +30,18 @@ export type FunctionResponse = {
   parts?: Array<JsonValue> | null,
   will_continue?: boolean | null,
   scheduling?: JsonValue | null,
+};
+
+/**
+ * The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
+ * the URL-safe one written).
+ */
+export type Bytes = string;
+
+export type Blob = {
+  data?: Bytes | null,
+  mime_type?: string | null,
+  display_name?: string | null,
 };
 
 /**
@@ -71,6 +71,17 @@ export type Part = {
 export type Content = {
   role?: string | null,
   parts?: Array<Part> | null,
+};
+
+export type RubricContent = {
+  text_property?: string | null,
+};
+
+export type Rubric = {
+  rubric_id: string,
+  rubric_content: RubricContent,
+  description?: string | null,
+  type?: string | null,
 };
 
 export type AgentDetails = {
@@ -143,17 +154,6 @@ export type InvocationEvents = {
  */
 export type AnyIntermediateData = IntermediateData | InvocationEvents;
 
-export type RubricContent = {
-  text_property?: string | null,
-};
-
-export type Rubric = {
-  rubric_id: string,
-  rubric_content: RubricContent,
-  description?: string | null,
-  type?: string | null,
-};
-
 export type Invocation = {
   invocation_id?: string,
   user_content: Content,
@@ -166,6 +166,16 @@ export type Invocation = {
   model_duration?: number | null,
   tool_duration?: number | null,
 };
+
+/**
+ * Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
+ */
+export type SessionInput = {
+  app_name: string,
+  user_id: string,
+  session_id?: string | null,
+  state?: { [key in string]: JsonValue },
+} & { [key: string]: unknown };
 
 export type UserBehavior = {
   name: string,
@@ -190,16 +200,6 @@ export type ConversationScenario = {
   conversation_plan: string,
   user_persona?: PersonaRef | null,
 };
-
-/**
- * Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
- */
-export type SessionInput = {
-  app_name: string,
-  user_id: string,
-  session_id?: string | null,
-  state?: { [key in string]: JsonValue },
-} & { [key: string]: unknown };
 
 /**
  * One case: a static conversation or a conversation scenario. Unknown keys are kept (ADK 2.13).
@@ -230,12 +230,6 @@ export type EvalSet = {
  */
 export type ConversationScenarios = {
   scenarios: Array<ConversationScenario>,
-};
-
-export type RubricScore = {
-  rubric_id: string,
-  rationale?: string | null,
-  score?: number | null,
 };
 
 /**
@@ -289,6 +283,12 @@ export type TrajectoryExplanation = {
    */
   outside_expected?: Array<number>,
   lines: Array<string>,
+};
+
+export type RubricScore = {
+  rubric_id: string,
+  rationale?: string | null,
+  score?: number | null,
 };
 
 /**
@@ -380,41 +380,6 @@ export type EvalCaseResult = {
 };
 
 /**
- * A run's judge counters (evalcore addition).
- */
-export type JudgeStats = {
-  /**
-   * Judge calls the metrics asked for.
-   */
-  requests: number,
-  /**
-   * Calls sent to the provider (not answered from the cassette or the run's memo).
-   */
-  sent: number,
-  attempts: number,
-  retries: number,
-  cassette_hits: number,
-  /**
-   * Identical calls answered once within the run.
-   */
-  deduplicated: number,
-  failures: number,
-  /**
-   * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
-   */
-  budget_exhausted: boolean,
-};
-
-/**
- * A case run that was not started (cancelled, or the judge budget ran out first).
- */
-export type Skipped = {
-  eval_id: string,
-  run: number,
-  reason: "budget_exhausted" | "cancelled",
-};
-
-/**
  * One metric of one case over every run (SPEC §4.6).
  */
 export type RunMetricSummary = {
@@ -466,6 +431,15 @@ export type RunSummary = {
 };
 
 /**
+ * A case run that was not started (cancelled, or the judge budget ran out first).
+ */
+export type Skipped = {
+  eval_id: string,
+  run: number,
+  reason: "budget_exhausted" | "cancelled",
+};
+
+/**
  * One judge call a dry run listed instead of sending.
  */
 export type PlannedCall = {
@@ -498,6 +472,32 @@ export type JudgePlan = {
    * hallucinations_v1 validator calls depend on segmenter answers: at most this many more.
    */
   pendingValidatorCallsAtMost?: number | null,
+};
+
+/**
+ * A run's judge counters (evalcore addition).
+ */
+export type JudgeStats = {
+  /**
+   * Judge calls the metrics asked for.
+   */
+  requests: number,
+  /**
+   * Calls sent to the provider (not answered from the cassette or the run's memo).
+   */
+  sent: number,
+  attempts: number,
+  retries: number,
+  cassette_hits: number,
+  /**
+   * Identical calls answered once within the run.
+   */
+  deduplicated: number,
+  failures: number,
+  /**
+   * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
+   */
+  budget_exhausted: boolean,
 };
 
 /**

@@ -10,6 +10,7 @@ Commands:
   eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S
                                              add conversation-scenario cases to an eval set
   migrate OLD.test.json NEW.evalset.json     convert legacy eval data to the current schema
+  serve [--port N] [--host H]                serve the evaluation endpoint (prints its URL first)
 
 Run \`evalcore <command> --help\` for a command's options.
 `;
@@ -54,8 +55,12 @@ export async function main(argv, io) {
         const { runMigrate } = await import('./migrate.js');
         return await runMigrate(rest, io);
       }
+      case 'serve': {
+        const { runServe } = await import('./serve.js');
+        return await runServe(rest, io);
+      }
       default:
-        throw new UsageError(`unknown command "${command}" (expected eval, eval_set or migrate; see evalcore --help)`);
+        throw new UsageError(`unknown command "${command}" (expected eval, eval_set, migrate or serve; see evalcore --help)`);
     }
   } catch (e) {
     const line = describeError(e);
