@@ -1,7 +1,6 @@
 // Node's http server in front of the fetch handler: each request becomes a `Request` (its
 // signal aborted when the client goes away), each `Response` is written back as it streams.
 import { createServer } from 'node:http';
-import { Readable } from 'node:stream';
 
 /**
  * Serves `handler` on `host:port` (port 0: a free one). Resolves to `{ url, server, close() }`
@@ -49,13 +48,14 @@ async function bridge(handler, req, res) {
   const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, {
     method: req.method,
     headers,
-    body: hasBody ? Readable.toWeb(req) : undefined,
+    body: hasBody ? bodyStream(req) : undefined,
     duplex: hasBody ? 'half' : undefined,
     signal: abort.signal,
   });
   const response = await handler(request, undefined, { waitUntil() {} });
   const out = {};
   response.headers.forEach((v, k) => { out[k] = v; });
+  if (req.shouldDrain && !req.complete) out.connection = 'close';
   res.writeHead(response.status, out);
   if (response.body === null || req.method === 'HEAD') {
     res.end();
@@ -73,4 +73,38 @@ async function bridge(handler, req, res) {
   } finally {
     if (!res.destroyed) res.end();
   }
+}
+
+/**
+ * The request body as a web stream. Cancelling it (a body over the limit) discards the rest
+ * instead of destroying the socket, so the client still reads the 413; the connection is not
+ * kept alive after such a response.
+ */
+function bodyStream(req) {
+  return new ReadableStream({
+    start(controller) {
+      // After a cancel the controller refuses every call: nothing here may throw into the emitter.
+      const guard = (f) => {
+        try {
+          f();
+        } catch {
+          // cancelled
+        }
+      };
+      req.on('data', (chunk) => guard(() => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if (controller.desiredSize <= 0) req.pause();
+      }));
+      req.on('end', () => guard(() => controller.close()));
+      req.on('error', (e) => guard(() => controller.error(e)));
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      req.removeAllListeners('data');
+      req.shouldDrain = true;
+      req.resume();
+    },
+  }, { highWaterMark: 1 << 20, size: (chunk) => chunk.byteLength });
 }
