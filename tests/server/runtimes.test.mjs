@@ -264,7 +264,7 @@ describe('the same answers in node, deno and workerd', () => {
       assert.equal(new Set(ids).size, 12, `${name}: a case result was repeated`);
       const byId = new Map(usable.map((u) => [evalIdOf(u.row.eval_case), u.expected]));
       for (const c of cases) assert.deepEqual(c, asJson(byId.get(c.eval_id)), `${name}: ${c.eval_id}`);
-      const counts = { cases: 12, passed: 0, failed: 0, not_evaluated: 0 };
+      const counts = { cases: 12, passed: 0, failed: 0, not_evaluated: 0, skipped: 0 };
       for (const u of usable) counts[u.expected.final_eval_status === 'PASSED' ? 'passed' : u.expected.final_eval_status === 'FAILED' ? 'failed' : 'not_evaluated']++;
       assert.deepEqual(last.summary.counts, counts, name);
       assert.equal(last.summary.eval_set_id, 'stream');

@@ -135,6 +135,8 @@ export function createHandler(options = {}) {
         inFlight--;
       }
     };
+    // The slot is this function's until a stream takes it over (and releases it when it ends).
+    let owner = true;
     try {
       const body = await bodyOf(request);
       const job = prepare(body);
@@ -147,14 +149,13 @@ export function createHandler(options = {}) {
       }
       if (job.judged) await checkPlannedCalls(job);
       if ((request.headers.get('accept') ?? '').includes(NDJSON)) {
-        const response = streamJob(job, abort, release);
-        released = true; // the stream releases its slot when it ends
-        return response;
+        owner = false;
+        return streamJob(job, abort, release);
       }
       const result = await run(job, abort.signal, () => {});
       return json(200, result.result, redact);
     } finally {
-      if (!released) release();
+      if (owner) release();
     }
   }
 
@@ -343,7 +344,8 @@ export function createHandler(options = {}) {
 /** The last line of a stream: the EvalSetResult without its cases, the counts and runHealth. */
 function summaryOf(result, calls) {
   const { eval_case_results: cases, ...rest } = result;
-  const counts = { cases: cases.length, passed: 0, failed: 0, not_evaluated: 0 };
+  // Cases the core did not run (judge budget spent, cancelled) are `skipped`, not lost.
+  const counts = { cases: cases.length, passed: 0, failed: 0, not_evaluated: 0, skipped: Array.isArray(result.skipped) ? result.skipped.length : 0 };
   for (const r of cases) {
     if (r.final_eval_status === 'PASSED') counts.passed++;
     else if (r.final_eval_status === 'FAILED') counts.failed++;
