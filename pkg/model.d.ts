@@ -9,18 +9,18 @@ export type JsonObject = { [key in string]: JsonValue };
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
 
+/**
+ * The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
+ * the URL-safe one written).
+ */
+export type Bytes = string;
+
 export type FunctionCall = {
   id?: string | null,
   name?: string | null,
   args?: { [key in string]: JsonValue } | null,
   partial_args?: Array<JsonValue> | null,
   will_continue?: boolean | null,
-};
-
-export type FileData = {
-  file_uri?: string | null,
-  mime_type?: string | null,
-  display_name?: string | null,
 };
 
 export type FunctionResponse = {
@@ -32,14 +32,14 @@ export type FunctionResponse = {
   scheduling?: JsonValue | null,
 };
 
-/**
- * The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
- * the URL-safe one written).
- */
-export type Bytes = string;
-
 export type Blob = {
   data?: Bytes | null,
+  mime_type?: string | null,
+  display_name?: string | null,
+};
+
+export type FileData = {
+  file_uri?: string | null,
   mime_type?: string | null,
   display_name?: string | null,
 };
@@ -82,16 +82,6 @@ export type Rubric = {
   rubric_content: RubricContent,
   description?: string | null,
   type?: string | null,
-};
-
-export type AgentDetails = {
-  name: string,
-  instructions?: string,
-  tool_declarations?: Array<JsonValue>,
-};
-
-export type AppDetails = {
-  agent_details?: { [key in string]: AgentDetails },
 };
 
 /**
@@ -154,6 +144,16 @@ export type InvocationEvents = {
  */
 export type AnyIntermediateData = IntermediateData | InvocationEvents;
 
+export type AgentDetails = {
+  name: string,
+  instructions?: string,
+  tool_declarations?: Array<JsonValue>,
+};
+
+export type AppDetails = {
+  agent_details?: { [key in string]: AgentDetails },
+};
+
 export type Invocation = {
   invocation_id?: string,
   user_content: Content,
@@ -166,16 +166,6 @@ export type Invocation = {
   model_duration?: number | null,
   tool_duration?: number | null,
 };
-
-/**
- * Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
- */
-export type SessionInput = {
-  app_name: string,
-  user_id: string,
-  session_id?: string | null,
-  state?: { [key in string]: JsonValue },
-} & { [key: string]: unknown };
 
 export type UserBehavior = {
   name: string,
@@ -200,6 +190,16 @@ export type ConversationScenario = {
   conversation_plan: string,
   user_persona?: PersonaRef | null,
 };
+
+/**
+ * Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
+ */
+export type SessionInput = {
+  app_name: string,
+  user_id: string,
+  session_id?: string | null,
+  state?: { [key in string]: JsonValue },
+} & { [key: string]: unknown };
 
 /**
  * One case: a static conversation or a conversation scenario. Unknown keys are kept (ADK 2.13).
@@ -230,6 +230,28 @@ export type EvalSet = {
  */
 export type ConversationScenarios = {
   scenarios: Array<ConversationScenario>,
+};
+
+/**
+ * Why a case has no metric results: the conversation could not be completed.
+ */
+export type CaseError = {
+  code: string,
+  message: string,
+  /**
+   * The (1-based) turn the agent failed on.
+   */
+  turn?: number | null,
+  /**
+   * The JavaScript stack of what the agent threw, when it threw an Error.
+   */
+  stack?: string | null,
+};
+
+export type RubricScore = {
+  rubric_id: string,
+  rationale?: string | null,
+  score?: number | null,
 };
 
 /**
@@ -285,12 +307,6 @@ export type TrajectoryExplanation = {
   lines: Array<string>,
 };
 
-export type RubricScore = {
-  rubric_id: string,
-  rationale?: string | null,
-  score?: number | null,
-};
-
 /**
  * ADK's EvalMetricResultDetails, with evalcore's `error` and `reason` (why NOT_EVALUATED).
  */
@@ -334,22 +350,6 @@ export type EvalMetricResultPerInvocation = {
    */
   expected_invocation?: Invocation | null,
   eval_metric_results: Array<EvalMetricResult>,
-};
-
-/**
- * Why a case has no metric results: the conversation could not be completed.
- */
-export type CaseError = {
-  code: string,
-  message: string,
-  /**
-   * The (1-based) turn the agent failed on.
-   */
-  turn?: number | null,
-  /**
-   * The JavaScript stack of what the agent threw, when it threw an Error.
-   */
-  stack?: string | null,
 };
 
 /**
@@ -431,15 +431,6 @@ export type RunSummary = {
 };
 
 /**
- * A case run that was not started (cancelled, or the judge budget ran out first).
- */
-export type Skipped = {
-  eval_id: string,
-  run: number,
-  reason: "budget_exhausted" | "cancelled",
-};
-
-/**
  * One judge call a dry run listed instead of sending.
  */
 export type PlannedCall = {
@@ -472,6 +463,15 @@ export type JudgePlan = {
    * hallucinations_v1 validator calls depend on segmenter answers: at most this many more.
    */
   pendingValidatorCallsAtMost?: number | null,
+};
+
+/**
+ * A case run that was not started (cancelled, or the judge budget ran out first).
+ */
+export type Skipped = {
+  eval_id: string,
+  run: number,
+  reason: "budget_exhausted" | "cancelled",
 };
 
 /**

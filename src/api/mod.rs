@@ -110,7 +110,7 @@ pub fn load_eval_set(input: &str, opts: &str) -> Result<String> {
 /// Every metric evalcore knows: name, kind, whether it needs a judge, criterion class, a line of
 /// text, score range and direction (a JSON array).
 pub fn metrics_info() -> String {
-    to_json(&crate::metrics::info::metrics_info())
+    crate::metrics::info::metrics_info_json()
 }
 
 pub fn validate_eval_set(input: &str) -> String {
