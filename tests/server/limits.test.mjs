@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { EvalError } from '../../pkg/index.js';
+import { EvalError, getLimits, setLimits } from '../../pkg/index.js';
 import { DEFAULT_LIMITS, createHandler, optionsFromEnv } from '../../pkg/lib/server/index.js';
 import { serveNode } from '../../pkg/lib/server/node.js';
 import { startJudgeServer } from '../js/support/judge-server.mjs';
@@ -138,6 +138,7 @@ describe('limits', () => {
   test('a body or case count over its limit names the limit; defaults are documented values', async () => {
     assert.deepEqual({ ...DEFAULT_LIMITS }, {
       maxBodyBytes: 10 * 1024 * 1024, maxCases: 100, maxRuns: 5, maxCalls: 200, maxConcurrent: 64, agentTimeoutMs: 60_000, caseConcurrency: 4,
+      maxParseBytes: 128 * 1024 * 1024,
     });
     const s = await serve({ limits: { maxCases: 2, maxBodyBytes: 5000 } });
     const many = await call(s.url, '/v1/evaluate', { body: { evalSet: setOf(3), actual: recorded(setOf(3)) } });
@@ -147,6 +148,39 @@ describe('limits', () => {
     const big = await call(s.url, '/v1/validate', { body: { config: { criteria: {}, pad: 'x'.repeat(6000) } } });
     assert.equal(big.status, 413);
     assert.match(big.body.error.message, /limit is 5000/);
+  });
+
+  test('the parse budget: the core refuses a body of tiny values before parsing it (413), the server lowers it, never raises it', async () => {
+    const before = getLimits().maxParseBytes;
+    try {
+      const s = await serve({ limits: { maxParseBytes: 4 * 1024 * 1024 } });
+      assert.equal(getLimits().maxParseBytes, 4 * 1024 * 1024);
+      const tiny = await call(s.url, '/v1/evaluate', { raw: `{"evalSet": {"eval_set_id": "t", "eval_cases": [${'0,'.repeat(100_000)}0]}, "actual": {}}` });
+      assert.equal(tiny.status, 413, tiny.text);
+      assert.equal(tiny.body.error.code, 'too_large');
+      assert.match(tiny.body.error.message, /100007 values\) would take about [\d.]+ MiB .*over the limit of 4.0 MiB/);
+      const fine = await call(s.url, '/v1/evaluate', { body: { evalSet: setOf(2), actual: recorded(setOf(2)) } });
+      assert.equal(fine.status, 200, fine.text);
+      createHandler({ limits: { maxParseBytes: 64 * 1024 * 1024 } });
+      assert.equal(getLimits().maxParseBytes, 4 * 1024 * 1024, 'a second handler does not raise it');
+    } finally {
+      setLimits({ maxParseBytes: before });
+    }
+  });
+
+  test('a case the core refuses: 400 with the case\'s path as JSON; as ndjson, the results so far and an error line', async () => {
+    const s = await serve({ limits: { caseConcurrency: 1 } });
+    const set = setOf(3);
+    const actual = recorded(set);
+    actual.c2 = [...actual.c2, ...actual.c2];
+    const a = await call(s.url, '/v1/evaluate', { body: { evalSet: set, actual } });
+    assert.equal(a.status, 400, a.text);
+    assert.equal(a.body.error.code, 'count_mismatch');
+    assert.equal(a.body.error.path, '$.actual.c2');
+    const r = await callNdjson(s.url, '/v1/evaluate', { evalSet: set, actual });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.lines.slice(0, -1).map((l) => l.eval_id), ['c0', 'c1']);
+    assert.deepEqual(r.lines.at(-1).error, { code: 'count_mismatch', path: '$.actual.c2', message: a.body.error.message });
   });
 
   test('the request log: method, path, status, time and error code, never a key', async () => {

@@ -71,6 +71,7 @@ before(async () => {
     EVALCORE_MAX_BODY_BYTES: '300000',
     EVALCORE_MAX_CASES: '40',
     EVALCORE_CASE_CONCURRENCY: '2',
+    EVALCORE_MAX_PARSE_BYTES: String(16 * 1024 * 1024),
   };
   // One at a time: the machine is small and startup is not what is measured.
   servers.node = await startNode(env, work);
@@ -174,6 +175,8 @@ describe('the same answers in node, deno and workerd', () => {
     const hostile = [
       [{ raw: `{"evalSet": ${deep}, "actual": {}}` }, 400, 'invalid_json'],
       [{ body: { evalSet: { eval_set_id: 'h', eval_cases: 'all of them' }, actual: {} } }, 400, 'schema', '$.evalSet.eval_cases'],
+      // Under the body limit, over the parse budget: 145,000 tiny values would take ~40 MiB to parse.
+      [{ raw: `{"evalSet": {"eval_set_id": "h", "eval_cases": [${'0,'.repeat(145_000)}0]}, "actual": {}}` }, 413, 'too_large'],
       [{ body: { evalSet: { eval_set_id: 'h', eval_cases: Array.from({ length: 41 }, (_, i) => ({ eval_id: `c${i}`, conversation: [] })) }, actual: {} } }, 413, 'too_many_cases'],
       [{ body: { evalSet: { eval_set_id: 'h', eval_cases: [{ eval_id: 'a', conversation: [] }, { eval_id: 'a', conversation: [] }] }, actual: {} } }, 400, 'duplicate_id'],
       [{ raw: '{"evalSet": {"eval_set_id": "h", "eval_cases": [{"eval_id": "__proto__", "conversation": []}]}, "actual": {"__proto__": []}}' }, 200],

@@ -28,7 +28,7 @@ Configuration comes from the environment only:
   EVALCORE_MAX_BODY_BYTES   (default ${DEFAULT_LIMITS.maxBodyBytes})   EVALCORE_MAX_CASES (default ${DEFAULT_LIMITS.maxCases})
   EVALCORE_MAX_RUNS         (default ${DEFAULT_LIMITS.maxRuns})   EVALCORE_MAX_JUDGE_CALLS (default ${DEFAULT_LIMITS.maxCalls})
   EVALCORE_MAX_CONCURRENT   (default ${DEFAULT_LIMITS.maxConcurrent})   EVALCORE_AGENT_TIMEOUT_MS (default ${DEFAULT_LIMITS.agentTimeoutMs})
-  EVALCORE_CASE_CONCURRENCY (default ${DEFAULT_LIMITS.caseConcurrency})
+  EVALCORE_CASE_CONCURRENCY (default ${DEFAULT_LIMITS.caseConcurrency})   EVALCORE_MAX_PARSE_BYTES (default ${DEFAULT_LIMITS.maxParseBytes})
 `;
 
 const COMMAND = 'serve';

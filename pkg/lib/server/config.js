@@ -12,6 +12,9 @@ export const DEFAULT_LIMITS = Object.freeze({
   maxConcurrent: 64, // evaluations in flight in one server instance (EVALCORE_MAX_CONCURRENT)
   agentTimeoutMs: 60_000, // one agent turn (EVALCORE_AGENT_TIMEOUT_MS)
   caseConcurrency: 4, // cases of one request scored at once (EVALCORE_CASE_CONCURRENCY)
+  // The core's parse budget (setLimits maxParseBytes) while the server runs: a 10 MiB body of
+  // tiny values would otherwise take ~1 GiB to parse (EVALCORE_MAX_PARSE_BYTES).
+  maxParseBytes: 128 * 1024 * 1024,
 });
 
 const LIMIT_ENV = {
@@ -22,6 +25,7 @@ const LIMIT_ENV = {
   maxConcurrent: 'EVALCORE_MAX_CONCURRENT',
   agentTimeoutMs: 'EVALCORE_AGENT_TIMEOUT_MS',
   caseConcurrency: 'EVALCORE_CASE_CONCURRENCY',
+  maxParseBytes: 'EVALCORE_MAX_PARSE_BYTES',
 };
 
 /** The provider's key variables, in the order they are looked at. */

@@ -3,8 +3,8 @@
 //! ADK rule stays in the core (loadEvalSet, evaluateInvocations, evaluate, the metric registry).
 import { EvalError } from '../errors.js';
 import {
-  coreVersion, evaluate, evaluateInvocations, loadEvalConfig, loadEvalSet, metricsInfo, planJudgeCalls,
-  validateEvalConfig, validateEvalSet,
+  coreVersion, evaluate, evaluateInvocations, getLimits, loadEvalConfig, loadEvalSet, metricsInfo, planJudgeCalls,
+  setLimits, validateEvalConfig, validateEvalSet,
 } from '../api.js';
 import { runHealth } from '../health.js';
 import { parseJsonBytes } from '../wire.js';
@@ -30,6 +30,8 @@ const ROUTES = {
 export function createHandler(options = {}) {
   if (options === null || typeof options !== 'object') throw new EvalError('config', '', 'createHandler: options must be an object');
   const limits = resolveLimits(options.limits);
+  // The core's parse budget is the instance's: lowered for the server, never raised.
+  if (getLimits().maxParseBytes > limits.maxParseBytes) setLimits({ maxParseBytes: limits.maxParseBytes });
   const agents = agentsOf(options.agents);
   const judge = options.judge ?? null;
   if (judge !== null && (typeof judge !== 'object' || typeof judge.provider !== 'string' || typeof judge.model !== 'string')) {
