@@ -11,7 +11,9 @@ import { EvalError, getLimits, setLimits } from '../../pkg/index.js';
 import { DEFAULT_LIMITS, createHandler, optionsFromEnv } from '../../pkg/lib/server/index.js';
 import { serveNode } from '../../pkg/lib/server/node.js';
 import { startJudgeServer } from '../js/support/judge-server.mjs';
-import { PKG, call, callNdjson } from './support.mjs';
+import { readFileSync } from 'node:fs';
+import { evaluate } from '../../pkg/index.js';
+import { PKG, ROOT, call, callNdjson, stable, startNode } from './support.mjs';
 
 const KEY = 'sk-limits-secret-93b1d7e0c4';
 const VALID = '{"reasoning": "The answers agree.", "is_the_agent_response_valid": "valid"}';
@@ -232,4 +234,33 @@ describe('configuration', () => {
     assert.equal(env.stderr.trim().split('\n').length, 1);
     assert.match(env.stderr, /EVALCORE_JUDGE must be provider:model/);
   });
+});
+
+test('evalcore serve --agent NAME=MODULE runs an agent module as `evalcore eval` would load it, and as evaluate() runs it', async () => {
+  const dir = join(ROOT, 'examples', 'hello_world');
+  const server = await startNode({}, null, ['--agent', `hello=${join(dir, 'agent.mjs')}`, '--quiet']);
+  try {
+    const evalSet = readFileSync(join(dir, 'hello_world.evalset.json'), 'utf8');
+    const config = JSON.parse(readFileSync(join(dir, 'test_config.json'), 'utf8'));
+    const a = await call(server.url, '/v1/evaluate', { body: { evalSet, config, agent: 'hello' } });
+    assert.equal(a.status, 200, a.text.slice(0, 400));
+    const { agent } = await import(join(dir, 'agent.mjs'));
+    const library = await evaluate({ evalSet, config, agent, concurrency: 4, agentTimeoutMs: 60_000 });
+    const view = (r) => {
+      const s = stable(r);
+      for (const c of s.eval_case_results) {
+        c.overall_eval_metric_results = c.overall_eval_metric_results.filter((m) => m.metric_name !== 'invocation_duration_v1');
+        for (const p of c.eval_metric_result_per_invocation ?? []) p.eval_metric_results = p.eval_metric_results.filter((m) => m.metric_name !== 'invocation_duration_v1');
+      }
+      s.eval_case_results.sort((x, y) => (x.eval_id < y.eval_id ? -1 : 1));
+      return s;
+    };
+    assert.deepEqual(view(a.body), view(JSON.parse(JSON.stringify(library))));
+    assert.ok(a.body.eval_case_results.length >= 2);
+    const bad = spawnSync(process.execPath, [join(PKG, 'bin', 'evalcore.js'), 'serve', '--agent', 'x'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--agent takes NAME=MODULE pairs/);
+  } finally {
+    await server.stop();
+  }
 });

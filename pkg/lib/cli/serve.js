@@ -6,9 +6,9 @@ import { serveNode } from '../server/node.js';
 import { parseArgs, UsageError } from './args.js';
 import '../../index.js';
 
-export const FLAGS = { port: 'count', host: 'string', quiet: 'bool' };
+export const FLAGS = { port: 'count', host: 'string', agent: 'string', quiet: 'bool' };
 
-export const HELP = `Usage: evalcore serve [--port N] [--host H] [--quiet]
+export const HELP = `Usage: evalcore serve [--port N] [--host H] [--agent NAME=MODULE[,NAME=MODULE...]] [--quiet]
 
 Serves the evaluation endpoint (POST /v1/evaluate, POST /v1/validate, GET /v1/metrics,
 GET /healthz) and prints its URL as the first line.
@@ -16,6 +16,10 @@ GET /healthz) and prints its URL as the first line.
 Options:
   --port N      port (default 8787; 0: a free one)
   --host H      address to listen on (default 127.0.0.1)
+  --agent NAME=MODULE[,...]
+                agents a request may name, each an agent module as \`evalcore eval\` takes
+                it (an Agent callback, an @google/adk agent, getAgent()); added to the
+                HTTP agents of EVALCORE_AGENTS
   --quiet       no request log on stderr
   -h, --help    this help
 
@@ -47,6 +51,16 @@ export async function runServe(argv, io) {
     config = optionsFromEnv(io.env ?? {});
   } catch (e) {
     throw new UsageError(`${e.message}`, COMMAND);
+  }
+  if (options.agent !== undefined) {
+    const { loadAgent } = await import('../node/agent.js');
+    config.agents ??= {};
+    for (const item of options.agent.split(',')) {
+      const m = /^\s*([A-Za-z0-9_.-]+)\s*=\s*(.+?)\s*$/.exec(item);
+      if (!m) throw new UsageError(`--agent takes NAME=MODULE pairs separated by commas, found "${item}"`, COMMAND);
+      if (Object.hasOwn(config.agents, m[1])) throw new UsageError(`--agent: agent "${m[1]}" is named twice`, COMMAND);
+      config.agents[m[1]] = (await loadAgent(m[2], COMMAND)).agent;
+    }
   }
   const log = options.quiet ? undefined
     : (e) => io.stderr.write(`${e.method} ${e.path} ${e.status}${e.code ? ` ${e.code}` : ''} ${e.ms}ms\n`);

@@ -249,10 +249,15 @@ export function createHandler(options = {}) {
   async function run(job, signal, onResult) {
     const j = serverJudge(signal);
     if (job.mode === 'agent') {
-      const result = await evaluate({
-        evalSet: job.body.evalSet, agent: job.agent, config: job.config, judge: j.judge, numRuns: job.numRuns, signal,
-        concurrency: limits.caseConcurrency, agentTimeoutMs: limits.agentTimeoutMs, onCaseResult: onResult,
-      });
+      let result;
+      try {
+        result = await evaluate({
+          evalSet: job.body.evalSet, agent: job.agent, config: job.config, judge: j.judge, numRuns: job.numRuns, signal,
+          concurrency: limits.caseConcurrency, agentTimeoutMs: limits.agentTimeoutMs, onCaseResult: onResult,
+        });
+      } catch (e) {
+        throw badInput(e);
+      }
       return { result, calls: j.calls() };
     }
     const cases = job.set.eval_cases;
@@ -269,7 +274,7 @@ export function createHandler(options = {}) {
             evalCase: c, actual: job.body.actual[c.eval_id], config: job.config, judge: j.judge, evalSetId: job.set.eval_set_id, signal,
           });
         } catch (e) {
-          failure ??= e instanceof EvalError ? caseError(e, i, c.eval_id) : e;
+          failure ??= e instanceof EvalError && e.code !== 'trap' ? caseError(e, i, c.eval_id) : badInput(e);
           throw failure;
         }
         if (signal.aborted) throw cancelled(signal);

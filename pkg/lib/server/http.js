@@ -18,7 +18,9 @@ export function badInput(e, prefix) {
   if (!(e instanceof EvalError)) return e;
   const path = prefix === undefined ? e.path
     : e.path === '' || e.path === '$' ? prefix : e.path.startsWith('$') ? prefix + e.path.slice(1) : `${prefix}.${e.path}`;
-  return new HttpError(e.code === 'too_large' ? 413 : 400, e.code, path, e.message);
+  // A trap (the instance died and was replaced) or the core's own bug is not the client's input.
+  const status = e.code === 'too_large' ? 413 : e.code === 'trap' || e.code === 'internal' ? 500 : 400;
+  return new HttpError(status, e.code, path, e.message);
 }
 
 /** A JSON response; `redact` takes secrets out of the text before it leaves. */
