@@ -216,6 +216,7 @@ describe('configuration', () => {
 
   test('createHandler: unknown limits, bad agents and a bad judge are refused at creation', () => {
     assert.throws(() => createHandler({ limits: { maxCase: 3 } }), /unknown limit "maxCase"/);
+    assert.throws(() => createHandler({ tokens: 'x' }), /unknown option "tokens"/);
     assert.throws(() => createHandler({ limits: { maxCases: 0 } }), /at least 1/);
     assert.throws(() => createHandler({ agents: { a: { url: 'ftp://x' } } }), /function or \{url/);
     assert.throws(() => createHandler({ judge: { provider: 'openai' } }), /judge must be/);

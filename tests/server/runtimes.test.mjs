@@ -1,10 +1,11 @@
 // The evaluation endpoint in Node (`evalcore serve`), Deno (Deno.serve) and workerd (the module
-// worker) on 127.0.0.1, configured from the same environment, asked the same requests: every
-// answer (status, content type, body) must be the same in the three, and equal to what the
-// library gives for the same input in this process (the shared case oracles, validation, the
-// metric registry, an agent run, a judged metric). Also: errors with code/path/message for bad
-// input, a hostile eval set that leaves the server answering, the ndjson stream's order and
-// completeness, a client abort that stops the evaluation, and no key in anything a server emits.
+// worker of examples/worker) on 127.0.0.1, configured from the same environment, asked the same
+// requests: every answer (status, content type, body) must be the same in the three, and equal
+// to what the library gives for the same input in this process (the shared case oracles,
+// validation, the metric registry, an agent run, a judged metric). Also: errors with
+// code/path/message for bad input, a hostile eval set that leaves the server answering, the
+// ndjson stream's order and completeness, a client abort that stops the evaluation, and no key
+// in anything a server emits.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';

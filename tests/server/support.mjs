@@ -127,19 +127,31 @@ function workerFiles(entry) {
   return [...seen];
 }
 
-/** workerd serving the package's module worker, `env` as text bindings. */
+/**
+ * workerd serving examples/worker/src/index.js (`export { default } from 'evalcore/server'`),
+ * `env` as text bindings. `evalcore/server` is resolved as a bundler resolves the package's
+ * "workerd" export condition: to lib/server/worker.js, which imports the .wasm as a module.
+ */
 export async function startWorkerd(env, work) {
   const dir = join(work, 'workerd');
   const entry = 'lib/server/worker.js';
+  const exportsEntry = JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')).exports['./server'].workerd;
+  if (exportsEntry !== `./${entry}`) throw new Error(`package.json exports ./server workerd is ${exportsEntry}, not ./${entry}`);
   const files = workerFiles(entry);
   for (const f of files) {
     mkdirSync(dirname(join(dir, 'evalcore', f)), { recursive: true });
     copyFileSync(join(PKG, f), join(dir, 'evalcore', f));
   }
+  copyFileSync(join(ROOT, 'examples', 'worker', 'src', 'index.js'), join(dir, 'index.js'));
+  writeFileSync(join(dir, 'evalcore-server.js'), `export * from './${entry}';\nexport { default } from './${entry}';\n`);
   const port = await freePort();
-  const modules = [entry, ...files.filter((f) => f !== entry)].map((f) => (f.endsWith('.wasm')
-    ? `(name = "evalcore/${f}", wasm = embed "evalcore/${f}")`
-    : `(name = "evalcore/${f}", esModule = embed "evalcore/${f}")`));
+  const modules = [
+    '(name = "index.js", esModule = embed "index.js")',
+    '(name = "evalcore/server", esModule = embed "evalcore-server.js")',
+    ...files.map((f) => (f.endsWith('.wasm')
+      ? `(name = "evalcore/${f}", wasm = embed "evalcore/${f}")`
+      : `(name = "evalcore/${f}", esModule = embed "evalcore/${f}")`)),
+  ];
   const bindings = Object.entries(env).map(([k, v]) => `(name = ${JSON.stringify(k)}, text = ${JSON.stringify(v)})`);
   writeFileSync(join(dir, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
 

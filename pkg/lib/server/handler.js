@@ -14,6 +14,7 @@ import { HttpError, badInput, checkToken, errorResponse, json, readCapped, redac
 
 const NDJSON = 'application/x-ndjson';
 const EVALUATE_FIELDS = ['evalSet', 'config', 'actual', 'agent', 'numRuns'];
+const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log'];
 const ROUTES = {
   '/healthz': ['GET', 'HEAD'],
   '/v1/metrics': ['GET', 'HEAD'],
@@ -29,6 +30,9 @@ const ROUTES = {
  */
 export function createHandler(options = {}) {
   if (options === null || typeof options !== 'object') throw new EvalError('config', '', 'createHandler: options must be an object');
+  for (const k of Object.keys(options)) {
+    if (!OPTIONS.includes(k)) throw new EvalError('config', k, `createHandler: unknown option "${k}" (known: ${OPTIONS.join(', ')})`);
+  }
   const limits = resolveLimits(options.limits);
   // The core's parse budget is the instance's: lowered for the server, never raised.
   if (getLimits().maxParseBytes > limits.maxParseBytes) setLimits({ maxParseBytes: limits.maxParseBytes });
