@@ -5,6 +5,7 @@
 // (environment variables, createHandler options, `evalcore serve` flags).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { EvalError, getLimits, setLimits } from '../../pkg/index.js';
@@ -183,6 +184,29 @@ describe('limits', () => {
     assert.equal(r.status, 200);
     assert.deepEqual(r.lines.slice(0, -1).map((l) => l.eval_id), ['c0', 'c1']);
     assert.deepEqual(r.lines.at(-1).error, { code: 'count_mismatch', path: '$.actual.c2', message: a.body.error.message });
+    // The same with a judged metric: the planning of the judge calls refuses it the same way.
+    const judged = await call(s.url, '/v1/evaluate', { body: { evalSet: set, actual, config: JUDGED } });
+    assert.equal(judged.status, 400, judged.text);
+    assert.deepEqual(judged.body.error, a.body.error);
+  });
+
+  test('node: a body refused by its declared length is answered at once and its connection closed, not left hanging', async () => {
+    const s = await serve({ limits: { maxBodyBytes: 1000 } });
+    const { port } = new URL(s.url);
+    const started = Date.now();
+    const got = await new Promise((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/evaluate', headers: { 'content-length': 5_000_000, 'content-type': 'application/json' } }, (res) => {
+        let text = '';
+        res.on('data', (d) => { text += d; });
+        res.socket.on('close', () => resolve({ status: res.statusCode, connection: res.headers.connection, text, ms: Date.now() - started }));
+      });
+      req.on('error', reject);
+      req.write('x'.repeat(100_000));
+    });
+    assert.equal(got.status, 413);
+    assert.equal(got.connection, 'close');
+    assert.equal(JSON.parse(got.text).error.code, 'too_large');
+    assert.ok(got.ms < 5_000, `the connection closed after ${got.ms} ms`);
   });
 
   test('the request log: method, path, status, time and error code, never a key', async () => {

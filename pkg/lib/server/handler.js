@@ -224,8 +224,14 @@ export function createHandler(options = {}) {
   /** Recorded runs can be planned: a request whose judge calls would pass maxCalls is refused before any call. */
   async function checkPlannedCalls(job) {
     let planned = 0;
-    for (const c of job.set.eval_cases) {
-      const plan = await planJudgeCalls({ evalCase: c, actual: job.body.actual[c.eval_id], config: job.config, judge: serverJudge(null).judge, evalSetId: job.set.eval_set_id });
+    for (const [i, c] of job.set.eval_cases.entries()) {
+      let plan;
+      try {
+        plan = await planJudgeCalls({ evalCase: c, actual: job.body.actual[c.eval_id], config: job.config, judge: serverJudge(null).judge, evalSetId: job.set.eval_set_id });
+      } catch (e) {
+        // A case the core refuses to score is refused here, as scoring it would be.
+        throw e instanceof EvalError && e.code !== 'trap' ? caseError(e, i, c.eval_id) : badInput(e);
+      }
       planned += plan.count + (plan.pendingValidatorCallsAtMost ?? 0);
     }
     if (planned > limits.maxCalls) {

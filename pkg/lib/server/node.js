@@ -55,7 +55,13 @@ async function bridge(handler, req, res) {
   const response = await handler(request, undefined, { waitUntil() {} });
   const out = {};
   response.headers.forEach((v, k) => { out[k] = v; });
-  if (req.shouldDrain && !req.complete) out.connection = 'close';
+  if (hasBody && !req.complete) {
+    // Answered before the body was read (a refused length, a 401): the rest is discarded and
+    // the connection closed after the response, instead of being left paused.
+    out.connection = 'close';
+    req.removeAllListeners('data');
+    req.resume();
+  }
   res.writeHead(response.status, out);
   if (response.body === null || req.method === 'HEAD') {
     res.end();
@@ -77,8 +83,7 @@ async function bridge(handler, req, res) {
 
 /**
  * The request body as a web stream. Cancelling it (a body over the limit) discards the rest
- * instead of destroying the socket, so the client still reads the 413; the connection is not
- * kept alive after such a response.
+ * instead of destroying the socket, so the client still reads the 413.
  */
 function bodyStream(req) {
   return new ReadableStream({
@@ -103,7 +108,6 @@ function bodyStream(req) {
     },
     cancel() {
       req.removeAllListeners('data');
-      req.shouldDrain = true;
       req.resume();
     },
   }, { highWaterMark: 1 << 20, size: (chunk) => chunk.byteLength });
