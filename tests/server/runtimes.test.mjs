@@ -73,6 +73,7 @@ before(async () => {
     EVALCORE_MAX_CASES: '40',
     EVALCORE_CASE_CONCURRENCY: '2',
     EVALCORE_MAX_PARSE_BYTES: String(16 * 1024 * 1024),
+    EVALCORE_MAX_CONCURRENT: '2',
   };
   // One at a time: the machine is small and startup is not what is measured.
   servers.node = await startNode(env, work);
@@ -348,6 +349,22 @@ describe('the same answers in node, deno and workerd', () => {
       const later = slowAgent.turns.length - before;
       assert.equal(later, atAbort, `${name}: agent turns went on after the client left (${atAbort} -> ${later})`);
       assert.ok(later < SLOW_CASES.length, `${name}: all ${SLOW_CASES.length} turns ran although the client left after the first result`);
+    }
+  });
+
+  test('requests in flight are counted across requests of the module worker (429 past EVALCORE_MAX_CONCURRENT)', async () => {
+    for (const name of RUNTIMES) {
+      const body = { evalSet: { ...SLOW_SET, eval_cases: SLOW_SET.eval_cases.slice(0, 2) }, agent: 'slow' };
+      const pending = [];
+      for (let i = 0; i < 3; i++) {
+        pending.push(call(servers[name].url, '/v1/evaluate', { body, headers: AUTH }));
+        await new Promise((r) => setTimeout(r, 60));
+      }
+      const answers = await Promise.all(pending);
+      assert.deepEqual(answers.map((a) => a.status), [200, 200, 429], `${name}: ${answers.map((a) => a.text.slice(0, 120)).join(' | ')}`);
+      assert.equal(answers[2].body.error.code, 'too_many_requests');
+      assert.equal(answers[2].headers['retry-after'], '1');
+      assert.equal((await call(servers[name].url, '/v1/evaluate', { body, headers: AUTH })).status, 200, `${name}: the slots came back`);
     }
   });
 

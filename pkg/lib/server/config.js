@@ -133,3 +133,31 @@ export function secretsOf(options) {
   }
   return out.filter((s) => s.length >= 4);
 }
+
+/** Every variable optionsFromEnv reads. */
+const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_AGENTS',
+  ...Object.values(KEY_ENV).flat(), ...Object.values(LIMIT_ENV)];
+
+/**
+ * One handler per configuration, whatever the identity of the `env` object a runtime passes
+ * (one handler keeps one count of requests in flight), made by `create(options)`. A
+ * configuration error is answered as a 500 `config` error naming the variable, never its value.
+ */
+export function envHandlers(create) {
+  const made = new Map();
+  return (env) => {
+    const key = JSON.stringify(ENV_NAMES.map((n) => (typeof env?.[n] === 'string' ? env[n] : null)));
+    let h = made.get(key);
+    if (h === undefined) {
+      try {
+        h = create(optionsFromEnv(env));
+      } catch (e) {
+        const body = JSON.stringify({ error: { code: 'config', path: e.path ?? '', message: e.message } });
+        h = async () => new Response(body, { status: 500, headers: { 'content-type': 'application/json' } });
+      }
+      if (made.size >= 8) made.delete(made.keys().next().value);
+      made.set(key, h);
+    }
+    return h;
+  };
+}

@@ -2,7 +2,7 @@
 // handler, and a default `{ fetch }` whose configuration is the host's environment.
 import '../../index.js';
 import { createHandler } from './handler.js';
-import { optionsFromEnv } from './config.js';
+import { envHandlers } from './config.js';
 
 export { createHandler } from './handler.js';
 export { DEFAULT_LIMITS, optionsFromEnv } from './config.js';
@@ -14,7 +14,7 @@ function hostEnv() {
   return globalThis.process?.env ?? {};
 }
 
-let fromHost = null;
+const handlerFor = envHandlers(createHandler);
 
 export default {
   /**
@@ -22,24 +22,7 @@ export default {
    * given; otherwise (Deno.serve's second argument, or none) the host's environment does.
    */
   fetch(request, env, ctx) {
-    let handler;
-    try {
-      if (env && typeof env === 'object' && !('remoteAddr' in env)) handler = handlerFor(env);
-      else handler = fromHost ??= createHandler(optionsFromEnv(hostEnv()));
-    } catch (e) {
-      // A misconfigured server says which variable is wrong (never its value).
-      return Response.json({ error: { code: 'config', path: e.path ?? '', message: e.message } }, { status: 500 });
-    }
-    return handler(request, env, ctx);
+    const given = env && typeof env === 'object' && !('remoteAddr' in env);
+    return handlerFor(given ? env : hostEnv())(request, env, ctx);
   },
 };
-
-const byEnv = new WeakMap();
-function handlerFor(env) {
-  let h = byEnv.get(env);
-  if (h === undefined) {
-    h = createHandler(optionsFromEnv(env));
-    byEnv.set(env, h);
-  }
-  return h;
-}

@@ -3,7 +3,7 @@
 import wasmModule from '../../wasm/evalcore_core_bg.wasm';
 import { initSync } from '../../web.js';
 import { createHandler } from './handler.js';
-import { optionsFromEnv } from './config.js';
+import { envHandlers } from './config.js';
 
 initSync(wasmModule);
 
@@ -11,22 +11,11 @@ export { createHandler } from './handler.js';
 export { DEFAULT_LIMITS, optionsFromEnv } from './config.js';
 export { httpAgent } from './agents.js';
 
-const byEnv = new WeakMap();
+const handlerFor = envHandlers(createHandler);
 
 export default {
   /** The module worker: configured from `env` (EVALCORE_TOKEN, EVALCORE_JUDGE, keys, limits). */
   fetch(request, env, ctx) {
-    const key = env && typeof env === 'object' ? env : {};
-    let handler = byEnv.get(key);
-    if (handler === undefined) {
-      try {
-        handler = createHandler(optionsFromEnv(key));
-      } catch (e) {
-        // A misconfigured worker says which variable is wrong (never its value).
-        return Response.json({ error: { code: 'config', path: e.path ?? '', message: e.message } }, { status: 500 });
-      }
-      byEnv.set(key, handler);
-    }
-    return handler(request, env, ctx);
+    return handlerFor(env && typeof env === 'object' ? env : {})(request, env, ctx);
   },
 };
