@@ -57,7 +57,8 @@ export interface EvalConfig {
   criteria: { [metricName: string]: Criterion };
   custom_metrics?: { [metricName: string]: JsonObject } | null;
   user_simulator_config?: JsonObject | null;
-  live_model_config?: { timeout_seconds?: number } | null;
+  /** ADK's LiveModelConfig as read from either spelling (timeout 300 when not given). */
+  live_model_config?: { timeout_seconds: number } | null;
 }
 
 /**
@@ -72,8 +73,14 @@ export interface EvalConfigInput<Custom extends string = never> {
   customMetrics?: { [metricName: string]: JsonObject } | null;
   user_simulator_config?: JsonObject | null;
   userSimulatorConfig?: JsonObject | null;
-  live_model_config?: { timeout_seconds?: number } | null;
-  liveModelConfig?: { timeout_seconds?: number } | null;
+  live_model_config?: LiveModelConfigInput | null;
+  liveModelConfig?: LiveModelConfigInput | null;
+}
+
+/** ADK's LiveModelConfig: whole seconds, in either spelling (`timeoutSeconds` wins over `timeout_seconds`). */
+export interface LiveModelConfigInput {
+  timeout_seconds?: number;
+  timeoutSeconds?: number;
 }
 
 /** A config as text or its UTF-8 bytes (checked by the core, not by the compiler). */
@@ -250,6 +257,16 @@ export interface LoadEvalSetOptions {
   id?: string;
   /** Initial session for migrated legacy cases. */
   sessionInput?: SessionInput | object;
+  /** The eval id of the one case a legacy turn list becomes (default: the set id; ADK's migration uses the file's path). */
+  caseId?: string;
+  /**
+   * Check legacy input as ADK's migration does against these metric names (a config's
+   * criteria): each must be one legacy data carries, and the first turn must have the keys they
+   * read. Errors are `schema` at `$.criteria.<name>` or at the turn.
+   */
+  criteria?: string[];
+  /** Where `criteria` came from, for the messages (e.g. a test_config.json path). */
+  criteriaSource?: string;
 }
 
 /** Parses an eval set in any shape found in practice and returns the current schema, snake_case. */
@@ -326,6 +343,26 @@ export declare function rouge1Batch(pairs: ReadonlyArray<readonly [string, strin
   precision: Float64Array;
   recall: Float64Array;
   fmeasure: Float64Array;
+};
+
+/** One word of a text: UTF-16 offsets, its ROUGE-1 tokens and how many are in the overlap. */
+export interface RougeSpan {
+  start: number;
+  end: number;
+  tokens: number;
+  matched: number;
+}
+
+/** The marked words of one text; `aligned: false` means one span over the whole text. */
+export interface RougeSpans {
+  aligned: boolean;
+  spans: RougeSpan[];
+}
+
+/** Where ROUGE-1's overlap falls in each text (the core's tokenizer and stemmer). */
+export declare function rouge1Spans(candidate: string, reference: string): {
+  candidate: RougeSpans;
+  reference: RougeSpans;
 };
 
 export interface EvaluateInvocationsArgs<Custom extends string = never> {

@@ -7,29 +7,30 @@ import type { Criterion, EvalStatus } from './criteria.js';
 /** A JSON object (google.genai's `dict[str, Any]`). */
 export type JsonObject = { [key in string]: JsonValue };
 
-export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
-
-/**
- * The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
- * the URL-safe one written).
- */
-export type Bytes = string;
-
-export type FunctionCall = {
-  id?: string | null,
-  name?: string | null,
-  args?: { [key in string]: JsonValue } | null,
-  partial_args?: Array<JsonValue> | null,
-  will_continue?: boolean | null,
+export type AgentDetails = {
+  name: string,
+  instructions?: string,
+  tool_declarations?: Array<JsonValue>,
 };
 
-export type FunctionResponse = {
-  id?: string | null,
-  name?: string | null,
-  response?: { [key in string]: JsonValue } | null,
-  parts?: Array<JsonValue> | null,
-  will_continue?: boolean | null,
-  scheduling?: JsonValue | null,
+/**
+ * Either shape of `intermediate_data` (they cannot be mixed).
+ */
+export type AnyIntermediateData = IntermediateData | InvocationEvents;
+
+export type AppDetails = {
+  agent_details?: { [key in string]: AgentDetails },
+};
+
+/**
+ * One argument that failed its policy. Values are absent when the argument is.
+ */
+export type ArgFailure = {
+  arg: string,
+  policy: string,
+  why: string,
+  expected?: JsonValue,
+  actual?: JsonValue,
 };
 
 export type Blob = {
@@ -38,199 +39,11 @@ export type Blob = {
   display_name?: string | null,
 };
 
-export type FileData = {
-  file_uri?: string | null,
-  mime_type?: string | null,
-  display_name?: string | null,
-};
-
 /**
- * One part of a Content: text, a function call or response, media, or another genai part kind.
- * Unknown fields are rejected, as in google.genai.
+ * The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
+ * the URL-safe one written).
  */
-export type Part = {
-  text?: string | null,
-  thought?: boolean | null,
-  thought_signature?: Bytes | null,
-  function_call?: FunctionCall | null,
-  function_response?: FunctionResponse | null,
-  inline_data?: Blob | null,
-  file_data?: FileData | null,
-  executable_code?: { [key in string]: JsonValue } | null,
-  code_execution_result?: { [key in string]: JsonValue } | null,
-  video_metadata?: { [key in string]: JsonValue } | null,
-  media_resolution?: JsonValue | null,
-  tool_call?: { [key in string]: JsonValue } | null,
-  tool_response?: { [key in string]: JsonValue } | null,
-  part_metadata?: { [key in string]: JsonValue } | null,
-  audio_transcription?: { [key in string]: JsonValue } | null,
-  media_processing?: { [key in string]: JsonValue } | null,
-  speech_metadata?: { [key in string]: JsonValue } | null,
-};
-
-export type Content = {
-  role?: string | null,
-  parts?: Array<Part> | null,
-};
-
-export type RubricContent = {
-  text_property?: string | null,
-};
-
-export type Rubric = {
-  rubric_id: string,
-  rubric_content: RubricContent,
-  description?: string | null,
-  type?: string | null,
-};
-
-/**
- * Legacy intermediate data: what hand-written and migrated expected invocations use.
- */
-export type IntermediateData = {
-  tool_uses?: Array<FunctionCall>,
-  tool_responses?: Array<FunctionResponse>,
-  /**
-   * `[author, parts]` pairs: sub-agent progress messages.
-   */
-  intermediate_responses?: Array<[string, Array<Part>]>,
-};
-
-/**
- * genai's ModalityTokenCount (extras forbidden).
- */
-export type ModalityTokenCount = {
-  modality?: string | null,
-  token_count?: number | null,
-};
-
-/**
- * genai's GenerateContentResponseUsageMetadata (extras forbidden).
- */
-export type UsageMetadata = {
-  prompt_token_count?: number | null,
-  candidates_token_count?: number | null,
-  total_token_count?: number | null,
-  cached_content_token_count?: number | null,
-  tool_use_prompt_token_count?: number | null,
-  thoughts_token_count?: number | null,
-  prompt_tokens_details?: Array<ModalityTokenCount> | null,
-  cache_tokens_details?: Array<ModalityTokenCount> | null,
-  candidates_tokens_details?: Array<ModalityTokenCount> | null,
-  tool_use_prompt_tokens_details?: Array<ModalityTokenCount> | null,
-  traffic_type?: string | null,
-};
-
-/**
- * An event of an actual invocation. Unknown keys are ignored (ADK 2.13: UI-only keys).
- */
-export type InvocationEvent = {
-  author: string,
-  content?: Content | null,
-  grounding_metadata?: { [key in string]: JsonValue } | null,
-  usage_metadata?: UsageMetadata | null,
-  model_version?: string | null,
-};
-
-/**
- * Event-shaped intermediate data: what ADK records for actual invocations.
- */
-export type InvocationEvents = {
-  invocation_events: Array<InvocationEvent>,
-};
-
-/**
- * Either shape of `intermediate_data` (they cannot be mixed).
- */
-export type AnyIntermediateData = IntermediateData | InvocationEvents;
-
-export type AgentDetails = {
-  name: string,
-  instructions?: string,
-  tool_declarations?: Array<JsonValue>,
-};
-
-export type AppDetails = {
-  agent_details?: { [key in string]: AgentDetails },
-};
-
-export type Invocation = {
-  invocation_id?: string,
-  user_content: Content,
-  final_response?: Content | null,
-  intermediate_data?: AnyIntermediateData | null,
-  creation_timestamp?: number,
-  rubrics?: Array<Rubric> | null,
-  app_details?: AppDetails | null,
-  duration?: number | null,
-  model_duration?: number | null,
-  tool_duration?: number | null,
-};
-
-export type UserBehavior = {
-  name: string,
-  description: string,
-  behavior_instructions?: Array<string>,
-  violation_rubrics?: Array<string>,
-};
-
-export type UserPersona = {
-  id: string,
-  description: string,
-  behaviors?: Array<UserBehavior>,
-};
-
-/**
- * A persona object, or the id of one of ADK's built-in personas.
- */
-export type PersonaRef = string | UserPersona;
-
-export type ConversationScenario = {
-  starting_prompt: string,
-  conversation_plan: string,
-  user_persona?: PersonaRef | null,
-};
-
-/**
- * Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
- */
-export type SessionInput = {
-  app_name: string,
-  user_id: string,
-  session_id?: string | null,
-  state?: { [key in string]: JsonValue },
-} & { [key: string]: unknown };
-
-/**
- * One case: a static conversation or a conversation scenario. Unknown keys are kept (ADK 2.13).
- */
-export type EvalCase = {
-  eval_id: string,
-  conversation?: Array<Invocation> | null,
-  conversation_scenario?: ConversationScenario | null,
-  session_input?: SessionInput | null,
-  creation_timestamp?: number,
-  rubrics?: Array<Rubric> | null,
-  final_session_state?: JsonValue | null,
-} & { [key: string]: unknown };
-
-/**
- * `<id>.evalset.json`. A plain model in ADK: no camelCase at this level, unknown keys ignored.
- */
-export type EvalSet = {
-  eval_set_id: string,
-  name?: string | null,
-  description?: string | null,
-  eval_cases: Array<EvalCase>,
-  creation_timestamp?: number,
-};
-
-/**
- * `{"scenarios": [...]}`, the file `eval_set add_eval_case --scenarios_file` reads.
- */
-export type ConversationScenarios = {
-  scenarios: Array<ConversationScenario>,
-};
+export type Bytes = string;
 
 /**
  * Why a case has no metric results: the conversation could not be completed.
@@ -248,109 +61,52 @@ export type CaseError = {
   stack?: string | null,
 };
 
-export type RubricScore = {
-  rubric_id: string,
-  rationale?: string | null,
-  score?: number | null,
-};
-
 /**
- * An actual call paired with no expected call.
+ * A judge cassette: recorded answers keyed by request.
  */
-export type UnpairedCall = {
-  index: number,
-  tool: string | null,
-};
-
-/**
- * One argument that failed its policy. Values are absent when the argument is.
- */
-export type ArgFailure = {
-  arg: string,
-  policy: string,
-  why: string,
-  expected?: JsonValue,
-  actual?: JsonValue,
-};
-
-/**
- * An expected call: the actual call it paired with (0-based), or the `nearest` call to the
- * same tool and why it did not pair.
- */
-export type ExpectedCall = {
-  index: number,
-  tool: string | null,
-  actual: number | null,
-  nearest?: number,
-  why?: string,
-  score?: number,
-  args?: Array<ArgFailure>,
-};
-
-/**
- * A trajectory metric's explanation of one invocation it scored below 1: per expected call
- * the actual call it paired with, or the nearest call to the same tool and its failing
- * arguments; then the actual calls paired with nothing. `lines` says the same in words
- * (call numbers 1-based).
- */
-export type TrajectoryExplanation = {
-  match_type?: string,
-  alignment?: string,
-  note?: string,
-  matched?: number,
-  expected: Array<ExpectedCall>,
-  unpaired_actual: Array<UnpairedCall>,
+export type CassetteInput = {
   /**
-   * SUPERSET only: the actual calls no expected call agrees with (what it failed on).
+   * replay: only the cassette answers (a miss is NOT_EVALUATED, reason cassette_miss);
+   * record: always send and record; auto (default): replay what is there, send and record
+   * the rest.
    */
-  outside_expected?: Array<number>,
-  lines: Array<string>,
+  mode?: "replay" | "record" | "auto",
+  /**
+   * Recorded answers, `{key: {status, body}}`.
+   */
+  entries?: Record<string, JsonObject>,
+};
+
+export type Content = {
+  role?: string | null,
+  parts?: Array<Part> | null,
+};
+
+export type ConversationScenario = {
+  starting_prompt: string,
+  conversation_plan: string,
+  user_persona?: PersonaRef | null,
 };
 
 /**
- * ADK's EvalMetricResultDetails, with evalcore's `error` and `reason` (why NOT_EVALUATED).
+ * `{"scenarios": [...]}`, the file `eval_set add_eval_case --scenarios_file` reads.
  */
-export type EvalMetricResultDetails = {
-  rubric_scores: Array<RubricScore> | null,
-  token_usage_details: TokenUsageDetails | null,
-  duration_details: DurationDetails | null,
-  error?: string | null,
-  reason?: string | null,
-  /**
-   * evalcore: a trajectory metric's explanation of an invocation below 1 (not in ADK's files).
-   */
-  trajectory?: TrajectoryExplanation,
+export type ConversationScenarios = {
+  scenarios: Array<ConversationScenario>,
 };
 
 /**
- * ADK's EvalMetricResult: one metric's score and status, case-level or for one invocation.
+ * One case: a static conversation or a conversation scenario. Unknown keys are kept (ADK 2.13).
  */
-export type EvalMetricResult = {
-  metric_name: string,
-  threshold: number | null,
-  criterion: Criterion | null,
-  custom_function_path: string | null,
-  score: number | null,
-  eval_status: EvalStatus,
-  details: EvalMetricResultDetails,
-  /**
-   * ADK 1.x's field (in place of `custom_function_path`), kept as read.
-   */
-  judge_model_options?: JsonValue | null,
-};
-
-/**
- * ADK's EvalMetricResultPerInvocation: one invocation's metric results, with the actual and
- * expected invocations they were computed from.
- */
-export type EvalMetricResultPerInvocation = {
-  actual_invocation?: Invocation | null,
-  /**
-   * Null when the case has no expected invocation (a conversation scenario).
-   */
-  expected_invocation?: Invocation | null,
-  eval_metric_results: Array<EvalMetricResult>,
-};
+export type EvalCase = {
+  eval_id: string,
+  conversation?: Array<Invocation> | null,
+  conversation_scenario?: ConversationScenario | null,
+  session_input?: SessionInput | null,
+  creation_timestamp?: number,
+  rubrics?: Array<Rubric> | null,
+  final_session_state?: JsonValue | null,
+} & { [key: string]: unknown };
 
 /**
  * ADK's EvalCaseResult, plus evalcore's `run` (which of `numRuns`) and `error`.
@@ -380,124 +136,59 @@ export type EvalCaseResult = {
 };
 
 /**
- * One metric of one case over every run (SPEC §4.6).
+ * ADK's EvalMetricResult: one metric's score and status, case-level or for one invocation.
  */
-export type RunMetricSummary = {
+export type EvalMetricResult = {
   metric_name: string,
   threshold: number | null,
+  criterion: Criterion | null,
+  custom_function_path: string | null,
+  score: number | null,
+  eval_status: EvalStatus,
+  details: EvalMetricResultDetails,
   /**
-   * Always-on informational metric (or no criterion and no threshold): never fails.
+   * ADK 1.x's field (in place of `custom_function_path`), kept as read.
    */
-  informational: boolean,
-  /**
-   * The case-level score of each run, in run order.
-   */
-  case_scores: Array<number | null>,
-  min: number | null,
-  mean: number | null,
-  max: number | null,
-  stddev: number | null,
-  /**
-   * ADK AgentEvaluator's score: the exact mean of every per-invocation score of every run.
-   */
-  invocation_mean: number | null,
-  lower_is_better: boolean,
-  /**
-   * ADK AgentEvaluator's verdict on `invocation_mean`; null when informational or unscored.
-   */
-  passed: boolean | null,
+  judge_model_options?: JsonValue | null,
 };
 
 /**
- * One case over every run.
+ * ADK's EvalMetricResultDetails, with evalcore's `error` and `reason` (why NOT_EVALUATED).
  */
-export type RunCaseSummary = {
-  eval_id: string,
+export type EvalMetricResultDetails = {
+  rubric_scores: Array<RubricScore> | null,
+  token_usage_details: TokenUsageDetails | null,
+  duration_details: DurationDetails | null,
+  error?: string | null,
+  reason?: string | null,
   /**
-   * Final statuses in run order.
+   * evalcore: a trajectory metric's explanation of an invocation below 1 (not in ADK's files).
    */
-  statuses: EvalStatus[],
-  flipped: boolean,
-  inference_failures: number,
-  metrics: Array<RunMetricSummary>,
+  trajectory?: TrajectoryExplanation,
 };
 
 /**
- * evalcore's summary over `num_runs` runs of an eval set.
+ * ADK's EvalMetricResultPerInvocation: one invocation's metric results, with the actual and
+ * expected invocations they were computed from.
  */
-export type RunSummary = {
-  num_runs: number,
-  cases: Array<RunCaseSummary>,
+export type EvalMetricResultPerInvocation = {
+  actual_invocation?: Invocation | null,
+  /**
+   * Null when the case has no expected invocation (a conversation scenario).
+   */
+  expected_invocation?: Invocation | null,
+  eval_metric_results: Array<EvalMetricResult>,
 };
 
 /**
- * One judge call a dry run listed instead of sending.
+ * `<id>.evalset.json`. A plain model in ADK: no camelCase at this level, unknown keys ignored.
  */
-export type PlannedCall = {
-  metric: string,
-  invocationIndex: number,
-  sample: number,
-  kind: "judge" | "segmenter" | "validator" | "simulator",
-  provider: string,
-  model: string,
-  /**
-   * The cassette key: a batching host hands replies back as cassette entries under it.
-   */
-  key: string,
-  estimatedTokens: number,
-  /**
-   * The request a batching host would send itself (its own auth headers added).
-   */
-  url: string,
-  body: string,
-};
-
-/**
- * A dry run's listed judge calls.
- */
-export type JudgePlan = {
-  count: number,
-  estimatedTokens: number,
-  calls: Array<PlannedCall>,
-  /**
-   * hallucinations_v1 validator calls depend on segmenter answers: at most this many more.
-   */
-  pendingValidatorCallsAtMost?: number | null,
-};
-
-/**
- * A case run that was not started (cancelled, or the judge budget ran out first).
- */
-export type Skipped = {
-  eval_id: string,
-  run: number,
-  reason: "budget_exhausted" | "cancelled",
-};
-
-/**
- * A run's judge counters (evalcore addition).
- */
-export type JudgeStats = {
-  /**
-   * Judge calls the metrics asked for.
-   */
-  requests: number,
-  /**
-   * Calls sent to the provider (not answered from the cassette or the run's memo).
-   */
-  sent: number,
-  attempts: number,
-  retries: number,
-  cassette_hits: number,
-  /**
-   * Identical calls answered once within the run.
-   */
-  deduplicated: number,
-  failures: number,
-  /**
-   * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
-   */
-  budget_exhausted: boolean,
+export type EvalSet = {
+  eval_set_id: string,
+  name?: string | null,
+  description?: string | null,
+  eval_cases: Array<EvalCase>,
+  creation_timestamp?: number,
 };
 
 /**
@@ -535,19 +226,98 @@ export type EvalSetResult = {
 };
 
 /**
- * A judge cassette: recorded answers keyed by request.
+ * An expected call: the actual call it paired with (0-based), or the `nearest` call to the
+ * same tool and why it did not pair.
  */
-export type CassetteInput = {
+export type ExpectedCall = {
+  index: number,
+  tool: string | null,
+  actual: number | null,
+  nearest?: number,
+  why?: string,
+  score?: number,
+  args?: Array<ArgFailure>,
+};
+
+export type FileData = {
+  file_uri?: string | null,
+  mime_type?: string | null,
+  display_name?: string | null,
+};
+
+export type FunctionCall = {
+  id?: string | null,
+  name?: string | null,
+  args?: { [key in string]: JsonValue } | null,
+  partial_args?: Array<JsonValue> | null,
+  will_continue?: boolean | null,
+};
+
+export type FunctionResponse = {
+  id?: string | null,
+  name?: string | null,
+  response?: { [key in string]: JsonValue } | null,
+  parts?: Array<JsonValue> | null,
+  will_continue?: boolean | null,
+  scheduling?: JsonValue | null,
+};
+
+/**
+ * Legacy intermediate data: what hand-written and migrated expected invocations use.
+ */
+export type IntermediateData = {
+  tool_uses?: Array<FunctionCall>,
+  tool_responses?: Array<FunctionResponse>,
   /**
-   * replay: only the cassette answers (a miss is NOT_EVALUATED, reason cassette_miss);
-   * record: always send and record; auto (default): replay what is there, send and record
-   * the rest.
+   * `[author, parts]` pairs: sub-agent progress messages.
    */
-  mode?: "replay" | "record" | "auto",
+  intermediate_responses?: Array<[string, Array<Part>]>,
+};
+
+export type Invocation = {
+  invocation_id?: string,
+  user_content: Content,
+  final_response?: Content | null,
+  intermediate_data?: AnyIntermediateData | null,
+  creation_timestamp?: number,
+  rubrics?: Array<Rubric> | null,
+  app_details?: AppDetails | null,
+  duration?: number | null,
+  model_duration?: number | null,
+  tool_duration?: number | null,
+};
+
+/**
+ * An event of an actual invocation. Unknown keys are ignored (ADK 2.13: UI-only keys).
+ */
+export type InvocationEvent = {
+  author: string,
+  content?: Content | null,
+  grounding_metadata?: { [key in string]: JsonValue } | null,
+  usage_metadata?: UsageMetadata | null,
+  model_version?: string | null,
+};
+
+/**
+ * Event-shaped intermediate data: what ADK records for actual invocations.
+ */
+export type InvocationEvents = {
+  invocation_events: Array<InvocationEvent>,
+};
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+/**
+ * A dry run's listed judge calls.
+ */
+export type JudgePlan = {
+  count: number,
+  estimatedTokens: number,
+  calls: Array<PlannedCall>,
   /**
-   * Recorded answers, `{key: {status, body}}`.
+   * hallucinations_v1 validator calls depend on segmenter answers: at most this many more.
    */
-  entries?: Record<string, JsonObject>,
+  pendingValidatorCallsAtMost?: number | null,
 };
 
 /**
@@ -611,6 +381,236 @@ export type JudgeSettingsInput = {
    * budget_exhausted).
    */
   maxCalls?: number,
+};
+
+/**
+ * A run's judge counters (evalcore addition).
+ */
+export type JudgeStats = {
+  /**
+   * Judge calls the metrics asked for.
+   */
+  requests: number,
+  /**
+   * Calls sent to the provider (not answered from the cassette or the run's memo).
+   */
+  sent: number,
+  attempts: number,
+  retries: number,
+  cassette_hits: number,
+  /**
+   * Identical calls answered once within the run.
+   */
+  deduplicated: number,
+  failures: number,
+  /**
+   * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
+   */
+  budget_exhausted: boolean,
+};
+
+/**
+ * genai's ModalityTokenCount (extras forbidden).
+ */
+export type ModalityTokenCount = {
+  modality?: string | null,
+  token_count?: number | null,
+};
+
+/**
+ * One part of a Content: text, a function call or response, media, or another genai part kind.
+ * Unknown fields are rejected, as in google.genai.
+ */
+export type Part = {
+  text?: string | null,
+  thought?: boolean | null,
+  thought_signature?: Bytes | null,
+  function_call?: FunctionCall | null,
+  function_response?: FunctionResponse | null,
+  inline_data?: Blob | null,
+  file_data?: FileData | null,
+  executable_code?: { [key in string]: JsonValue } | null,
+  code_execution_result?: { [key in string]: JsonValue } | null,
+  video_metadata?: { [key in string]: JsonValue } | null,
+  media_resolution?: JsonValue | null,
+  tool_call?: { [key in string]: JsonValue } | null,
+  tool_response?: { [key in string]: JsonValue } | null,
+  part_metadata?: { [key in string]: JsonValue } | null,
+  audio_transcription?: { [key in string]: JsonValue } | null,
+  media_processing?: { [key in string]: JsonValue } | null,
+  speech_metadata?: { [key in string]: JsonValue } | null,
+};
+
+/**
+ * A persona object, or the id of one of ADK's built-in personas.
+ */
+export type PersonaRef = string | UserPersona;
+
+/**
+ * One judge call a dry run listed instead of sending.
+ */
+export type PlannedCall = {
+  metric: string,
+  invocationIndex: number,
+  sample: number,
+  kind: "judge" | "segmenter" | "validator" | "simulator",
+  provider: string,
+  model: string,
+  /**
+   * The cassette key: a batching host hands replies back as cassette entries under it.
+   */
+  key: string,
+  estimatedTokens: number,
+  /**
+   * The request a batching host would send itself (its own auth headers added).
+   */
+  url: string,
+  body: string,
+};
+
+export type Rubric = {
+  rubric_id: string,
+  rubric_content: RubricContent,
+  description?: string | null,
+  type?: string | null,
+};
+
+export type RubricContent = {
+  text_property?: string | null,
+};
+
+export type RubricScore = {
+  rubric_id: string,
+  rationale?: string | null,
+  score?: number | null,
+};
+
+/**
+ * One case over every run.
+ */
+export type RunCaseSummary = {
+  eval_id: string,
+  /**
+   * Final statuses in run order.
+   */
+  statuses: EvalStatus[],
+  flipped: boolean,
+  inference_failures: number,
+  metrics: Array<RunMetricSummary>,
+};
+
+/**
+ * One metric of one case over every run (SPEC §4.6).
+ */
+export type RunMetricSummary = {
+  metric_name: string,
+  threshold: number | null,
+  /**
+   * Always-on informational metric (or no criterion and no threshold): never fails.
+   */
+  informational: boolean,
+  /**
+   * The case-level score of each run, in run order.
+   */
+  case_scores: Array<number | null>,
+  min: number | null,
+  mean: number | null,
+  max: number | null,
+  stddev: number | null,
+  /**
+   * ADK AgentEvaluator's score: the exact mean of every per-invocation score of every run.
+   */
+  invocation_mean: number | null,
+  lower_is_better: boolean,
+  /**
+   * ADK AgentEvaluator's verdict on `invocation_mean`; null when informational or unscored.
+   */
+  passed: boolean | null,
+};
+
+/**
+ * evalcore's summary over `num_runs` runs of an eval set.
+ */
+export type RunSummary = {
+  num_runs: number,
+  cases: Array<RunCaseSummary>,
+};
+
+/**
+ * Initial session of a case. Extra keys are allowed (ADK 2.13) and kept.
+ */
+export type SessionInput = {
+  app_name: string,
+  user_id: string,
+  session_id?: string | null,
+  state?: { [key in string]: JsonValue },
+} & { [key: string]: unknown };
+
+/**
+ * A case run that was not started (cancelled, or the judge budget ran out first).
+ */
+export type Skipped = {
+  eval_id: string,
+  run: number,
+  reason: "budget_exhausted" | "cancelled",
+};
+
+/**
+ * A trajectory metric's explanation of one invocation it scored below 1: per expected call
+ * the actual call it paired with, or the nearest call to the same tool and its failing
+ * arguments; then the actual calls paired with nothing. `lines` says the same in words
+ * (call numbers 1-based).
+ */
+export type TrajectoryExplanation = {
+  match_type?: string,
+  alignment?: string,
+  note?: string,
+  matched?: number,
+  expected: Array<ExpectedCall>,
+  unpaired_actual: Array<UnpairedCall>,
+  /**
+   * SUPERSET only: the actual calls no expected call agrees with (what it failed on).
+   */
+  outside_expected?: Array<number>,
+  lines: Array<string>,
+};
+
+/**
+ * An actual call paired with no expected call.
+ */
+export type UnpairedCall = {
+  index: number,
+  tool: string | null,
+};
+
+/**
+ * genai's GenerateContentResponseUsageMetadata (extras forbidden).
+ */
+export type UsageMetadata = {
+  prompt_token_count?: number | null,
+  candidates_token_count?: number | null,
+  total_token_count?: number | null,
+  cached_content_token_count?: number | null,
+  tool_use_prompt_token_count?: number | null,
+  thoughts_token_count?: number | null,
+  prompt_tokens_details?: Array<ModalityTokenCount> | null,
+  cache_tokens_details?: Array<ModalityTokenCount> | null,
+  candidates_tokens_details?: Array<ModalityTokenCount> | null,
+  tool_use_prompt_tokens_details?: Array<ModalityTokenCount> | null,
+  traffic_type?: string | null,
+};
+
+export type UserBehavior = {
+  name: string,
+  description: string,
+  behavior_instructions?: Array<string>,
+  violation_rubrics?: Array<string>,
+};
+
+export type UserPersona = {
+  id: string,
+  description: string,
+  behaviors?: Array<UserBehavior>,
 };
 
 /** ADK's token breakdown of an invocation (the efficiency metrics' details). */

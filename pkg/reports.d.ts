@@ -145,3 +145,18 @@ export declare function escapeXmlText(text: string): string;
 
 /** An XML attribute value, escaped (quotes, newlines and tabs as character references). */
 export declare function escapeXmlAttr(text: string): string;
+
+export interface HtmlOptions {
+  /** The heading's name (default "evalcore"). */
+  title?: string;
+  /** At most this many cases that did not pass are written out in full (default 200). */
+  maxDetails?: number;
+  /** A line under the heading (e.g. when and from what the report was made). */
+  generated?: string | null;
+}
+
+/**
+ * A self-contained HTML report (no scripts, no outside requests): the verdict, per eval set a
+ * case x metric table, failing cases first, and per failing case its metrics and invocations.
+ */
+export declare function toHtml(results: ResultsInput, options?: HtmlOptions): string;

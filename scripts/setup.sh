@@ -5,7 +5,8 @@
 #   rust target   wasm32-unknown-unknown                     (rustup)
 #   wasm-bindgen  CLI at the version Cargo.toml pins          (cargo install, ~3 min once)
 #   cargo-fuzz    the fuzz/ targets' runner                   (cargo install, ~1.5 min once)
-#   .tools/       binaryen (wasm-opt), typescript, deno, workerd, pinned in scripts/tools/package.json
+#   .tools/       binaryen (wasm-opt), typescript, deno, workerd, playwright-core, pinned in scripts/tools/package.json
+#   chromium      Debian's browser for the viewer's tests in tests/e2e (apt-get, as root; skipped when present)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -67,8 +68,11 @@ else
 fi
 
 # 3. npm tools in .tools/ (gitignored), exactly the versions in scripts/tools/package.json
+# .tools/ may be shared by several checkouts (worktrees) whose pins differ while a branch is
+# open: each pin of ours must be installed at its version, and a pin another checkout added is
+# kept (the install below merges, so it never removes someone else's tool).
 tools_ok() {
-  [ -f "$TOOLS/package.json" ] && cmp -s "$ROOT/scripts/tools/package.json" "$TOOLS/package.json" || return 1
+  [ -f "$TOOLS/package.json" ] || return 1
   node -e '
     const fs = require("fs"), path = require("path");
     const want = require(process.argv[1]).dependencies;
@@ -84,9 +88,28 @@ if tools_ok; then
 else
   say "npm tools in .tools: installing"
   mkdir -p "$TOOLS"
-  cp "$ROOT/scripts/tools/package.json" "$TOOLS/package.json"
+  node -e '
+    const fs = require("fs");
+    const ours = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    let theirs = {};
+    try { theirs = JSON.parse(fs.readFileSync(process.argv[2], "utf8")).dependencies || {}; } catch {}
+    ours.dependencies = { ...theirs, ...ours.dependencies };
+    fs.writeFileSync(process.argv[2], JSON.stringify(ours, null, 2) + "\n");' \
+    "$ROOT/scripts/tools/package.json" "$TOOLS/package.json"
   (cd "$TOOLS" && npm install --no-audit --no-fund --no-save --loglevel=error)
   tools_ok || { echo "[setup] npm tools did not install as pinned" >&2; exit 1; }
+fi
+
+# 3b. Debian's chromium for tests/e2e (playwright-core drives /usr/bin/chromium; no browser
+#     download from Playwright's CDN). CI runs as root; elsewhere install it yourself.
+if [ -x /usr/bin/chromium ]; then
+  say "chromium: present"
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  say "chromium: installing (apt-get; about 30 s)"
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+else
+  say "chromium: missing, and not root with apt-get: the viewer's browser tests will fail (apt-get install chromium)"
 fi
 
 # 4. The package itself has no dependencies; install dev deps only if one is ever added.

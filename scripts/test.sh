@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order, each under a header:
 #   setup -> cargo test (native) -> lint -> build (wasm + size budget) -> JS tests on the built package
+#   -> the viewer in Chromium (tests/e2e)
 #   -> a short JS fuzz run -> portability (Node, Deno, workerd) -> the evaluation endpoint -> example projects -> tsc consumer check -> JS-crate boundary check
 #   -> a short cargo-fuzz run.
 # Keeps going after a failed check to report them all (except when setup or the build fails),
@@ -94,6 +95,11 @@ fi
 
 step "JS tests on the built package (node --test tests/js/)" "$LOGS/js.log" node_tests js "$LOGS/js.tap" tests/js/
 count_node "$LOGS/js.tap"
+
+# The viewer (www/, built into pkg/www/) in Debian's chromium, driven by playwright-core.
+step "viewer: browser tests in Chromium (node --test tests/e2e/; screenshots in tests/e2e/artifacts/)" "$LOGS/e2e.log" \
+  node_tests e2e "$LOGS/e2e.tap" --test-timeout=300000 tests/e2e/
+count_node "$LOGS/e2e.tap"
 
 # A short run of the structure-aware fuzzer over the built package (tests/fuzz/fuzz.mjs): as is,
 # then with wasm memory capped at 10 MiB so that big inputs meet real out-of-memory traps.

@@ -116,6 +116,7 @@ fn legacy_test_file_migrates_with_initial_session() {
     let opts = LoadOptions {
         id: Some("simple".into()),
         session_input: Some(session),
+        ..LoadOptions::default()
     };
     let set = load::load_eval_set(&text, &opts).expect("legacy file loads");
     let case = &set.eval_cases[0];

@@ -158,15 +158,16 @@ mod model {
     };
     use evalcore::schema::eval_set::{ConversationScenarios, EvalCase, EvalSet};
     use evalcore::schema::invocation::Invocation;
-    use std::collections::HashSet;
+    use std::collections::BTreeMap;
     use std::fmt::Write;
     use ts_rs::{Config, TypeVisitor, TS};
 
-    /// Declarations of a type and everything it names, dependencies first, each once.
+    /// Declarations of a type and everything it names, each once, by name: ts-rs's derive lists a
+    /// type's dependencies from a HashSet, so the order it visits them in changes from one build
+    /// to the next, and TypeScript needs no declaration order.
     struct Collect {
         cfg: Config,
-        seen: HashSet<String>,
-        out: Vec<String>,
+        out: BTreeMap<String, String>,
     }
 
     impl TypeVisitor for Collect {
@@ -175,12 +176,14 @@ mod model {
                 return; // a built-in (string, number, Array, ...)
             }
             let name = T::ident(&self.cfg);
-            if !self.seen.insert(name) {
+            if self.out.contains_key(&name) {
                 return;
             }
+            self.out.insert(name.clone(), String::new());
             T::visit_dependencies(self);
             let docs = T::docs().unwrap_or_default();
-            self.out.push(format!("{docs}export {}", layout(&T::decl(&self.cfg))));
+            self.out
+                .insert(name, format!("{docs}export {}", layout(&T::decl(&self.cfg))));
         }
     }
 
@@ -246,8 +249,7 @@ mod model {
     pub fn generate() -> String {
         let mut c = Collect {
             cfg: Config::new().with_large_int("number"),
-            seen: HashSet::new(),
-            out: Vec::new(),
+            out: BTreeMap::new(),
         };
         c.visit::<Content>();
         c.visit::<Part>();
@@ -273,7 +275,7 @@ mod model {
              /** A JSON object (google.genai's `dict[str, Any]`). */\n\
              export type JsonObject = { [key in string]: JsonValue };\n\n",
         );
-        for d in &c.out {
+        for d in c.out.values() {
             out.push_str(d);
             out.push_str("\n\n");
         }

@@ -336,4 +336,5 @@ export function coreVersion() {
 }
 
 export { evaluate, planJudgeCalls } from './run.js';
+export { rouge1Spans } from './highlight.js';
 

@@ -416,3 +416,5 @@ function summaryRows(g, summary, cols) {
     return { status: s, evalId: sc.eval_id, run: 0, cells: [icon(s), mdCell(sc.eval_id), runsCell, ...cells] };
   });
 }
+
+export { toHtml } from './report_html.js';

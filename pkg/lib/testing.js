@@ -159,7 +159,17 @@ function fail(results, judged) {
 
 // ---------------------------------------------------------------------------------------------
 
+/** ADK raises when an eval set has no cases: a run with nothing in it must not pass. */
+function checkHasCases(evalSet, source) {
+  if (evalSet.eval_cases.length > 0) return;
+  const where = source ? ` (${source})` : '';
+  throw new EvalError('schema', '$.eval_cases', `AgentEvaluator: eval set ${JSON.stringify(evalSet.eval_set_id)}${where} has no eval cases, `
+    + 'so nothing was evaluated and there is no pass or fail to report; add cases to it (`evalcore eval_set add_eval_case`, '
+    + 'or write them into the file), or check that the file or object given is the eval set you meant');
+}
+
 async function runSet(agentFn, evalSet, config, opts, source) {
+  checkHasCases(evalSet, source);
   const args = { evalSet, agent: agentFn, config, numRuns: opts.numRuns ?? 2 };
   for (const k of ['judge', 'concurrency', 'evalIds', 'customMetrics', 'signal', 'onProgress', 'onCaseResult', 'agentTimeoutMs']) {
     if (opts[k] !== undefined) args[k] = opts[k];

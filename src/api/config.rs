@@ -5,7 +5,7 @@
 use crate::error::{ErrorCode, EvalError, Result};
 use crate::metrics::{criterion_class, known_metrics, lookup, Kind};
 use crate::run::simulator::SimulatorConfig;
-use crate::schema::config::key_path;
+use crate::schema::config::{key_path, LiveModelConfig};
 use crate::schema::criteria::{self, Typed};
 use crate::schema::load;
 use crate::schema::EvalConfig;
@@ -108,6 +108,21 @@ pub fn check_config(v: &Value) -> ConfigReport {
         warnings.extend(checked.warnings);
         errors.extend(checked.errors);
         c.typed = checked.typed;
+    }
+    let live = v
+        .get("liveModelConfig")
+        .or_else(|| v.get("live_model_config"))
+        .and_then(Value::as_object);
+    for key in live.into_iter().flat_map(|o| o.keys()) {
+        if !LiveModelConfig::KEYS.contains(&key.as_str()) {
+            let hint = criteria::closest(key, LiveModelConfig::KEYS.iter().copied())
+                .map(|c| format!("; did you mean {c:?}?"))
+                .unwrap_or_default();
+            warnings.push(EvalError::schema(
+                format!("$.live_model_config{}", key_path(key)),
+                format!("ADK ignores `{key}` in live_model_config (it reads only timeout_seconds){hint}"),
+            ));
+        }
     }
     if let Some(sim) = &config.user_simulator_config {
         if let Err(m) = SimulatorConfig::from_config(Some(sim)) {
@@ -287,6 +302,24 @@ mod tests {
         let out: Value = serde_json::from_str(&validate_eval_config(&typo, &ConfigOptions::default())).unwrap();
         assert_eq!(out["ok"], true);
         assert_eq!(out["warnings"][0]["code"], "schema");
+    }
+
+    #[test]
+    fn live_model_config_keys_adk_ignores_are_warned_about() {
+        let (errors, warnings) = report(json!({"criteria": {}, "live_model_config": {"timeoutSecond": 5}}));
+        assert!(errors.is_empty());
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].0, "$.live_model_config.timeoutSecond");
+        assert!(
+            warnings[0].1.contains("did you mean \"timeout_seconds\""),
+            "{}",
+            warnings[0].1
+        );
+        let (errors, warnings) = report(json!({"criteria": {}, "liveModelConfig": {"timeoutSeconds": "x"}}));
+        assert_eq!(errors[0].0, "$.live_model_config.timeoutSeconds");
+        assert!(warnings.is_empty());
+        let (errors, warnings) = report(json!({"criteria": {}, "liveModelConfig": {"timeoutSeconds": 60}}));
+        assert!(errors.is_empty() && warnings.is_empty());
     }
 
     #[test]

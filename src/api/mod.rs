@@ -443,10 +443,16 @@ mod tests {
         assert_eq!(code_of(load_eval_set("", "")), "invalid_json");
         assert_eq!(code_of(load_eval_set("{\"eval_set_id\": \"a\"", "")), "invalid_json");
         assert_eq!(code_of(load_eval_set("42", "")), "schema");
+        // @iqai/adk's camelCase top level loads (issue 10); a file mixing both spellings does not.
         assert_eq!(
             code_of(load_eval_set("{\"evalSetId\":\"a\",\"evalCases\":[]}", "")),
+            "ok"
+        );
+        assert_eq!(
+            code_of(load_eval_set("{\"evalSetId\":\"a\",\"eval_cases\":[]}", "")),
             "schema"
         );
+        assert_eq!(code_of(load_eval_set("{\"evalCases\":[]}", "")), "schema");
         let huge = format!("{{\"eval_set_id\":\"{}\",\"eval_cases\":[]}}", "x".repeat(20_000_000));
         assert_eq!(code_of(load_eval_set(&huge, "")), "ok");
         let dup =

@@ -75,7 +75,48 @@ pub struct EvalConfig {
     pub criteria: IndexMap<String, Criterion>,
     pub custom_metrics: Option<JsonObject>,
     pub user_simulator_config: Option<Value>,
-    pub live_model_config: Option<Value>,
+    pub live_model_config: Option<LiveModelConfig>,
+}
+
+/// ADK's `LiveModelConfig`: how long a Live API (bidirectional streaming) model may take for a
+/// turn. Read as pydantic reads it: `timeout_seconds` or `timeoutSeconds` (the alias wins when
+/// both are given), a lax integer, 300 when absent; other keys are ignored (and warned about by
+/// the config check). evalcore calls agents, not Live models, so it validates and keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LiveModelConfig {
+    pub timeout_seconds: i64,
+}
+
+impl LiveModelConfig {
+    /// ADK's `DEFAULT_LIVE_TIMEOUT_SECONDS`.
+    pub const DEFAULT_TIMEOUT_SECONDS: i64 = 300;
+    /// The keys ADK's model reads (snake, camel).
+    pub const KEYS: [&'static str; 2] = ["timeout_seconds", "timeoutSeconds"];
+
+    fn from_object(o: &Map<String, Value>) -> Result<LiveModelConfig> {
+        let given = o
+            .get("timeoutSeconds")
+            .map(|v| ("timeoutSeconds", v))
+            .or_else(|| o.get("timeout_seconds").map(|v| ("timeout_seconds", v)));
+        let timeout_seconds = match given {
+            None => Self::DEFAULT_TIMEOUT_SECONDS,
+            Some((key, v)) => super::criteria::lax_int(v).ok_or_else(|| {
+                EvalError::schema(
+                    format!("$.live_model_config.{key}"),
+                    format!("`{key}` must be a whole number of seconds, found {}", describe(v)),
+                )
+            })?,
+        };
+        Ok(LiveModelConfig { timeout_seconds })
+    }
+}
+
+/// A value for a message: numbers and strings as written, other kinds by name.
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Number(_) | Value::String(_) => v.to_string(),
+        other => kind(other).to_string(),
+    }
 }
 
 #[derive(Serialize)]
@@ -86,7 +127,7 @@ struct ConfigOut<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     user_simulator_config: &'a Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    live_model_config: &'a Option<Value>,
+    live_model_config: &'a Option<LiveModelConfig>,
 }
 
 impl EvalConfig {
@@ -167,21 +208,23 @@ impl EvalConfig {
                 ),
             )),
         }
-        for (snake, camel, slot) in [
-            (
-                "user_simulator_config",
-                "userSimulatorConfig",
-                &mut cfg.user_simulator_config,
-            ),
-            ("live_model_config", "liveModelConfig", &mut cfg.live_model_config),
-        ] {
-            match obj.get(camel).or_else(|| obj.get(snake)) {
-                None | Some(Value::Null) => {}
-                Some(v @ Value::Object(_)) => *slot = Some(v.clone()),
-                Some(other) => errors.push(EvalError::schema(
+        let mut object = |snake: &str, camel: &str| match obj.get(camel).or_else(|| obj.get(snake)) {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(o)) => Some(o),
+            Some(other) => {
+                errors.push(EvalError::schema(
                     format!("$.{snake}"),
                     format!("`{snake}` must be an object, found {}", kind(other)),
-                )),
+                ));
+                None
+            }
+        };
+        cfg.user_simulator_config =
+            object("user_simulator_config", "userSimulatorConfig").map(|o| Value::Object(o.clone()));
+        if let Some(o) = object("live_model_config", "liveModelConfig") {
+            match LiveModelConfig::from_object(o) {
+                Ok(l) => cfg.live_model_config = Some(l),
+                Err(e) => errors.push(e),
             }
         }
         if errors.is_empty() {
@@ -331,6 +374,30 @@ fn parse_criterion(v: &Value, path: &str) -> Result<Criterion> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn live_model_config_is_read_as_adks_model() {
+        let timeout = |v: Value| {
+            EvalConfig::from_value(&json!({"criteria": {}, "liveModelConfig": v})).map(|c| c.live_model_config)
+        };
+        let t = |n| Ok(Some(LiveModelConfig { timeout_seconds: n }));
+        assert_eq!(timeout(json!({"timeoutSeconds": 60})), t(60));
+        assert_eq!(timeout(json!({"timeout_seconds": "45"})), t(45));
+        assert_eq!(timeout(json!({"timeout_seconds": 30.0})), t(30));
+        assert_eq!(timeout(json!({"timeout_seconds": 1, "timeoutSeconds": 2})), t(2));
+        assert_eq!(timeout(json!({})), t(300));
+        assert_eq!(timeout(json!({"timeoutSecond": 5})), t(300));
+        for bad in [
+            json!({"timeoutSeconds": 1.5}),
+            json!({"timeoutSeconds": "soon"}),
+            json!({"timeoutSeconds": null}),
+        ] {
+            let e = timeout(bad.clone()).unwrap_err();
+            assert_eq!(e[0].path, "$.live_model_config.timeoutSeconds", "{bad}");
+        }
+        let c = EvalConfig::from_value(&json!({"criteria": {}, "live_model_config": {"timeoutSeconds": 60}})).unwrap();
+        assert_eq!(c.to_json()["live_model_config"], json!({"timeout_seconds": 60}));
+    }
 
     #[test]
     fn shorthand_and_objects() {

@@ -1,4 +1,5 @@
-//! The two legacy shapes (test-file turn list, named list) migrated deterministically to the current schema.
+//! The two legacy shapes (test-file turn list, named list) migrated deterministically to the
+//! current schema, and the checks ADK's migration makes before it converts legacy data.
 
 use super::content::{Content, FunctionCall, JsonObject, Part};
 use super::eval_set::{EvalCase, EvalSet, SessionInput};
@@ -109,6 +110,9 @@ pub fn from_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
         .first()
         .is_some_and(|f| f.get("query").is_none() && (f.get("data").is_some() || f.get("name").is_some()));
     let set_id = opts.id.clone().unwrap_or_else(|| format!("legacy_{}", content_id(v)));
+    if let Some(criteria) = &opts.criteria {
+        check_migration(items, is_named, criteria, opts.criteria_source.as_deref())?;
+    }
     if is_named {
         let named: Vec<NamedCase> = load::from_value(v, "")?;
         let default_session = option_session(opts)?;
@@ -144,7 +148,7 @@ pub fn from_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
         });
     }
     let case = EvalCase {
-        eval_id: set_id.clone(),
+        eval_id: opts.case_id.clone().unwrap_or_else(|| set_id.clone()),
         conversation: Some(turns_to_invocations(turns, &set_id)),
         session_input: option_session(opts)?,
         ..EvalCase::default()
@@ -155,6 +159,77 @@ pub fn from_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
         eval_cases: vec![case],
         ..EvalSet::default()
     })
+}
+
+/// The criteria legacy data can be migrated under: the metrics its turns carry data for
+/// (ADK's `AgentEvaluator` allows exactly these).
+pub const MIGRATABLE_CRITERIA: [&str; 4] = [
+    "tool_trajectory_avg_score",
+    "response_evaluation_score",
+    "response_match_score",
+    "safety_v1",
+];
+
+/// The keys of a legacy turn a criterion reads (ADK checks them on the first turn only).
+fn keys_read_by(criterion: &str) -> &'static [&'static str] {
+    match criterion {
+        "tool_trajectory_avg_score" => &["query", "expected_tool_use"],
+        "response_evaluation_score" => &["query"],
+        "response_match_score" => &["query", "reference"],
+        _ => &[],
+    }
+}
+
+/// What ADK's migration rejects before it converts legacy data under `criteria` (the config
+/// beside the file, or ADK's default criteria): a criterion that legacy data cannot carry, a
+/// file with no turns, and a first turn without a key a criterion reads. A named list (which
+/// ADK's migration does not take) has each case's first turn checked the same way.
+fn check_migration(items: &[Value], named: bool, criteria: &[String], source: Option<&str>) -> Result<()> {
+    let from = source.map(|s| format!(" (a criterion from {s})")).unwrap_or_default();
+    for name in criteria {
+        if !MIGRATABLE_CRITERIA.contains(&name.as_str()) {
+            return Err(EvalError::schema(
+                format!("$.criteria{}", super::config::key_path(name)),
+                format!(
+                    "legacy eval data cannot be migrated under the criterion {name:?}{from}: its turns carry data \
+                     only for {}, the criteria ADK's migration accepts",
+                    MIGRATABLE_CRITERIA.join(", ")
+                ),
+            ));
+        }
+    }
+    let mut first_turns: Vec<(String, &Value)> = Vec::new();
+    if named {
+        for (i, case) in items.iter().enumerate() {
+            if let Some(first) = case.get("data").and_then(Value::as_array).and_then(|d| d.first()) {
+                first_turns.push((format!("$[{i}].data[0]"), first));
+            }
+        }
+    } else {
+        match items.first() {
+            Some(first) => first_turns.push(("$[0]".to_string(), first)),
+            None => {
+                return Err(EvalError::schema(
+                    "$",
+                    "the legacy test file has no turns; ADK's migration needs at least one {\"query\", ...}",
+                ))
+            }
+        }
+    }
+    for (path, turn) in first_turns {
+        for name in criteria {
+            if let Some(key) = keys_read_by(name).iter().find(|k| turn.get(**k).is_none()) {
+                return Err(EvalError::schema(
+                    path,
+                    format!(
+                        "the first turn has no `{key}`, which {name} reads{from}; ADK's migration rejects it: \
+                         add `{key}` to the turns or leave {name} out of the criteria"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

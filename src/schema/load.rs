@@ -1,7 +1,7 @@
 //! Parsing entry points: JSON text to typed values with JSON-path errors, and shape detection.
 
 use super::eval_set::{EvalCase, EvalSet, SessionInput};
-use super::legacy;
+use super::{iqai, legacy};
 use crate::error::{ErrorCode, EvalError, Result};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -15,6 +15,16 @@ pub struct LoadOptions {
     pub id: Option<String>,
     #[serde(default, alias = "session_input")]
     pub session_input: Option<Value>,
+    /// The eval id of the one case a legacy turn list becomes (default: the set id; ADK's
+    /// migration uses the file's path).
+    #[serde(default, alias = "case_id")]
+    pub case_id: Option<String>,
+    /// Legacy data is checked as ADK's migration checks it against these criteria names.
+    #[serde(default)]
+    pub criteria: Option<Vec<String>>,
+    /// Where `criteria` came from, for messages (e.g. a test_config.json path).
+    #[serde(default, alias = "criteria_source")]
+    pub criteria_source: Option<String>,
 }
 
 /// Deserializes `T` from JSON text; the error carries the JSON path of the offending value.
@@ -96,7 +106,21 @@ pub fn load_eval_set(text: &str, opts: &LoadOptions) -> Result<EvalSet> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match first_char(text) {
         Some('{') => {
-            let set: EvalSet = from_str(text).map_err(|e| camel_hint(e, text.contains("\"evalSetId\"")))?;
+            let set: EvalSet = match from_str(text) {
+                Ok(set) => set,
+                // The typed parse comes first: an ADK eval set pays nothing for the other shape.
+                Err(e) if text.contains("\"evalSetId\"") || text.contains("\"evalCases\"") => {
+                    let v = parse_json(text)?;
+                    if !iqai::is_iqai(&v) {
+                        return Err(camel_hint(e, text.contains("\"evalSetId\"")));
+                    }
+                    return iqai::load(&v, |c| {
+                        let set: EvalSet = from_value(c, "")?;
+                        check_unique_ids(&set).map(|()| set)
+                    });
+                }
+                Err(e) => return Err(e),
+            };
             check_unique_ids(&set)?;
             Ok(set)
         }
@@ -129,6 +153,12 @@ pub fn load_eval_set(text: &str, opts: &LoadOptions) -> Result<EvalSet> {
 pub fn load_eval_set_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
     let set = match v {
         Value::Array(_) => legacy::from_value(v, opts)?,
+        Value::Object(_) if iqai::is_iqai(v) => {
+            return iqai::load(v, |c| {
+                let set: EvalSet = from_value(c, "")?;
+                check_unique_ids(&set).map(|()| set)
+            })
+        }
         Value::Object(_) => from_value(v, "")?,
         other => {
             return Err(EvalError::schema(
@@ -149,8 +179,8 @@ fn camel_hint(e: EvalError, has_camel_id: bool) -> EvalError {
     if has_camel_id && e.code == ErrorCode::Schema && e.message.contains("missing field `eval_set_id`") {
         return EvalError::schema(
             "$",
-            "missing field `eval_set_id`: the eval set's top level must use snake_case (`eval_set_id`, `eval_cases`) \
-             as google-adk requires; camelCase is accepted from the eval cases downwards",
+            "missing field `eval_set_id`: the eval set's top level mixes snake_case and camelCase keys; use \
+             `eval_set_id`, `eval_cases` (ADK's schema) or `evalSetId`, `evalCases` (@iqai/adk's) throughout",
         );
     }
     e
@@ -186,10 +216,27 @@ pub fn validate_eval_set(text: &str) -> Vec<EvalError> {
         Ok(v) => v,
         Err(e) => return vec![e],
     };
-    let obj = match &v {
+    if iqai::is_iqai(&v) {
+        return match iqai::to_adk(&v) {
+            Ok(c) => validate_value(&c)
+                .into_iter()
+                .map(|e| EvalError {
+                    path: iqai::path_in_file(&e.path),
+                    ..e
+                })
+                .collect(),
+            Err(e) => vec![e],
+        };
+    }
+    validate_value(&v)
+}
+
+/// Every problem of a parsed eval set (see [`validate_eval_set`]).
+fn validate_value(v: &Value) -> Vec<EvalError> {
+    let obj = match v {
         Value::Object(o) => o,
         Value::Array(_) => {
-            return match legacy::from_value(&v, &LoadOptions::default()).and_then(|s| check_unique_ids(&s)) {
+            return match legacy::from_value(v, &LoadOptions::default()).and_then(|s| check_unique_ids(&s)) {
                 Ok(()) => Vec::new(),
                 Err(e) => vec![e],
             }
@@ -217,7 +264,7 @@ pub fn validate_eval_set(text: &str) -> Vec<EvalError> {
         #[serde(default)]
         creation_timestamp: f64,
     }
-    if let Err(e) = from_value::<Header>(&v, "") {
+    if let Err(e) = from_value::<Header>(v, "") {
         errors.push(camel_hint(e, obj.contains_key("evalSetId")));
     }
     let cases = match obj.get("eval_cases") {

@@ -10,6 +10,7 @@ pub mod de;
 pub mod eval_result;
 pub mod eval_set;
 pub mod invocation;
+pub mod iqai;
 pub mod json_path;
 pub mod legacy;
 pub mod load;

@@ -151,7 +151,7 @@ fn lower14(s: &str) -> String {
 }
 
 /// What a character does to the chunking in ADK's scan.
-enum Class {
+pub(super) enum Class {
     /// Kept and glued to its neighbours (alphanumeric or a combining mark).
     Word,
     /// Replaced by a space.
@@ -162,7 +162,7 @@ enum Class {
     ClusterStart,
 }
 
-fn classify(c: char) -> Class {
+pub(super) fn classify(c: char) -> Class {
     if c.is_ascii() {
         return if c.is_ascii_alphanumeric() {
             Class::Word

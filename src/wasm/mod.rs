@@ -65,6 +65,13 @@ pub fn rouge1(candidate: &str, reference: &str) -> Vec<f64> {
     vec![s.precision, s.recall, s.fmeasure]
 }
 
+/// `rouge1Spans(candidate, reference)`: where the ROUGE-1 overlap falls in each text
+/// (`text::highlight::rouge1_spans_flat`'s layout).
+#[wasm_bindgen(js_name = rouge1Spans)]
+pub fn rouge1_spans(candidate: &str, reference: &str) -> Vec<u32> {
+    crate::text::highlight::rouge1_spans_flat(candidate, reference)
+}
+
 /// `rouge1Batch`: every candidate and reference concatenated (c0, r0, c1, r1, ...) plus their
 /// UTF-16 lengths; returns `[p, r, f, ...]`, or an empty array when the lengths do not fit
 /// (the JS skin builds both, so that cannot happen through it).

@@ -168,7 +168,7 @@ describe('migrate', () => {
     { query: 'Again?', reference: '' },
   ];
 
-  test('a legacy *.test.json becomes a full eval set (every field, nulls included), ids from the file name', () => {
+  test("a legacy *.test.json becomes a full eval set (every field, nulls included), the set id from the file name, the case id its path (ADK's)", () => {
     const old = join(work, 'roll_die.test.json');
     writeFileSync(old, JSON.stringify(legacy));
     writeFileSync(join(work, 'session.json'), JSON.stringify({ app_name: 'dice', user_id: 'u1', state: { k: 1 } }));
@@ -181,7 +181,7 @@ describe('migrate', () => {
     assert.deepEqual(Object.keys(set), ['eval_set_id', 'name', 'description', 'eval_cases', 'creation_timestamp']);
     assert.equal(set.description, null);
     const [c] = set.eval_cases;
-    assert.equal(c.eval_id, 'roll_die');
+    assert.equal(c.eval_id, old, "ADK's migration names the case after the old file's path");
     assert.deepEqual(c.session_input, { app_name: 'dice', user_id: 'u1', session_id: null, state: { k: 1 } });
     assert.equal(c.conversation.length, 2);
     const part = c.conversation[0].user_content.parts[0];
@@ -217,6 +217,78 @@ describe('migrate', () => {
     const folder = cli(['migrate', work, join(work, 'f.json')]);
     assertUsageError(folder, /EISDIR/);
     assert.ok(folder.stderr.includes(`${work}: EISDIR`), `the message names the folder: ${folder.stderr}`);
+  });
+});
+
+describe('migrate: what ADK creates, rejects and converts', () => {
+  const turns = [{ query: 'Roll a die', expected_tool_use: [{ tool_name: 'roll_die', tool_input: { sides: 6 } }], reference: 'I rolled 4' }];
+  const folder = (name) => {
+    const dir = join(work, name);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+
+  test('writes into a folder that does not exist yet', () => {
+    const dir = folder('mkdir');
+    const old = join(dir, 'old.test.json');
+    writeFileSync(old, JSON.stringify(turns));
+    const out = join(dir, 'new', 'deeper', 'old.evalset.json');
+    const r = cli(['migrate', old, out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(loadEvalSet(readFileSync(out)).eval_cases.length, 1);
+    // A relative path, as typed: the case id is the path as given, as in ADK.
+    const rel = cli(['migrate', 'old.test.json', join('rel', 'old.evalset.json')], dir);
+    assert.equal(rel.code, 0, rel.stderr);
+    assert.equal(loadEvalSet(readFileSync(join(dir, 'rel', 'old.evalset.json'))).eval_cases[0].eval_id, 'old.test.json');
+  });
+
+  test("a criterion in the test_config.json beside the old file that legacy data cannot carry is rejected, as in ADK", () => {
+    const dir = folder('badkey');
+    const old = join(dir, 'old.test.json');
+    writeFileSync(old, JSON.stringify(turns));
+    writeFileSync(join(dir, 'test_config.json'), JSON.stringify({ criteria: { tool_trajectory_avg_score: 1, final_response_match_v2: 0.5 } }));
+    const r = cli(['migrate', old, join(dir, 'out.json')]);
+    assertUsageError(r, /schema at \$\.criteria\.final_response_match_v2: .*cannot be migrated under the criterion "final_response_match_v2"/);
+    assert.match(r.stderr, /test_config\.json/);
+    assert.ok(!existsSync(join(dir, 'out.json')));
+    // The criteria ADK allows pass.
+    writeFileSync(join(dir, 'test_config.json'), JSON.stringify({ criteria: { tool_trajectory_avg_score: 1, response_match_score: 0.8, safety_v1: 0.5 } }));
+    assert.equal(cli(['migrate', old, join(dir, 'out.json')]).code, 0);
+  });
+
+  test('a first turn without `reference` under response_match_score is rejected, as in ADK (also under the default criteria)', () => {
+    const dir = folder('noref');
+    const old = join(dir, 'old.test.json');
+    writeFileSync(old, JSON.stringify([{ query: 'Roll a die', expected_tool_use: [] }, { query: 'Again', reference: 'ok' }]));
+    const r = cli(['migrate', old, join(dir, 'out.json')]);
+    assertUsageError(r, /schema at \$\[0\]: .*old\.test\.json: the first turn has no `reference`, which response_match_score reads \(a criterion from ADK's defaults, as no test_config\.json is beside the file\)/);
+    writeFileSync(join(dir, 'test_config.json'), JSON.stringify({ criteria: { tool_trajectory_avg_score: 1 } }));
+    assert.equal(cli(['migrate', old, join(dir, 'out.json')]).code, 0, 'without response_match_score, no reference is needed');
+    writeFileSync(join(dir, 'test_config.json'), JSON.stringify({ criteria: { response_match_score: 0.8 } }));
+    assertUsageError(cli(['migrate', old, join(dir, 'out2.json')]), /no `reference`, which response_match_score reads \(a criterion from .*test_config\.json\)/);
+    writeFileSync(join(dir, 'empty.test.json'), '[]');
+    assertUsageError(cli(['migrate', join(dir, 'empty.test.json'), join(dir, 'out3.json')]), /has no turns/);
+  });
+
+  test("an eval set in @iqai/adk's camelCase shape is converted to ADK's", () => {
+    const dir = folder('iqai');
+    const old = join(dir, 'weather.test.json');
+    writeFileSync(old, JSON.stringify({
+      evalSetId: 'weather-tests', name: 'Weather', creationTimestamp: 1700000000000,
+      evalCases: [{ evalId: 'case-1', conversation: [{ creationTimestamp: 0,
+        userContent: { role: 'user', parts: [{ text: 'Weather in London?' }] },
+        finalResponse: { role: 'model', parts: [{ text: 'Sunny' }] },
+        intermediateData: { toolUses: [{ name: 'get_weather', args: { city: 'London' } }], intermediateResponses: [] } }] }],
+    }));
+    const out = join(dir, 'weather.evalset.json');
+    const r = cli(['migrate', old, out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /eval set 'weather-tests' with 1 eval case/);
+    const written = JSON.parse(readFileSync(out, 'utf8'));
+    assert.equal(written.eval_set_id, 'weather-tests');
+    assert.equal(written.creation_timestamp, 1700000000);
+    assert.equal(written.eval_cases[0].eval_id, 'case-1');
+    assert.equal(written.eval_cases[0].conversation[0].intermediate_data.tool_uses[0].name, 'get_weather');
   });
 });
 

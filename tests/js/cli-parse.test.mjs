@@ -126,6 +126,12 @@ describe("ADK's `Using evaluation criteria:` line", () => {
       .includes("'final_response_match_v2': BaseCriterion(threshold=0.6, include_intermediate_responses_in_final=False, "
         + "judge_model_options={'judge_model': 'gemini-2.5-flash', 'num_samples': 3})"));
   });
+  test("live_model_config as ADK's model, from either spelling (issue 10)", () => {
+    for (const live of [{ timeoutSeconds: 60 }, { timeout_seconds: 60 }, { timeout_seconds: 5, timeoutSeconds: 60 }]) {
+      assert.ok(line({ criteria: {}, liveModelConfig: live }).endsWith(' live_model_config=LiveModelConfig(timeout_seconds=60)'), JSON.stringify(live));
+    }
+    assert.ok(line({ criteria: {}, live_model_config: {} }).endsWith(' live_model_config=LiveModelConfig(timeout_seconds=300)'));
+  });
   test('Python values', () => {
     assert.equal(pyRepr({ a: [1, 2.5, null, true, "it's", 'say "x"', 'a\nb'] }), `{'a': [1, 2.5, None, True, "it's", 'say "x"', 'a\\nb']}`);
   });

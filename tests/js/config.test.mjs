@@ -95,3 +95,39 @@ test('arg_policies round trip: kept as written, typed at load, a bad policy is a
   assert.match(t.details.error, /arg_policies\.search\.date.*does not compile/);
   assert.equal(res.overall_eval_metric_results[1].eval_status, 'PASSED');
 });
+
+test("live_model_config is read as ADK's LiveModelConfig: camelCase alias, lax integer, default 300 (issue 10)", () => {
+  assert.deepEqual(api.loadEvalConfig({ criteria: {}, live_model_config: { timeoutSeconds: 60 } }).live_model_config, { timeout_seconds: 60 });
+  assert.deepEqual(api.loadEvalConfig({ criteria: {}, liveModelConfig: { timeout_seconds: '45' } }).live_model_config, { timeout_seconds: 45 });
+  assert.deepEqual(api.loadEvalConfig({ criteria: {}, liveModelConfig: {} }).live_model_config, { timeout_seconds: 300 });
+  assert.equal(api.loadEvalConfig({ criteria: {} }).live_model_config, undefined);
+  // What pydantic rejects is an error at its path; a key it ignores is a warning.
+  assert.throws(() => api.loadEvalConfig({ criteria: {}, liveModelConfig: { timeoutSeconds: 'soon' } }),
+    (e) => e instanceof api.EvalError && e.path === '$.live_model_config.timeoutSeconds' && /whole number of seconds/.test(e.message));
+  const r = api.validateEvalConfig({ criteria: {}, live_model_config: { timeout: 60, timeoutSecond: 5 } });
+  assert.equal(r.ok, true);
+  assert.deepEqual(paths(r.warnings), ['$.live_model_config.timeout', '$.live_model_config.timeoutSecond']);
+  assert.match(r.warnings[0].message, /ADK ignores `timeout` in live_model_config \(it reads only timeout_seconds\)/);
+  assert.match(r.warnings[1].message, /did you mean "timeout_seconds"/);
+  assert.equal(api.validateEvalConfig({ criteria: {}, live_model_config: { timeout: 60 } }, { strict: true }).ok, false);
+});
+
+test('user_simulator_config with an unknown type is rejected where ADK rejects the config (issue 10)', async () => {
+  for (const type of ['llm', 'LLM_BACKED', 'scripted']) {
+    const r = api.validateEvalConfig({ criteria: {}, user_simulator_config: { type, max_allowed_invocations: 3 } });
+    assert.equal(r.ok, false, type);
+    assert.deepEqual(paths(r.errors), ['$.user_simulator_config'], type);
+    assert.match(r.errors[0].message, new RegExp(`"${type}" is not supported`), type);
+    assert.throws(() => api.loadEvalConfig({ criteria: {}, user_simulator_config: { type } }), (e) => e.path === '$.user_simulator_config');
+  }
+  // AgentEvaluator loads its config as ADK does: the run never starts.
+  const { AgentEvaluator } = await import('../../pkg/lib/testing.js');
+  let ran = false;
+  await assert.rejects(AgentEvaluator.evaluateEvalSet(async () => { ran = true; return 'x'; }, MINIMAL_SET,
+    { numRuns: 1, config: { criteria: { response_match_score: 0.5 }, user_simulator_config: { type: 'scripted' } } }),
+  (e) => e instanceof api.EvalError && e.path === '$.user_simulator_config' && /"scripted" is not supported/.test(e.message));
+  assert.equal(ran, false);
+  // No type, and the one text type, load (ADK reads a config without `type` as llm_backed).
+  assert.equal(api.validateEvalConfig({ criteria: {}, user_simulator_config: { max_allowed_invocations: 3 } }).ok, true);
+  assert.equal(api.validateEvalConfig({ criteria: {}, userSimulatorConfig: { type: 'llm_backed' } }).ok, true);
+});

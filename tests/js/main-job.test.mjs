@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,5 +42,38 @@ test('main job: judged metrics replay from the committed cassette with no networ
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a replay whose app_details differ from the recording: hallucinations_v1 is cassette_miss naming the missing call (issue 10)', async () => {
+  // The segmenter sees only the response, so its answers are still on the cassette; the
+  // validator's context holds the agent's instructions, so its calls are not. Each invocation
+  // must say which call was missing, not that an answer was unreadable.
+  const { evaluate } = await import('../../pkg/index.js');
+  const read = (name) => JSON.parse(readFileSync(join(ex, name), 'utf8'));
+  const recorded = read('recorded_turns.json');
+  const appDetails = read('agent.json');
+  for (const a of Object.values(appDetails.agent_details)) a.instructions += ' Be brief.';
+  const agent = async (turn) => {
+    const inv = recorded[turn.evalId][turn.turnIndex];
+    const events = inv.intermediate_data.invocation_events.map((e) => (e.content === null ? { ...e, content: inv.final_response } : e));
+    return { events, appDetails };
+  };
+  for (const intermediate of [false, true]) {
+    const result = await evaluate({
+      evalSet: readFileSync(join(ex, 'hello_world.evalset.json')), agent,
+      config: { criteria: { hallucinations_v1: { threshold: 0.8, evaluate_intermediate_nl_responses: intermediate } } },
+      judge: { provider: 'openai', model: 'standin-judge', baseUrl: 'http://127.0.0.1:9', cassette: { mode: 'replay', entries: read('judge_cassette.json').entries } },
+    });
+    assert.ok(result.judge_stats.cassette_hits > 0, 'the segmenter calls were replayed');
+    for (const c of result.eval_case_results) {
+      const m = c.overall_eval_metric_results.find((x) => x.metric_name === 'hallucinations_v1');
+      const cells = [m, ...c.eval_metric_result_per_invocation.map((p) => p.eval_metric_results.find((x) => x.metric_name === 'hallucinations_v1'))];
+      for (const cell of cells) {
+        assert.equal(cell.eval_status, 'NOT_EVALUATED', `${c.eval_id}`);
+        assert.equal(cell.details.reason, 'cassette_miss', `${c.eval_id}: ${JSON.stringify(cell.details)}`);
+        assert.match(cell.details.error, /the cassette has no answer for hallucinations_v1 invocation \d+ sample \d+ \(validator\)/);
+      }
+    }
   }
 });

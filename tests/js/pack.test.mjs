@@ -2,11 +2,11 @@
 // throwaway projects and imports `evalcore` from there, through package.json `exports`.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { PKG } from './helpers.mjs';
+import { PKG, ROOT } from './helpers.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'evalcore-pack-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -66,16 +66,36 @@ test('npm pack ships exactly the package files', () => {
   const files = info.files.map((f) => f.path).sort();
   // The runtime, its types, the CLI and the Node-only subpaths; no tests, examples or sources.
   assert.deepEqual(files, [
-    'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'criteria.d.ts', 'history.d.ts', 'index.d.ts', 'index.js',
+    'LICENSE', 'README.md', 'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'criteria.d.ts', 'history.d.ts', 'index.d.ts', 'index.js',
     'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/adk_text.js', 'lib/api.js',
     'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
     'lib/cli/eval_set.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 
-    'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/errors.js', 'lib/health.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
-    'lib/reports.js', 'lib/reports_node.js', 'lib/resume.js', 'lib/run.js', 'lib/server/agents.js', 'lib/server/config.js', 'lib/server/handler.js',
+    'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/view.js', 'lib/errors.js', 'lib/health.js', 'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
+    'lib/report_html.js', 'lib/reports.js', 'lib/reports_node.js', 'lib/resume.js', 'lib/run.js', 'lib/server/agents.js', 'lib/server/config.js', 'lib/server/handler.js',
     'lib/server/http.js', 'lib/server/index.js', 'lib/server/node.js', 'lib/server/worker.js', 'lib/testing.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts',
     'testing.d.ts', 'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
+    'www/app.js', 'www/case.js', 'www/charts.js', 'www/dom.js', 'www/edit.js', 'www/index.html', 'www/model.js', 'www/open.js',
+    'www/rescore.js', 'www/viewer.css', 'www/vlist.js',
   ]);
   assert.equal(info.name, 'evalcore');
+});
+
+test("the tarball's README and LICENSE are the repository's: the npm page explains the package (issue 10)", () => {
+  assert.ok(tarball, 'npm pack must run first');
+  const dir = join(work, 'unpacked');
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+  const readme = readFileSync(join(dir, 'package', 'README.md'), 'utf8');
+  assert.equal(readme, readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  // What a user of the package needs from it: judged-metric configs, the answers each judge
+  // must give, and what a browser page needs (CSP for wasm, CORS for judge calls).
+  for (const needle of ['judge_model_options', 'num_samples', 'rubrics', "'wasm-unsafe-eval'", 'CORS', 'Access-Control-Allow-Origin']) {
+    assert.ok(readme.includes(needle), `README.md mentions ${needle}`);
+  }
+  const license = readFileSync(join(dir, 'package', 'LICENSE'), 'utf8');
+  assert.equal(license, readFileSync(join(ROOT, 'LICENSE'), 'utf8'));
+  assert.match(license, /Apache License\s+Version 2\.0/);
+  assert.equal(JSON.parse(readFileSync(join(dir, 'package', 'package.json'), 'utf8')).license, 'Apache-2.0');
 });
 
 test('the packed tarball installs and `import "evalcore"` is ready at once', () => {
@@ -84,7 +104,7 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
   assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'setLimits', 'setMemoryCeiling',
+    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
     'validateEvalConfig', 'validateEvalSet']);
   assert.deepEqual(out.subpaths, ['AgentEvaluator', 'createHandler', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
   assert.deepEqual(out.server, [200, true], 'evalcore/server answers from the installed tarball');

@@ -139,6 +139,25 @@ describe('AgentEvaluator.evaluateEvalSet', () => {
   });
 });
 
+describe('an eval set with no cases is an error, as in ADK (issue 10)', () => {
+  const noCases = (e) => e instanceof EvalError && e.code === 'schema' && e.path === '$.eval_cases'
+    && /eval set "empty".* has no eval cases, so nothing was evaluated/.test(e.message) && /add_eval_case/.test(e.message);
+  test('evaluateEvalSet rejects with an EvalError that says what to do', async () => {
+    let called = false;
+    const agent = async () => { called = true; return 'hi'; };
+    await assert.rejects(AgentEvaluator.evaluateEvalSet(agent, { eval_set_id: 'empty', eval_cases: [] }), noCases);
+    await assert.rejects(AgentEvaluator.evaluateEvalSet(agent, '{"eval_set_id": "empty", "eval_cases": []}', { numRuns: 1 }), noCases);
+    assert.equal(called, false, 'the agent is never run');
+  });
+  test('evaluate on a file with no cases names the file', async () => {
+    const dir = join(work, 'empty-set');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'empty.evalset.json');
+    writeFileSync(file, JSON.stringify({ eval_set_id: 'empty', eval_cases: [] }));
+    await assert.rejects(AgentEvaluator.evaluate(replayAgent, file), (e) => noCases(e) && e.message.includes(file));
+  });
+});
+
 describe('judgeEvalSetResult (the verdicts, from the run summary)', () => {
   const metricResult = (score, status) => ({ metric_name: 'm', threshold: 0.7, score, eval_status: status });
   const perInv = (scores) => scores.map((s) => ({

@@ -33,6 +33,10 @@ export function criteriaLine(config, raw) {
     const v = isObject(raw) ? raw[snake] ?? raw[camel] : undefined;
     return `${snake}=${pyRepr(v ?? null)}`;
   };
+  // The core read live_model_config into ADK's model (aliases, default), so print it as one.
+  const live = isObject(config.live_model_config)
+    ? `live_model_config=LiveModelConfig(timeout_seconds=${config.live_model_config.timeout_seconds})`
+    : 'live_model_config=None';
   return `Using evaluation criteria: criteria={${items.join(', ')}} ${field('custom_metrics', 'customMetrics')} `
-    + `${field('user_simulator_config', 'userSimulatorConfig')} ${field('live_model_config', 'liveModelConfig')}`;
+    + `${field('user_simulator_config', 'userSimulatorConfig')} ${live}`;
 }

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { evaluate, formatReport, validateEvalConfig } from '../../index.js';
 import { runHealth } from '../health.js';
 import { evalHistoryDir, saveEvalSetResult, validatePathSegment } from '../history.js';
-import { toJson, toJUnit, toMarkdown } from '../reports.js';
+import { toHtml, toJson, toJUnit, toMarkdown } from '../reports.js';
 import { loadAgent, resolveAgentPath, appLocation } from '../node/agent.js';
 import { parseArgs, UsageError } from './args.js';
 import { criteriaLine } from './config.js';
@@ -24,7 +24,7 @@ export const FLAGS = {
   judge_cassette: 'string',
   judge_mode: ['record', 'replay', 'auto'],
   results_dir: 'string',
-  format: ['text', 'json', 'junit', 'markdown'],
+  format: ['text', 'json', 'junit', 'markdown', 'html'],
   output: 'string',
   concurrency: 'int',
   log_level: ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'],
@@ -76,7 +76,7 @@ Options:
                               warning, not only on FAILED cases
   --results_dir DIR           where result files go (default <agent folder>/.adk/eval_history)
   --no_save                   write no result files
-  --format FORMAT             text (default) | json | junit | markdown
+  --format FORMAT             text (default) | json | junit | markdown | html
   --output FILE               write the --format report to FILE (stdout keeps the text output)
   --log_level LEVEL           @google/adk's log level: DEBUG, INFO, WARNING (default), ERROR,
                               CRITICAL; its log lines go to stderr. DEBUG also prints the stack
@@ -348,7 +348,8 @@ export async function runEval(argv, io) {
   const text = formatReport(caseResults, { detailed: opts.print_detailed_results === true });
   const report = format === 'text' ? text
     : format === 'json' ? toJson(setResults, { strict: opts.strict === true })
-      : format === 'junit' ? toJUnit(setResults, { strict: opts.strict === true }) : toMarkdown(setResults, { strict: opts.strict === true });
+      : format === 'junit' ? toJUnit(setResults, { strict: opts.strict === true })
+        : format === 'html' ? toHtml(setResults) : toMarkdown(setResults, { strict: opts.strict === true });
   io.stdout.write(reportToStdout ? report : text);
   // After the console output: a report file that cannot be written (exit 2) does not take it away.
   if (opts.output !== undefined) {

@@ -11,6 +11,7 @@ Commands:
                                              add conversation-scenario cases to an eval set
   migrate OLD.test.json NEW.evalset.json     convert legacy eval data to the current schema
   serve [--port N] [--host H]                serve the evaluation endpoint (prints its URL first)
+  view [FILES...] [--port N] [--no-open]     open results, eval sets and configs in the viewer
 
 Run \`evalcore <command> --help\` for a command's options.
 `;
@@ -59,8 +60,12 @@ export async function main(argv, io) {
         const { runServe } = await import('./serve.js');
         return await runServe(rest, io);
       }
+      case 'view': {
+        const { runView } = await import('./view.js');
+        return await runView(rest, io);
+      }
       default:
-        throw new UsageError(`unknown command "${command}" (expected eval, eval_set, migrate or serve; see evalcore --help)`);
+        throw new UsageError(`unknown command "${command}" (expected eval, eval_set, migrate, serve or view; see evalcore --help)`);
     }
   } catch (e) {
     const line = describeError(e);

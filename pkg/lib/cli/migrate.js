@@ -1,5 +1,5 @@
 //! `evalcore migrate OLD.test.json NEW.evalset.json [--initial_session_file F]`: ADK's
-//! `AgentEvaluator.migrate_eval_data_to_new_schema` (SPEC §5.1) with deterministic ids.
+//! `AgentEvaluator.migrate_eval_data_to_new_schema` (SPEC §5.1) with a deterministic set id.
 import { existsSync } from 'node:fs';
 import { EvalError } from '../../index.js';
 import { parseArgs, UsageError } from './args.js';
@@ -7,9 +7,14 @@ import { migrateFile } from '../node/evalsets.js';
 
 export const HELP = `Usage: evalcore migrate OLD_FILE NEW_FILE [--initial_session_file FILE]
 
-Converts legacy eval data (a *.test.json turn list or a named list) to an eval set in ADK's
-current schema, written in full (every field, nulls included) as ADK's migration writes it.
-The set id and the case id come from OLD_FILE's name (ADK uses random UUIDs).
+Converts legacy eval data (a *.test.json turn list or a named list), or an eval set in
+@iqai/adk's camelCase shape, to an eval set in ADK's current schema, written in full (every
+field, nulls included) as ADK's migration writes it; NEW_FILE's folder is created.
+Legacy data is checked as ADK checks it against the criteria of the test_config.json beside
+OLD_FILE (ADK's defaults without one): only tool_trajectory_avg_score, response_evaluation_score,
+response_match_score and safety_v1, and the first turn must have the keys they read (query,
+expected_tool_use, reference). The case id is OLD_FILE as given (as in ADK); the set id comes
+from OLD_FILE's name (ADK uses a random UUID).
 
   --initial_session_file FILE   the cases' initial session: {"app_name", "user_id", "state"}
 `;

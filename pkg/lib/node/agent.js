@@ -1,5 +1,6 @@
-//! Loading the agent module `evalcore eval` runs: a .js/.mjs file (or .ts when this Node can
-//! import it) exporting an Agent callback or an @google/adk agent; its folder is the app.
+//! Loading the agent module `evalcore eval` runs: a .js/.mjs file, or a .ts one through what the
+//! user has (a loader in this process, Node's own type stripping, or the project's tsx),
+//! exporting an Agent callback or an @google/adk agent; its folder is the app.
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,18 +36,93 @@ export function appLocation(modulePath) {
   return { appDir, appName: basename(appDir), agentsDir: dirname(appDir) };
 }
 
+const firstLine = (e) => (e instanceof Error ? e.message.split('\n')[0] : String(e));
+
+/** An ESM entry of a package `exports` value: the `import` / `node` / `default` branch, nested conditions followed. */
+function esmEntry(value) {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const k of ['import', 'node', 'default']) {
+    const found = esmEntry(value[k]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The `tsImport` of the tsx the agent's own project has (the nearest `node_modules/tsx` above
+ * the module), or undefined when it has none or its tsx has no such API (tsx < 4.8).
+ */
+async function tsxNear(file) {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const root = join(dir, 'node_modules', 'tsx');
+    const manifest = join(root, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        const entry = esmEntry(readJsonFile(manifest, 'tsx manifest').exports?.['./esm/api']);
+        if (entry === undefined) return undefined;
+        const api = await import(pathToFileURL(join(root, entry)).href);
+        return typeof api.tsImport === 'function' ? { tsImport: api.tsImport, root } : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * What this Node does with TypeScript by itself: 'strip', 'transform', or false (Node < 22.6, or
+ * off). Node 22.6-22.9 has the flags but not `process.features.typescript`.
+ */
+const nodeTypeScript = () => process.features?.typescript
+  ?? ([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]
+    .some((a) => a === '--experimental-strip-types' || a === '--experimental-transform-types') ? 'strip' : false);
+
+/** Exactly what to install or which flag to use when a .ts agent could not be imported. */
+function typeScriptHelp(file, nativeError) {
+  const v = process.versions.node;
+  const mode = nodeTypeScript();
+  const tsx = 'install tsx in the agent\'s project (`npm install --save-dev tsx`), which evalcore then loads the agent through';
+  if (!mode) {
+    const [major, minor] = v.split('.').map(Number);
+    const flag = major > 22 || (major === 22 && minor >= 6)
+      ? 'run with `NODE_OPTIONS=--experimental-strip-types` (Node 22.6+; on by default from 22.18 and 23.6)'
+      : 'use Node 22.18+ or 23.6+, which run TypeScript by stripping its types';
+    return `cannot import ${file}: Node ${v} does not run TypeScript by itself. Either ${tsx}, or ${flag}, or compile the agent to .js`;
+  }
+  // This Node strips types, yet the import failed: syntax that needs transforming (enums,
+  // parameter properties, namespaces) or imports without their .ts extension.
+  return `cannot import ${file} with Node ${v}'s type stripping: ${firstLine(nativeError)}. Either ${tsx} (it also `
+    + 'transforms enums and resolves extensionless imports), or run with `NODE_OPTIONS=--experimental-transform-types`';
+}
+
 async function importModule(file, command) {
+  const ts = TS.has(extname(file));
+  let nativeError;
   try {
     return await import(pathToFileURL(file).href);
   } catch (e) {
-    if (TS.has(extname(file)) && e?.code === 'ERR_UNKNOWN_FILE_EXTENSION') {
-      throw new AgentLoadError(`cannot import ${file}: Node ${process.versions.node} does not run TypeScript `
-        + '(use Node 22.6+ with --experimental-strip-types, or compile the agent to .js)', command);
-    }
-    const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    throw new AgentLoadError(`cannot load agent module ${file}: ${why}`, command);
+    if (!ts) throw new AgentLoadError(`cannot load agent module ${file}: ${firstLine(e)}`, command);
+    nativeError = e;
+  }
+  // Only a failure to read TypeScript is retried: a module that ran and threw is not run twice.
+  const typeScriptProblem = TS_FAILURES.has(nativeError?.code) || nativeError instanceof SyntaxError;
+  if (!typeScriptProblem) throw new AgentLoadError(`cannot load agent module ${file}: ${firstLine(nativeError)}`, command);
+  // No loader in this process, or one that stops short of the file's syntax: the project's own
+  // tsx, if it has one.
+  const tsx = await tsxNear(file);
+  if (!tsx) throw new AgentLoadError(typeScriptHelp(file, nativeError), command);
+  try {
+    return await tsx.tsImport(pathToFileURL(file).href, { parentURL: import.meta.url });
+  } catch (e) {
+    throw new AgentLoadError(`cannot load agent module ${file} through ${tsx.root}: ${firstLine(e)}`, command);
   }
 }
+
+/** Node's errors for TypeScript it cannot import (no type stripping, syntax it cannot strip, an extensionless import). */
+const TS_FAILURES = new Set(['ERR_UNKNOWN_FILE_EXTENSION', 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX', 'ERR_INVALID_TYPESCRIPT_SYNTAX',
+  'ERR_MODULE_NOT_FOUND', 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING']);
 
 /**
  * `@google/adk` as the agent's own project resolves it (the adapter's own `import` cannot see a

@@ -4,8 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadEvalConfig } from '../../index.js';
 import { UsageError } from '../errors.js';
-import { inFile } from './evalsets.js';
-import { isRegularFile, readRegularFile } from './files.js';
+import { inFile, isRegularFile, readRegularFile } from './files.js';
 
 /**
  * The config file a run uses, or null for the defaults. An explicit path must exist (ADK

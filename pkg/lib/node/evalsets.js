@@ -1,13 +1,15 @@
 //! Eval set files as the CLI and AgentEvaluator meet them: any shape `loadEvalSet` accepts
-//! (current schema, legacy `*.test.json` turn list, legacy named list), with legacy ids taken
-//! from the file name; and the eval sets ADK keeps at `<agents_dir>/<app>/<id>.evalset.json`.
-import { readdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+//! (current schema, @iqai/adk's camelCase sets, legacy `*.test.json` turn list, legacy named
+//! list), with legacy ids taken from the file name; migration; and the eval sets ADK keeps at
+//! `<agents_dir>/<app>/<id>.evalset.json`.
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { EvalError, loadEvalSet } from '../../index.js';
 import { adkEvalSetText } from '../adk_text.js';
-import { isRegularFile, readJsonFile, readRegularFile } from './files.js';
+import { readConfig } from './config.js';
+import { inFile, isRegularFile, readJsonFile, readRegularFile } from './files.js';
 
-export { readJsonFile };
+export { inFile, readJsonFile };
 
 const SUFFIXES = ['.evalset.json', '.test.json', '.json'];
 
@@ -34,15 +36,6 @@ function startsWithList(bytes) {
   return bytes[i] === 0x5b;
 }
 
-/** `fn()`; the message of an EvalError or a file error it throws starts with `path`. */
-export function inFile(path, fn) {
-  try {
-    return fn();
-  } catch (e) {
-    if (e && typeof e.code === 'string' && typeof e.message === 'string') e.message = `${path}: ${e.message}`;
-    throw e;
-  }
-}
 
 /**
  * Loads an eval set file in any shape. Returns `{ evalSet, legacy }`; `legacy` is true for the
@@ -94,16 +87,33 @@ export function readSessionFile(path) {
 }
 
 /**
- * Migrates `oldPath` to `newPath` and returns the eval set. A file already in the current
- * schema is written as it is, and then takes no initial session (as in ADK).
+ * Migrates `oldPath` to `newPath` (its folder is created) and returns the eval set. Legacy data
+ * is checked as ADK's migration checks it, against the criteria of the `test_config.json` beside
+ * it (else ADK's defaults), and its one case takes `oldPath` as its eval id, as in ADK. A file
+ * already in the current schema, or in @iqai/adk's, is written in ADK's form and then takes no
+ * initial session (as in ADK).
  */
 export function migrateFile(oldPath, newPath, initialSessionFile) {
   if (!oldPath || !newPath) throw new EvalError('schema', '', 'one of the old or new eval data file paths is empty');
   const sessionInput = initialSessionFile ? readSessionFile(initialSessionFile) : undefined;
-  const { evalSet, legacy } = readEvalSetFile(oldPath, { sessionInput });
+  const configPath = join(dirname(oldPath), 'test_config.json');
+  const hasConfig = existsSync(configPath);
+  const { config } = readConfig(hasConfig ? configPath : null);
+  const bytes = readRegularFile(oldPath, 'eval set file');
+  const legacy = startsWithList(bytes);
+  const evalSet = inFile(oldPath, () => {
+    if (!legacy) return loadEvalSet(bytes);
+    const options = {
+      id: idFromFileName(oldPath), caseId: oldPath, criteria: Object.keys(config.criteria),
+      criteriaSource: hasConfig ? configPath : "ADK's defaults, as no test_config.json is beside the file",
+    };
+    if (sessionInput !== undefined) options.sessionInput = sessionInput;
+    return loadEvalSet(bytes, options);
+  });
   if (!legacy && sessionInput !== undefined) {
     throw new EvalError('schema', '', `${oldPath} is already an eval set: its initial session belongs in the file, not in --initial_session_file`);
   }
+  mkdirSync(dirname(resolve(newPath)), { recursive: true });
   writeFileSync(newPath, adkEvalSetText(evalSet));
   return evalSet;
 }

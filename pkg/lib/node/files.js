@@ -65,3 +65,13 @@ export function readJsonFile(path, what) {
     throw e;
   }
 }
+
+/** `fn()`; the message of an EvalError or a file error it throws starts with `path`. */
+export function inFile(path, fn) {
+  try {
+    return fn();
+  } catch (e) {
+    if (e && typeof e.code === 'string' && typeof e.message === 'string') e.message = `${path}: ${e.message}`;
+    throw e;
+  }
+}

@@ -208,3 +208,15 @@ const firstStatus: EvalStatus | undefined = readBack.eval_case_results[0]?.final
 // @ts-expect-error the option is a boolean
 loadEvalSetResult('{}', { runSummary: 'yes' });
 void firstStatus;
+
+// The viewer's additions: rouge1Spans (the ROUGE-1 highlight) and the HTML report.
+import { rouge1Spans } from 'evalcore';
+import type { RougeSpan } from 'evalcore';
+import { toHtml } from 'evalcore/reports';
+const spans = rouge1Spans('the cat', 'a cat');
+const firstSpan: RougeSpan | undefined = spans.candidate.spans[0];
+const aligned: boolean = spans.reference.aligned;
+const page: string = toHtml(readBack, { title: 'run', maxDetails: 5, generated: null });
+// @ts-expect-error rouge1Spans takes strings
+rouge1Spans(1, 'a');
+void firstSpan; void aligned; void page;

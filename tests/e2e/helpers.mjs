@@ -1,0 +1,61 @@
+// Browser plumbing for the viewer's tests: Debian's chromium driven by playwright-core, the
+// viewer served by `evalcore view`'s own request handler, screenshots kept in artifacts/.
+import { createServer } from 'node:http';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { ROOT } from './fixtures.mjs';
+import { handler, pageUrl } from '../../pkg/lib/cli/view.js';
+
+const require = createRequire(import.meta.url);
+export const CHROMIUM = process.env.EVALCORE_CHROMIUM || '/usr/bin/chromium';
+export const ARTIFACTS = join(ROOT, 'tests', 'e2e', 'artifacts');
+
+export function playwright() {
+  // playwright-core comes from the pinned tools in .tools/ (scripts/setup.sh).
+  return require(join(ROOT, '.tools', 'node_modules', 'playwright-core'));
+}
+
+export async function launch() {
+  if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: run scripts/setup.sh (apt-get install chromium)`);
+  return playwright().chromium.launch({ executablePath: CHROMIUM });
+}
+
+/** Serves the built viewer with `files` as `evalcore view` does; `{origin, url, close}`. */
+export async function serve(files = []) {
+  const server = createServer(handler(files));
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return {
+    origin,
+    url: pageUrl(origin, files),
+    close: () => new Promise((ok) => { server.closeAllConnections(); server.close(ok); }),
+  };
+}
+
+/**
+ * A new page on `url`, waiting until the viewer has opened the URL's files. Collects page
+ * errors, console errors and every request (to check that nothing leaves the origin).
+ */
+export async function open(browser, url, { viewport = { width: 1280, height: 900 } } = {}) {
+  const page = await browser.newPage({ viewport });
+  const log = { errors: [], requests: [] };
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') log.errors.push(`console: ${m.text()}`); });
+  page.on('request', (r) => log.requests.push(r.url()));
+  await page.goto(url);
+  await page.waitForSelector('body[data-loaded=true]', { timeout: 20_000 });
+  return { page, log };
+}
+
+export async function shot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The case table's data rows as [eval id, status] in display order. */
+export async function tableRows(page, label = 'Cases') {
+  return page.$$eval(`[role=table][aria-label="${label}"] [role=rowgroup] [role=row]:not(.vhead)`, (rows) => rows
+    .sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')))
+    .map((r) => [...r.querySelectorAll('[role=cell]')].map((c) => c.textContent.trim())));
+}

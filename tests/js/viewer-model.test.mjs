@@ -1,0 +1,58 @@
+// The viewer's data model (www/model.js) without a browser: rows, flips, reasons, filters,
+// sorting, histograms and the baseline/candidate comparison.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildRun, filterRows, sortRows, histogram, compareRuns, worse } from '../../www/model.js';
+
+const m = (metric_name, score, eval_status, details = {}) => ({ metric_name, score, eval_status, threshold: 0.5, details });
+const cr = (eval_id, final_eval_status, metrics) => ({ eval_id, eval_set_id: 's', final_eval_status, overall_eval_metric_results: metrics });
+
+const run1 = { eval_set_id: 's', eval_case_results: [
+  cr('a', 'PASSED', [m('rms', 0.9, 'PASSED'), m('token_usage_v1', 100, 'INFORMATIONAL')]),
+  cr('b', 'FAILED', [m('rms', 0.2, 'FAILED')]),
+  cr('c', 'NOT_EVALUATED', [m('rms', null, 'NOT_EVALUATED', { error: 'needs a judge' })]),
+] };
+const run2 = { eval_set_id: 's', eval_case_results: [
+  cr('a', 'FAILED', [m('rms', 0.4, 'FAILED'), m('token_usage_v1', 300, 'INFORMATIONAL')]),
+  cr('b', 'FAILED', [m('rms', 0.2, 'FAILED')]),
+  cr('d', 'PASSED', [m('rms', 1, 'PASSED')]),
+] };
+
+test('buildRun: one row per eval id over repetitions, worst status, flips, spread, usage means, reasons', () => {
+  const run = buildRun([run1, run2]);
+  assert.deepEqual(run.rows.map((r) => [r.id, r.status, r.flips]), [['a', 'FAILED', 2], ['b', 'FAILED', 0], ['c', 'NOT_EVALUATED', 0], ['d', 'PASSED', 0]]);
+  const a = run.rows[0];
+  assert.equal(a.tokens, 200);
+  assert.ok(Math.abs(a.metrics.get('rms').mean - 0.65) < 1e-12);
+  assert.ok(Math.abs(a.spread - 0.5) < 1e-12);
+  assert.deepEqual(run.metrics, ['rms'], 'informational usage metrics are not matrix columns');
+  assert.deepEqual([...run.reasons.get('rms')], [['needs a judge', 1]]);
+  assert.equal(run.repeated, true);
+  assert.equal(worse('PASSED', 'NOT_EVALUATED'), 'NOT_EVALUATED');
+  assert.equal(worse('FAILED', 'NOT_EVALUATED'), 'FAILED');
+});
+
+test('filterRows and sortRows', () => {
+  const { rows } = buildRun([run1]);
+  const ids = (xs) => xs.map((r) => r.id);
+  assert.deepEqual(ids(filterRows(rows, { status: 'FAILED' })), ['b']);
+  assert.deepEqual(ids(filterRows(rows, { metric: 'rms', min: 0.5, max: 1 })), ['a']);
+  assert.deepEqual(ids(filterRows(rows, { min: 0, max: 0.3 })), ['b']);
+  assert.deepEqual(ids(filterRows(rows, { regex: /^[ac]$/m })), ['a', 'c']);
+  assert.deepEqual(ids(sortRows([...rows], 'metric:rms', true)), ['a', 'b', 'c']);
+  assert.deepEqual(ids(sortRows([...rows], 'status', true)), ['b', 'c', 'a']);
+  const h = histogram(rows, 'rms', 10);
+  assert.deepEqual([h.lo, h.hi, h.n, h.threshold], [0, 1, 2, 0.5]);
+  assert.equal(h.counts[9], 1);
+  assert.deepEqual(h.byStatus[2], { FAILED: 1 });
+});
+
+test('compareRuns: regressions first, then new and removed; a metric on one side only decides nothing', () => {
+  const cmp = compareRuns(buildRun([run1]), buildRun([run2]));
+  assert.deepEqual(cmp.rows.map((r) => [r.id, r.kind]), [['a', 'regressed'], ['d', 'added'], ['c', 'removed'], ['b', 'same']]);
+  assert.ok(Math.abs(cmp.rows[0].metrics[0].delta + 0.5) < 1e-12);
+  assert.deepEqual(cmp.tally, { regressed: 1, improved: 0, same: 1, added: 1, removed: 1 });
+  const onlyBefore = { eval_set_id: 's', eval_case_results: [cr('a', 'PASSED', [m('rms', 0.9, 'PASSED'), m('extra', 1, 'PASSED')])] };
+  const onlyAfter = { eval_set_id: 's', eval_case_results: [cr('a', 'PASSED', [m('rms', 0.9, 'PASSED')])] };
+  assert.equal(compareRuns(buildRun([onlyBefore]), buildRun([onlyAfter])).rows[0].kind, 'same');
+});

@@ -1,0 +1,435 @@
+// The viewer's shell: what was opened (the picker, a folder, a drop, URL parameters; read in
+// open.js), the Files / Run / Case / Compare / Edit views and the hash routing. Every ADK file is
+// read by the package (loadEvalSetResult, loadEvalSet, validateEvalConfig / loadEvalConfig):
+// nothing here knows ADK's schema beyond the field names it displays.
+import * as api from '../web.js';
+import { h, fill, fmt, when, longText } from './dom.js';
+import { buildRun, filterRows, sortRows, histogram, compareRuns, STATUSES } from './model.js';
+import { virtualTable } from './vlist.js';
+import { histogramCard, statusBar } from './charts.js';
+import { caseView, badge } from './case.js';
+import { rescorePanel } from './rescore.js';
+import { editView, promote } from './edit.js';
+import { errorText, readFile, droppedFiles, urlFiles } from './open.js';
+
+const state = {
+  files: [],      // {name, kind: 'result'|'evalset'|'config'|'error', value?, error?, warnings?}
+  runKey: null,   // index of a result file, or `set:<eval_set_id>` for all its runs
+  baseKey: null,
+  candKey: null,
+  filters: { status: '', metric: '', min: NaN, max: NaN, text: '', flipsOnly: false },
+  sort: { key: 'status', desc: true },
+  built: new Map(), // runKey -> buildRun output
+  panels: new Map(), // runKey -> its rescore panel (kept across renders)
+};
+const main = document.getElementById('main');
+const notice = document.getElementById('notice');
+
+function say(text, isError = false) {
+  notice.textContent = text;
+  notice.className = isError ? 'error' : '';
+}
+
+// ---------------------------------------------------------------- loading
+
+async function openFiles(list) {
+  const files = [...list].filter((f) => f && typeof f.name === 'string');
+  if (!files.length) return;
+  const t0 = performance.now();
+  say(`Reading ${files.length} file${files.length === 1 ? '' : 's'}…`);
+  for (const f of files) {
+    const name = f.webkitRelativePath || f.relativePath || f.name;
+    let entry;
+    try {
+      entry = readFile(api, name, new Uint8Array(await f.arrayBuffer()));
+    } catch (e) {
+      entry = { name, kind: 'error', error: errorText(e) };
+    }
+    state.files.push(entry);
+    // Yield between files so a folder of big files keeps the page responsive.
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  state.built.clear();
+  state.panels.clear();
+  const firstResult = state.files.findIndex((f) => f.kind === 'result');
+  if (state.runKey === null && firstResult >= 0) state.runKey = String(firstResult);
+  const bad = state.files.slice(-files.length).filter((f) => f.kind === 'error').length;
+  // Timed up to the first view drawn (what "opens in under 2 s" means).
+  route();
+  say(`Loaded ${files.length} file${files.length === 1 ? '' : 's'} in ${Math.round(performance.now() - t0)} ms${bad ? `, ${bad} with errors (see Files)` : ''}.`, bad > 0);
+}
+
+async function openFromUrl() {
+  if (!new URLSearchParams(location.search).has('file')) return;
+  const { files, errors } = await urlFiles(location.search, location.href);
+  state.files.push(...errors);
+  await openFiles(files);
+  if (!files.length) route();
+}
+
+// ---------------------------------------------------------------- runs
+
+function resultFiles() {
+  return state.files.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'result');
+}
+
+/** The runs one can pick: each result file, and every eval set with several results merged. */
+function runChoices() {
+  const list = resultFiles().map(({ f, i }) => ({
+    key: String(i), label: `${f.name} — ${f.value.eval_set_id} (${f.value.eval_case_results.length} results${f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : ''})`,
+  }));
+  const bySet = new Map();
+  for (const { f } of resultFiles()) if (!f.derived) bySet.set(f.value.eval_set_id, (bySet.get(f.value.eval_set_id) || 0) + 1);
+  for (const [set, n] of bySet) if (n > 1) list.push({ key: `set:${set}`, label: `all ${n} runs of ${set} (repeated runs: flips and spread)` });
+  return list;
+}
+
+function getRun(key) {
+  if (key === null || key === undefined) return null;
+  if (state.built.has(key)) return state.built.get(key);
+  let results;
+  if (key.startsWith('set:')) results = resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value);
+  else results = state.files[Number(key)]?.kind === 'result' ? [state.files[Number(key)].value] : [];
+  if (!results.length) return null;
+  const run = buildRun(results);
+  state.built.set(key, run);
+  return run;
+}
+
+function runPicker(id, label, key, onPick) {
+  const sel = h('select', { id }, runChoices().map((c) => h('option', { value: c.key, selected: c.key === key }, c.label)));
+  sel.addEventListener('change', () => onPick(sel.value));
+  return h('label', { class: 'picker' }, `${label} `, sel);
+}
+
+// ---------------------------------------------------------------- views
+
+function filesView() {
+  if (!state.files.length) return welcome();
+  return h('section', null, h('h2', null, 'Files'),
+    h('table', { class: 'grid files' },
+      h('thead', null, h('tr', null, h('th', null, 'file'), h('th', null, 'kind'), h('th', null, 'contents'))),
+      h('tbody', null, state.files.map((f) => h('tr', { class: f.kind === 'error' ? 'bad' : null },
+        h('td', null, f.name), h('td', null, { result: 'result', evalset: 'eval set', config: 'config', error: 'error' }[f.kind]),
+        h('td', null, describeFile(f), f.kind === 'evalset' ? h('a', { href: `#edit/${state.files.indexOf(f)}`, class: 'edit-link' }, f.draft ? 'Edit (edited) / export' : 'Edit / export') : null))))));
+}
+
+function describeFile(f) {
+  if (f.kind === 'error') {
+    return h('div', { class: 'err' }, h('code', null, f.error.code), f.error.path ? [' at ', h('code', null, f.error.path)] : null, ': ', h('span', null, f.error.message.length > 2000 ? `${f.error.message.slice(0, 2000)}…` : f.error.message));
+  }
+  if (f.kind === 'result') {
+    return `${f.value.eval_set_id}: ${f.value.eval_case_results.length} case results${f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : ''}`;
+  }
+  if (f.kind === 'evalset') {
+    const cases = f.value.eval_cases || [];
+    return h('div', null, `${f.value.eval_set_id}: ${cases.length} cases`,
+      h('details', null, h('summary', null, 'cases'), h('ul', null, cases.slice(0, 1000).map((c) => h('li', null,
+        c.eval_id, h('span', { class: 'muted' }, c.conversation ? ` — ${c.conversation.length} turn${c.conversation.length === 1 ? '' : 's'}` : ' — conversation scenario'))))));
+  }
+  const criteria = f.value.criteria || {};
+  return h('div', null, h('ul', null, Object.entries(criteria).map(([k, v]) => h('li', null, h('code', null, k),
+    typeof v?.threshold === 'number' ? ` threshold ${fmt(v.threshold)}` : ''))),
+  (f.warnings || []).map((w) => h('div', { class: 'warn' }, h('code', null, w.code), w.path ? [' at ', h('code', null, w.path)] : null, `: ${w.message}`)));
+}
+
+function welcome() {
+  return h('section', { class: 'welcome' },
+    h('h2', null, 'Open eval results'),
+    h('p', null, 'Open ADK result files (', h('code', null, '*.evalset_result.json'), '), eval sets and eval configs with the buttons above, drop them (or a whole ',
+      h('code', null, '.adk/eval_history'), ' folder) anywhere on the page, or list same-origin files in the URL: ', h('code', null, '?file=a.json&file=b.json'), '.'),
+    h('p', { class: 'muted' }, 'Everything stays in this page: files are read by the evalcore WebAssembly module and nothing is uploaded.'));
+}
+
+let table = null;
+
+function runView() {
+  if (!resultFiles().length) return welcome();
+  if (state.runKey === null || !getRun(state.runKey)) state.runKey = resultFiles()[0] ? String(resultFiles()[0].i) : null;
+  const run = getRun(state.runKey);
+  const f = state.filters;
+  let regex = null;
+  let regexError = null;
+  if (f.text) {
+    try { regex = new RegExp(f.text, 'i'); } catch (e) { regexError = e.message; }
+  }
+  const rows = sortRows(filterRows(run.rows, { ...f, regex }), state.sort.key, state.sort.desc);
+  const total = (k) => run.rows.reduce((a, r) => a + r[k], 0);
+
+  const report = h('button', { type: 'button', id: 'export-html' }, 'Export HTML report');
+  report.addEventListener('click', () => exportReport(state.runKey));
+  const summary = h('section', { class: 'summary' },
+    h('div', { class: 'filters' }, runPicker('run-pick', 'Run', state.runKey, (k) => { state.runKey = k; render(); }), report),
+    h('div', { class: 'cards' },
+      card('cases', run.rows.length, run.repeated ? `${run.caseResults} results` : null),
+      STATUSES.filter((s) => run.counts[s] > 0).map((s) => card(s, run.counts[s], null, `st-${s}`)),
+      run.repeated ? card('flaky', run.rows.filter((r) => r.flips > 0).length, 'status flips across runs') : null,
+      run.hasUsage ? [card('tokens', fmt(Math.round(total('tokens'))), 'total (mean over runs)'),
+        card('inference calls', fmt(Math.round(total('inferenceCalls')))),
+        card('duration', `${fmt(total('seconds'), 2)} s`)] : null),
+    statusBar(run.counts));
+
+  const reasons = run.reasons.size ? h('section', { class: 'reasons' }, h('h3', null, 'Why metrics were NOT_EVALUATED'),
+    h('table', { class: 'grid' }, h('thead', null, h('tr', null, h('th', null, 'metric'), h('th', null, 'count'), h('th', null, 'reason'))),
+      h('tbody', null, [...run.reasons].flatMap(([m, per]) => [...per].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([r, n]) =>
+        h('tr', null, h('td', null, m), h('td', null, String(n)), h('td', null, r))))))) : null;
+
+  const charts = h('section', { class: 'charts' }, run.metrics.map((m) => {
+    const hist = histogram(run.rows, m);
+    return hist ? histogramCard(m, hist) : null;
+  }));
+
+  const columns = [
+    { label: 'eval id', width: 'minmax(12em, 2fr)', sortKey: 'id' },
+    { label: 'status', width: '9em', sortKey: 'status' },
+    ...run.metrics.map((m) => ({ label: m, width: 'minmax(7em, 1fr)', sortKey: `metric:${m}` })),
+    ...(run.repeated ? [{ label: 'flips', width: '5em', sortKey: 'flips' }] : []),
+    ...(run.hasUsage ? [{ label: 'tokens', width: '6em', sortKey: 'tokens' }, { label: 'seconds', width: '6em', sortKey: 'seconds' }] : []),
+  ];
+  table = virtualTable({
+    label: 'Cases', columns, sort: state.sort,
+    onSort: (key) => { state.sort = { key, desc: state.sort.key === key ? !state.sort.desc : key !== 'id' }; render(); },
+    onOpen: (row) => { location.hash = `#case/${encodeURIComponent(row.id)}`; },
+    renderCells: (row) => [
+      h('div', { role: 'cell', class: 'id', title: row.id }, row.id),
+      h('div', { role: 'cell' }, badge(row.status)),
+      ...run.metrics.map((m) => {
+        const c = row.metrics.get(m);
+        if (!c) return h('div', { role: 'cell', class: 'muted' }, '–');
+        return h('div', { role: 'cell', class: `score st-${c.status}`, title: c.statuses.join(', ') },
+          c.mean === null ? c.status.replace('_', ' ').toLowerCase() : fmt(c.mean), c.spread > 0 ? h('span', { class: 'spread' }, ` ±${fmt(c.spread / 2, 2)}`) : null);
+      }),
+      ...(run.repeated ? [h('div', { role: 'cell', class: row.flips ? 'flaky' : 'muted' }, String(row.flips))] : []),
+      ...(run.hasUsage ? [h('div', { role: 'cell', class: 'num' }, fmt(Math.round(row.tokens))), h('div', { role: 'cell', class: 'num' }, fmt(row.seconds, 2))] : []),
+    ],
+  });
+  table.setItems(rows);
+
+  const filters = filterBar(run, regexError, rows.length);
+  const view = h('div', null, summary, rescoreFor(state.runKey), reasons, charts, filters, table.root);
+  requestAnimationFrame(() => table.refresh());
+  return view;
+}
+
+/** The rescore panel of a run (made once per run, so its edits survive re-renders). */
+function rescoreFor(key) {
+  if (state.panels.has(key)) return state.panels.get(key);
+  const results = key.startsWith('set:')
+    ? resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value)
+    : [state.files[Number(key)].value];
+  const source = key.startsWith('set:') ? `all runs of ${key.slice(4)}` : state.files[Number(key)].name;
+  const links = h('div', { class: 'filters', id: 'rescore-links' });
+  const panel = rescorePanel(api, {
+    results,
+    configs: state.files.filter((f) => f.kind === 'config'),
+    onResult: (outcome) => {
+      const entry = { name: `rescored: ${source}`, kind: 'result', derived: true, value: mergeResults(outcome.results) };
+      let at = state.files.findIndex((f) => f.derived && f.name === entry.name);
+      if (at < 0) { state.files.push(entry); at = state.files.length - 1; } else state.files[at] = entry;
+      state.built.delete(String(at));
+      state.panels.delete(String(at));
+      const show = h('button', { type: 'button', id: 'show-rescored' }, 'Show the rescored run');
+      show.addEventListener('click', () => { state.runKey = String(at); render(); });
+      const cmp = h('button', { type: 'button', id: 'compare-rescored' }, 'Compare: original → rescored');
+      cmp.addEventListener('click', () => { state.baseKey = key; state.candKey = String(at); location.hash = '#compare'; });
+      fill(links, show, cmp);
+    },
+  });
+  panel.appendChild(links);
+  state.panels.set(key, panel);
+  return panel;
+}
+
+/** The run as one self-contained HTML file (the same report as `evalcore eval --format html`). */
+async function exportReport(key) {
+  // Loaded on first use: the report writer is not needed to show a run.
+  const { toHtml } = await import('../lib/reports.js');
+  const results = key.startsWith('set:')
+    ? resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value)
+    : [state.files[Number(key)].value];
+  const name = key.startsWith('set:') ? key.slice(4) : state.files[Number(key)].name.replace(/^.*\//, '').replace(/\.json$/, '');
+  let html;
+  try {
+    html = toHtml(results, { generated: `From ${name}, exported by the evalcore viewer.` });
+  } catch (e) {
+    const t = errorText(e);
+    say(`The report could not be made: ${t.code}: ${t.message}`, true);
+    return;
+  }
+  const url = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
+  const a = h('a', { href: url, download: `${name.replace(/[^\w.-]+/g, '_')}.report.html` });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Several results of one eval set as one (a merged run rescored). */
+function mergeResults(list) {
+  if (list.length === 1) return list[0];
+  return { ...list[0], eval_case_results: list.flatMap((r) => r.eval_case_results) };
+}
+
+function card(label, value, sub, cls) {
+  return h('div', { class: `card ${cls || ''}` }, h('div', { class: 'value' }, String(value)), h('div', { class: 'label' }, label), sub ? h('div', { class: 'muted' }, sub) : null);
+}
+
+function filterBar(run, regexError, shown) {
+  const f = state.filters;
+  const status = h('select', { id: 'f-status' }, h('option', { value: '' }, 'any status'), STATUSES.map((s) => h('option', { value: s, selected: f.status === s }, s)));
+  const metric = h('select', { id: 'f-metric' }, h('option', { value: '' }, 'any metric'), run.metrics.map((m) => h('option', { value: m, selected: f.metric === m }, m)));
+  const min = h('input', { id: 'f-min', type: 'number', step: 'any', placeholder: 'min', value: Number.isFinite(f.min) ? f.min : '' });
+  const max = h('input', { id: 'f-max', type: 'number', step: 'any', placeholder: 'max', value: Number.isFinite(f.max) ? f.max : '' });
+  const text = h('input', { id: 'f-text', type: 'search', placeholder: 'regex over ids and texts', value: f.text, spellcheck: 'false' });
+  const flips = h('input', { id: 'f-flips', type: 'checkbox', checked: f.flipsOnly });
+  const apply = () => {
+    Object.assign(f, { status: status.value, metric: metric.value, min: min.value === '' ? NaN : Number(min.value), max: max.value === '' ? NaN : Number(max.value), text: text.value, flipsOnly: flips.checked });
+    render(document.activeElement?.id);
+  };
+  for (const el of [status, metric, flips]) el.addEventListener('change', apply);
+  let timer = 0;
+  for (const el of [min, max, text]) el.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(apply, 150); });
+  return h('section', { class: 'filters', role: 'search' },
+    h('label', null, 'Status ', status), h('label', null, 'Metric ', metric), h('label', null, 'Score ', min, ' – ', max),
+    h('label', null, 'Text ', text), h('label', null, flips, ' flips only'),
+    h('span', { class: 'count', id: 'shown' }, `${shown.toLocaleString('en-US')} of ${run.rows.length.toLocaleString('en-US')} cases`),
+    regexError ? h('span', { class: 'error' }, `invalid regex: ${regexError}`) : null);
+}
+
+function caseRoute(id) {
+  const run = getRun(state.runKey);
+  const row = run && run.rows.find((r) => r.id === id);
+  if (!row) return h('section', null, h('p', null, 'No case ', h('code', null, id), ' in the selected run.'), h('a', { href: '#run' }, 'Back to the run'));
+  let rep = 0;
+  const holder = h('div');
+  const show = () => fill(holder, caseView(api, row, rep, (i) => { rep = i; show(); }), promoteBar(row, rep));
+  show();
+  return h('div', null, h('nav', { class: 'crumbs' }, h('a', { href: '#run' }, '← all cases')), holder);
+}
+
+/** Promote this repetition's actual invocations to the expected ones of a loaded eval set. */
+function promoteBar(row, rep) {
+  const sets = state.files.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'evalset');
+  if (!sets.length) return null;
+  const invs = row.reps[rep].result.eval_metric_result_per_invocation || [];
+  if (!invs.length || invs.some((i) => !i.actual_invocation)) return null;
+  sets.sort((a, b) => (b.f.value.eval_set_id === row.evalSetId) - (a.f.value.eval_set_id === row.evalSetId));
+  const sel = h('select', { id: 'promote-target', 'aria-label': 'eval set' }, sets.map(({ f, i }) => h('option', { value: String(i) }, `${f.value.eval_set_id} (${f.name})`)));
+  const go = h('button', { type: 'button', id: 'promote' }, 'Use these actual invocations as the expected ones');
+  go.addEventListener('click', () => {
+    const file = state.files[Number(sel.value)];
+    if (!file.draft) file.draft = structuredClone(file.value);
+    promote(file.draft, row.id, invs.map((i) => i.actual_invocation));
+    location.hash = `#edit/${sel.value}`;
+  });
+  return h('section', { class: 'filters promote' }, 'Eval set ', sel, go);
+}
+
+function compareView() {
+  const choices = runChoices();
+  if (choices.length < 2) return h('section', null, h('h2', null, 'Compare runs'), h('p', null, 'Open at least two result files to compare a baseline with a candidate.'));
+  if (state.baseKey === null || !choices.some((c) => c.key === state.baseKey)) state.baseKey = choices[0].key;
+  if (state.candKey === null || !choices.some((c) => c.key === state.candKey)) state.candKey = choices[1].key;
+  const cmp = compareRuns(getRun(state.baseKey), getRun(state.candKey));
+  const t = cmp.tally;
+  const vt = virtualTable({
+    label: 'Comparison',
+    columns: [{ label: 'eval id', width: 'minmax(12em, 2fr)' }, { label: 'change', width: '8em' }, { label: 'status', width: '16em' },
+      ...cmp.names.map((m) => ({ label: `Δ ${m}`, width: 'minmax(9em, 1fr)' }))],
+    onOpen: (r) => { if (r.kind !== 'removed') { state.runKey = state.candKey; location.hash = `#case/${encodeURIComponent(r.id)}`; } },
+    renderCells: (r) => [
+      h('div', { role: 'cell', class: 'id', title: r.id }, r.id),
+      h('div', { role: 'cell', class: `kind k-${r.kind}` }, r.kind),
+      h('div', { role: 'cell' }, r.before ? badge(r.before) : '—', ' → ', r.after ? badge(r.after) : '—'),
+      ...cmp.names.map((m) => {
+        const x = r.metrics.find((q) => q.name === m);
+        if (!x) return h('div', { role: 'cell', class: 'muted' }, '–');
+        const cls = x.delta === null ? 'muted' : x.delta < -1e-12 ? 'down' : x.delta > 1e-12 ? 'up' : 'muted';
+        return h('div', { role: 'cell', class: `num ${cls}`, title: `${fmt(x.before)} → ${fmt(x.after)}` },
+          x.delta === null ? `${x.beforeStatus ?? '—'} → ${x.afterStatus ?? '—'}` : `${x.delta > 0 ? '+' : ''}${fmt(x.delta)}`);
+      }),
+    ],
+  });
+  vt.setItems(cmp.rows);
+  requestAnimationFrame(() => vt.refresh());
+  return h('div', null, h('h2', null, 'Compare runs'),
+    h('div', { class: 'filters' },
+      runPicker('base-pick', 'Baseline', state.baseKey, (k) => { state.baseKey = k; render(); }),
+      runPicker('cand-pick', 'Candidate', state.candKey, (k) => { state.candKey = k; render(); })),
+    h('div', { class: 'cards' }, card('regressed', t.regressed, null, 'st-FAILED'), card('improved', t.improved, null, 'st-PASSED'),
+      card('unchanged', t.same), card('new', t.added), card('removed', t.removed)),
+    vt.root);
+}
+
+// ---------------------------------------------------------------- routing
+
+function currentRoute() {
+  const hash = location.hash.slice(1);
+  if (hash.startsWith('case/')) return { view: 'case', id: decodeURIComponent(hash.slice(5)) };
+  if (hash.startsWith('edit/')) return { view: 'edit', index: Number(hash.slice(5)) };
+  if (hash === 'files' || hash === 'compare' || hash === 'run') return { view: hash };
+  return { view: resultFiles().length ? 'run' : 'files' };
+}
+
+function render(refocus) {
+  const r = currentRoute();
+  for (const a of document.querySelectorAll('#tabs a')) {
+    if (a.dataset.view === (r.view === 'case' ? 'run' : r.view === 'edit' ? 'files' : r.view)) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  let view;
+  try {
+    const file = r.view === 'edit' ? state.files[r.index] : null;
+    view = r.view === 'edit' ? (file && file.kind === 'evalset' ? editView(api, file) : h('p', null, 'No such eval set.'))
+      : r.view === 'case' ? caseRoute(r.id) : r.view === 'compare' ? compareView() : r.view === 'files' ? filesView() : runView();
+  } catch (e) {
+    const t = errorText(e);
+    view = h('div', { class: 'err' }, h('code', null, t.code), t.path ? [' at ', h('code', null, t.path)] : null, `: ${t.message}`);
+  }
+  fill(main, view);
+  main.dataset.view = r.view;
+  if (refocus) document.getElementById(refocus)?.focus();
+}
+const route = () => render();
+
+// ---------------------------------------------------------------- start
+
+function wire() {
+  const pick = document.getElementById('open-files');
+  const folder = document.getElementById('open-folder');
+  pick.addEventListener('change', () => { openFiles(pick.files); pick.value = ''; });
+  folder.addEventListener('change', () => {
+    openFiles([...folder.files].filter((f) => f.name.endsWith('.json')));
+    folder.value = '';
+  });
+  document.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dropping'); });
+  document.addEventListener('dragleave', (e) => { if (e.target === document.documentElement || e.clientX <= 0) document.body.classList.remove('dropping'); });
+  document.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    document.body.classList.remove('dropping');
+    openFiles(await droppedFiles(e.dataTransfer));
+  });
+  window.addEventListener('hashchange', route);
+}
+
+async function start() {
+  const t0 = performance.now();
+  wire();
+  try {
+    await api.init();
+  } catch (e) {
+    const t = errorText(e);
+    say(`The evalcore module did not load: ${t.code}: ${t.message}`, true);
+    return;
+  }
+  const init = performance.now() - t0;
+  document.body.dataset.ready = 'true';
+  route();
+  // performance.now() counts from navigation start: the page is usable from here.
+  const usable = performance.now();
+  await openFromUrl();
+  document.body.dataset.loaded = 'true';
+  // For the browser tests: the module's start-up and the URL's files opened (ms since start).
+  window.__viewerTimings = { init, usable, opened: performance.now() - t0 };
+}
+start();

@@ -1,0 +1,89 @@
+// Opening files: which of the package's readers a file is for (result, eval set, config; each
+// tried), folders dropped whole, and the same-origin files a URL names. The package reads every
+// byte; this file only decides which reader to try first and collects the files.
+
+/** A thrown value as `{code, path, message}` (the core's EvalError keeps its own). */
+export const errorText = (e) => (e && e.name === 'EvalError'
+  ? { code: e.code, path: e.path, message: e.message }
+  : { code: 'error', path: '', message: String(e && e.message ? e.message : e) });
+
+/** Which loader to try first, from the file name (every loader is still tried). */
+function order(name) {
+  const n = name.toLowerCase();
+  if (n.includes('result')) return ['result', 'evalset', 'config'];
+  if (/config/.test(n)) return ['config', 'result', 'evalset'];
+  return ['evalset', 'result', 'config'];
+}
+
+/**
+ * One file's bytes read by the package: `{name, kind: 'result'|'evalset'|'config', value}`, or
+ * `{name, kind: 'error', error}` with the error of the reader its name suggested.
+ */
+export function readFile(api, name, bytes) {
+  let first = null;
+  for (const kind of order(name)) {
+    try {
+      if (kind === 'result') return { name, kind, value: api.loadEvalSetResult(bytes) };
+      if (kind === 'evalset') return { name, kind, value: api.loadEvalSet(bytes) };
+      const text = new TextDecoder().decode(bytes);
+      const report = api.validateEvalConfig(text, { strict: true });
+      // Only a file that is a config without complaint counts as one when guessed.
+      if (report.ok || order(name)[0] === 'config') {
+        if (!report.ok) throw report.errors[0];
+        return { name, kind, value: api.loadEvalConfig(text), warnings: report.warnings };
+      }
+      throw report.errors[0];
+    } catch (e) {
+      if (first === null) first = errorText(e);
+    }
+  }
+  return { name, kind: 'error', error: first };
+}
+
+/** Files from a drop, folders walked (an .adk/eval_history folder dropped whole: its .json files). */
+export async function droppedFiles(dt) {
+  const out = [];
+  const entries = [...(dt.items || [])].map((i) => (i.webkitGetAsEntry ? i.webkitGetAsEntry() : null)).filter(Boolean);
+  if (!entries.length) return [...dt.files];
+  const walk = async (entry, prefix) => {
+    if (entry.isFile) {
+      const file = await new Promise((res, rej) => entry.file(res, rej));
+      if (!prefix || file.name.endsWith('.json')) { file.relativePath = prefix + file.name; out.push(file); }
+    } else if (entry.isDirectory) {
+      const reader = entry.createReader();
+      for (;;) {
+        const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
+        if (!batch.length) break;
+        for (const e of batch) await walk(e, `${prefix}${entry.name}/`);
+      }
+    }
+  };
+  for (const e of entries) await walk(e, '');
+  return out;
+}
+
+/**
+ * `?file=a.json&file=runs/b.json`: the files named, fetched because the URL asks, from the
+ * page's own origin only. Resolves to `{files: File[], errors: [{name, kind: 'error', error}]}`.
+ */
+export async function urlFiles(search, href) {
+  const files = [];
+  const errors = [];
+  for (const n of new URLSearchParams(search).getAll('file')) {
+    let url;
+    try { url = new URL(n, href); } catch { url = null; }
+    if (!url || url.origin !== new URL(href).origin) {
+      errors.push({ name: n, kind: 'error', error: { code: 'not_same_origin', path: '', message: 'only files from this page\'s own origin are opened from the URL' } });
+      continue;
+    }
+    try {
+      const res = await fetch(url, { credentials: 'same-origin' });
+      if (!res.ok) throw new Error(`HTTP ${res.status} for ${url.pathname}`);
+      const blob = await res.blob();
+      files.push(new File([blob], decodeURIComponent(url.pathname.split('/').pop() || n)));
+    } catch (e) {
+      errors.push({ name: n, kind: 'error', error: errorText(e) });
+    }
+  }
+  return { files, errors };
+}
