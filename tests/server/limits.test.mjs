@@ -138,6 +138,24 @@ describe('limits', () => {
     assert.ok(judge.requests.every((r) => r.clientAborted), 'the server dropped both judge calls');
   });
 
+  test('a client that leaves a JSON (not streamed) request stops its agent turns too', async () => {
+    const turns = [];
+    const s = await serve({ limits: { caseConcurrency: 1 }, agents: { slow: async (turn) => { turns.push(turn.evalId); await new Promise((r) => setTimeout(r, 150)); return 'answer'; } } });
+    const controller = new AbortController();
+    const pending = fetch(`${s.url}/v1/evaluate`, {
+      method: 'POST', signal: controller.signal, headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ evalSet: setOf(10), agent: 'slow' }),
+    }).catch((e) => e.name);
+    while (turns.length < 2) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    assert.equal(await pending, 'AbortError');
+    await new Promise((r) => setTimeout(r, 400));
+    const atAbort = turns.length;
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(turns.length, atAbort, 'no turn started after the client left');
+    assert.ok(atAbort < 10, `${atAbort} of 10 turns ran`);
+  });
+
   test('a body or case count over its limit names the limit; defaults are documented values', async () => {
     assert.deepEqual({ ...DEFAULT_LIMITS }, {
       maxBodyBytes: 10 * 1024 * 1024, maxCases: 100, maxRuns: 5, maxCalls: 200, maxConcurrent: 64, agentTimeoutMs: 60_000, caseConcurrency: 4,
