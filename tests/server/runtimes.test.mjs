@@ -74,6 +74,7 @@ before(async () => {
     EVALCORE_CASE_CONCURRENCY: '2',
     EVALCORE_MAX_PARSE_BYTES: String(16 * 1024 * 1024),
     EVALCORE_MAX_CONCURRENT: '2',
+    EVALCORE_LOG: '1',
   };
   // One at a time: the machine is small and startup is not what is measured.
   servers.node = await startNode(env, work);
@@ -382,6 +383,8 @@ describe('the same answers in node, deno and workerd', () => {
       }
       const printed = servers[name].output();
       assert.ok(!printed.includes(KEY) && !printed.includes(TOKEN), `${name} printed a secret`);
+      // It did print its request log (so the check above read something).
+      assert.match(printed, name === 'node' ? /POST \/v1\/evaluate 400 unknown_agent \d+ms/ : /"evalcore":"request","method":"POST","path":"\/v1\/evaluate","status":400,"ms":\d+,"code":"unknown_agent"/, `${name}'s output: ${printed.slice(-600)}`);
     }
   });
 });

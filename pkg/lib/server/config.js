@@ -47,6 +47,8 @@ const str = (env, name) => {
  *   EVALCORE_JUDGE_BASE_URL        the provider's base URL
  *   GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY
  *   EVALCORE_AGENTS                JSON {"name": "https://agent/turn"}: agents a request may name
+ *   EVALCORE_LOG                   1: one JSON line per request on the console (method, path,
+ *                                  status, ms, code)
  *   EVALCORE_MAX_*                 the limits (DEFAULT_LIMITS)
  * A malformed value throws EvalError `config` naming the variable (never its value).
  */
@@ -70,6 +72,12 @@ export function optionsFromEnv(env) {
     options.judge = judge;
   } else if (str(env, 'EVALCORE_JUDGE_BASE_URL') !== undefined) {
     throw new EvalError('config', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_BASE_URL needs EVALCORE_JUDGE=provider:model');
+  }
+  const logging = str(env, 'EVALCORE_LOG');
+  if (logging !== undefined) {
+    if (logging !== '0' && logging !== '1') throw new EvalError('config', 'EVALCORE_LOG', 'EVALCORE_LOG must be 1 (one JSON line per request on the console) or 0');
+    // Method, path, status, time and error code only (createHandler's `log`): never a header or a body.
+    if (logging === '1') options.log = (entry) => console.log(JSON.stringify({ evalcore: 'request', ...entry }));
   }
   const agents = str(env, 'EVALCORE_AGENTS');
   if (agents !== undefined) {
@@ -135,7 +143,7 @@ export function secretsOf(options) {
 }
 
 /** Every variable optionsFromEnv reads. */
-const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_AGENTS',
+const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_AGENTS', 'EVALCORE_LOG',
   ...Object.values(KEY_ENV).flat(), ...Object.values(LIMIT_ENV)];
 
 /**
