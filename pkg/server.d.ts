@@ -38,6 +38,8 @@ export interface HandlerOptions {
   /** Bearer token the /v1 routes require. */
   token?: string;
   limits?: ServerLimits;
+  /** Origins browsers may call from ("*" for any): preflights answered, Access-Control-Allow-Origin on answers. */
+  cors?: string | string[];
   /** One entry per request; never a header, a body or a key. */
   log?: (entry: { method: string; path: string; status: number; ms: number; code?: string }) => void;
 }

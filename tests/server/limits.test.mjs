@@ -254,6 +254,7 @@ describe('configuration', () => {
       [{ EVALCORE_MAX_CASES: '0' }, 'EVALCORE_MAX_CASES'],
       [{ EVALCORE_MAX_BODY_BYTES: '1e9' }, 'EVALCORE_MAX_BODY_BYTES'],
       [{ EVALCORE_LOG: 'yes' }, 'EVALCORE_LOG'],
+      [{ EVALCORE_CORS_ORIGINS: 'https://a.example/path' }, 'EVALCORE_CORS_ORIGINS'],
     ]) {
       assert.throws(() => optionsFromEnv(env), (e) => e instanceof EvalError && e.code === 'config' && e.path === path && !e.message.includes('secret-looking-value'), JSON.stringify(env));
     }
@@ -262,6 +263,8 @@ describe('configuration', () => {
   test('createHandler: unknown limits, bad agents and a bad judge are refused at creation', () => {
     assert.throws(() => createHandler({ limits: { maxCase: 3 } }), /unknown limit "maxCase"/);
     assert.throws(() => createHandler({ tokens: 'x' }), /unknown option "tokens"/);
+    assert.throws(() => createHandler({ cors: ['app.example'] }), /cors must be/);
+    assert.equal(optionsFromEnv({ EVALCORE_CORS_ORIGINS: ' https://a.example , * ' }).cors.join(' '), 'https://a.example *');
     assert.throws(() => createHandler({ limits: { maxCases: 0 } }), /at least 1/);
     assert.throws(() => createHandler({ agents: { a: { url: 'ftp://x' } } }), /function or \{url/);
     assert.throws(() => createHandler({ judge: { provider: 'openai' } }), /judge must be/);

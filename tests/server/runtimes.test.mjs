@@ -75,6 +75,7 @@ before(async () => {
     EVALCORE_MAX_PARSE_BYTES: String(16 * 1024 * 1024),
     EVALCORE_MAX_CONCURRENT: '2',
     EVALCORE_LOG: '1',
+    EVALCORE_CORS_ORIGINS: 'https://app.example, http://localhost:5173',
   };
   // One at a time: the machine is small and startup is not what is measured.
   servers.node = await startNode(env, work);
@@ -132,6 +133,28 @@ describe('the same answers in node, deno and workerd', () => {
     assert.equal(method.status, 405);
     assert.equal(method.headers.allow, 'POST');
     for (const a of [missing, wrong, notFound, method]) assert.deepEqual(Object.keys(a.body.error), ['code', 'path', 'message']);
+  });
+
+  test('CORS for the configured origins: preflight without the token, Access-Control-Allow-Origin on every answer', async () => {
+    const cors = (a) => ({ status: a.status, origin: a.headers['access-control-allow-origin'], methods: a.headers['access-control-allow-methods'],
+      allow: a.headers['access-control-allow-headers'], expose: a.headers['access-control-expose-headers'], vary: a.headers.vary });
+    const preflight = { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } };
+    for (const name of RUNTIMES) {
+      const pre = await call(servers[name].url, '/v1/evaluate', preflight);
+      assert.deepEqual(cors(pre), { status: 204, origin: 'https://app.example', methods: 'POST', allow: 'authorization, content-type, accept', expose: 'retry-after', vary: 'Origin' }, name);
+      const other = await call(servers[name].url, '/v1/metrics', { method: 'GET', headers: { ...AUTH, origin: 'https://evil.example' } });
+      assert.deepEqual(cors(other), { status: 200, origin: undefined, methods: undefined, allow: undefined, expose: undefined, vary: 'Origin' }, name);
+    }
+    const ok = await same('/v1/metrics', { method: 'GET', headers: { ...AUTH, origin: 'http://localhost:5173' } });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers['access-control-allow-origin'], 'http://localhost:5173');
+    const denied = await same('/v1/metrics', { method: 'GET', headers: { origin: 'https://app.example' } });
+    assert.equal(denied.status, 401);
+    assert.equal(denied.headers['access-control-allow-origin'], 'https://app.example', 'a browser can read the 401');
+    const other = await same('/v1/metrics', { method: 'GET', headers: { ...AUTH, origin: 'https://evil.example' } });
+    assert.equal(other.status, 200);
+    assert.equal(other.headers['access-control-allow-origin'], undefined);
+    assert.equal(other.headers.vary, 'Origin');
   });
 
   test('bad bodies: not JSON, empty, not an object, unknown field, missing evalSet, both actual and agent', async () => {

@@ -47,6 +47,7 @@ const str = (env, name) => {
  *   EVALCORE_JUDGE_BASE_URL        the provider's base URL
  *   GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY
  *   EVALCORE_AGENTS                JSON {"name": "https://agent/turn"}: agents a request may name
+ *   EVALCORE_CORS_ORIGINS          origins (comma separated) or * that browsers may call from
  *   EVALCORE_LOG                   1: one JSON line per request on the console (method, path,
  *                                  status, ms, code)
  *   EVALCORE_MAX_*                 the limits (DEFAULT_LIMITS)
@@ -78,6 +79,14 @@ export function optionsFromEnv(env) {
     if (logging !== '0' && logging !== '1') throw new EvalError('config', 'EVALCORE_LOG', 'EVALCORE_LOG must be 1 (one JSON line per request on the console) or 0');
     // Method, path, status, time and error code only (createHandler's `log`): never a header or a body.
     if (logging === '1') options.log = (entry) => console.log(JSON.stringify({ evalcore: 'request', ...entry }));
+  }
+  const cors = str(env, 'EVALCORE_CORS_ORIGINS');
+  if (cors !== undefined) {
+    const list = cors.split(',').map((o) => o.trim()).filter((o) => o !== '');
+    if (list.some((o) => !(o === '*' || /^https?:\/\/[^/\s]+$/.test(o)))) {
+      throw new EvalError('config', 'EVALCORE_CORS_ORIGINS', 'EVALCORE_CORS_ORIGINS must be * or origins like https://app.example.com, separated by commas');
+    }
+    options.cors = list;
   }
   const agents = str(env, 'EVALCORE_AGENTS');
   if (agents !== undefined) {
@@ -143,7 +152,7 @@ export function secretsOf(options) {
 }
 
 /** Every variable optionsFromEnv reads. */
-const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_AGENTS', 'EVALCORE_LOG',
+const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_AGENTS', 'EVALCORE_LOG', 'EVALCORE_CORS_ORIGINS',
   ...Object.values(KEY_ENV).flat(), ...Object.values(LIMIT_ENV)];
 
 /**

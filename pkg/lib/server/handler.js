@@ -14,7 +14,7 @@ import { HttpError, badInput, checkToken, errorResponse, json, readCapped, redac
 
 const NDJSON = 'application/x-ndjson';
 const EVALUATE_FIELDS = ['evalSet', 'config', 'actual', 'agent', 'numRuns'];
-const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log'];
+const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors'];
 const ROUTES = {
   '/healthz': ['GET', 'HEAD'],
   '/v1/metrics': ['GET', 'HEAD'],
@@ -44,6 +44,7 @@ export function createHandler(options = {}) {
   const token = typeof options.token === 'string' && options.token !== '' ? options.token : null;
   const redact = redactor(secretsOf(options));
   const log = typeof options.log === 'function' ? options.log : null;
+  const cors = corsOf(options.cors);
   let inFlight = 0;
 
   return async function handle(request, env, ctx) {
@@ -59,6 +60,7 @@ export function createHandler(options = {}) {
       code = err.code;
       response = errorResponse(err, redact);
     }
+    if (cors !== null) response = withCors(response, request.headers.get('origin'), cors);
     if (log !== null) {
       try {
         log({
@@ -80,6 +82,17 @@ export function createHandler(options = {}) {
   async function route(request, url) {
     const methods = ROUTES[url.pathname];
     if (methods === undefined) throw new HttpError(404, 'not_found', '', `no route ${url.pathname} (routes: ${Object.keys(ROUTES).join(', ')})`);
+    // A browser's preflight: answered without the token (it carries none), only where CORS is on.
+    if (request.method === 'OPTIONS' && cors !== null) {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          'access-control-allow-methods': methods.join(', '),
+          'access-control-allow-headers': 'authorization, content-type, accept',
+          'access-control-max-age': '600',
+        },
+      });
+    }
     if (!methods.includes(request.method)) {
       throw new HttpError(405, 'method_not_allowed', '', `${url.pathname} takes ${methods.join(' or ')}, not ${request.method}`, { allow: methods.join(', ') });
     }
@@ -356,6 +369,27 @@ export function createHandler(options = {}) {
     });
     return new Response(stream, { status: 200, headers: { 'content-type': `${NDJSON}; charset=utf-8`, 'cache-control': 'no-store' } });
   }
+}
+
+/** The allowed origins of the `cors` option (an origin, a list of them, or "*"); null: CORS off. */
+function corsOf(given) {
+  if (given === undefined || given === null || given === false) return null;
+  const list = typeof given === 'string' ? [given] : given;
+  if (!Array.isArray(list) || list.length === 0 || list.some((o) => typeof o !== 'string' || !(o === '*' || /^https?:\/\/[^/\s]+$/.test(o)))) {
+    throw new EvalError('config', 'cors', 'createHandler: cors must be "*" or origins like "https://app.example.com"');
+  }
+  return list;
+}
+
+/** The response with CORS headers for an allowed `origin` (and `Vary: Origin` either way). */
+function withCors(response, origin, allowed) {
+  const headers = new Headers(response.headers);
+  headers.append('vary', 'Origin');
+  if (origin !== null && (allowed.includes('*') || allowed.includes(origin))) {
+    headers.set('access-control-allow-origin', allowed.includes('*') ? '*' : origin);
+    headers.set('access-control-expose-headers', 'retry-after');
+  }
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** The last line of a stream: the EvalSetResult without its cases, the counts and runHealth. */
