@@ -29,6 +29,7 @@ Configuration comes from the environment only:
   EVALCORE_JUDGE_BASE_URL   the judge provider's base URL
   GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY   the judge's key
   EVALCORE_AGENTS           JSON {"name": "https://agent/turn"}: agents a request may name
+  EVALCORE_CORS_ORIGINS     origins browsers may call from (comma separated, or *)
   (the request log is on stderr unless --quiet; EVALCORE_LOG is for the module worker)
   EVALCORE_MAX_BODY_BYTES   (default ${DEFAULT_LIMITS.maxBodyBytes})   EVALCORE_MAX_CASES (default ${DEFAULT_LIMITS.maxCases})
   EVALCORE_MAX_RUNS         (default ${DEFAULT_LIMITS.maxRuns})   EVALCORE_MAX_JUDGE_CALLS (default ${DEFAULT_LIMITS.maxCalls})
