@@ -23,7 +23,7 @@ Options:
   --quiet       no request log on stderr
   -h, --help    this help
 
-Configuration comes from the environment only:
+The rest of the configuration comes from the environment:
   EVALCORE_TOKEN            bearer token the /v1 routes require
   EVALCORE_JUDGE            provider:model of the judge (gemini, openai, anthropic)
   EVALCORE_JUDGE_BASE_URL   the judge provider's base URL
