@@ -165,6 +165,10 @@ export type EvalMetricResultDetails = {
    * evalcore: a trajectory metric's explanation of an invocation below 1 (not in ADK's files).
    */
   trajectory?: TrajectoryExplanation,
+  /**
+   * evalcore: hallucinations_v1's labelled sentences of the invocation (not in ADK's files).
+   */
+  sentences?: Array<SentenceLabel>,
 };
 
 /**
@@ -534,6 +538,23 @@ export type RunMetricSummary = {
 export type RunSummary = {
   num_runs: number,
   cases: Array<RunCaseSummary>,
+};
+
+/**
+ * A sentence of a response as the hallucination validator labelled it (evalcore addition: ADK
+ * keeps only the score).
+ */
+export type SentenceLabel = {
+  /**
+   * Which response of the invocation (0-based: intermediate responses first, the final one last).
+   */
+  response: number,
+  sentence: string,
+  /**
+   * `supported`, `unsupported`, `contradictory`, `disputed` or `not_applicable`.
+   */
+  label: "supported" | "unsupported" | "contradictory" | "disputed" | "not_applicable",
+  rationale: string,
 };
 
 /**

@@ -196,6 +196,9 @@ fn check(row: &Value) -> Result<(), String> {
                     w["metric_name"], w["eval_status"], w["score"], g["eval_status"], g["score"], g["details"]
                 ));
             }
+            if g["metric_name"] == "hallucinations_v1" {
+                sentences_explain_the_score(g).map_err(|e| format!("invocation {i} hallucinations_v1: {e}"))?;
+            }
         }
     }
     if let Some(p) = judge.problems.borrow().first() {
@@ -221,6 +224,42 @@ fn check(row: &Value) -> Result<(), String> {
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// hallucinations_v1's `details.sentences` (evalcore's addition) must be the labels the score
+/// was computed from: per response the mean of its labels (supported and not_applicable 1, the
+/// rest 0), then the mean over responses.
+fn sentences_explain_the_score(g: &Value) -> Result<(), String> {
+    let Some(score) = g["score"].as_f64() else {
+        return Ok(());
+    };
+    let sentences = g["details"]["sentences"]
+        .as_array()
+        .ok_or("a score but no details.sentences")?;
+    let mut by_response: std::collections::BTreeMap<u64, Vec<f64>> = std::collections::BTreeMap::new();
+    for s in sentences {
+        let one = match s["label"].as_str() {
+            Some("supported" | "not_applicable") => 1.0,
+            Some("unsupported" | "contradictory" | "disputed") => 0.0,
+            other => return Err(format!("label {other:?}")),
+        };
+        if s["sentence"].as_str().is_none() || s["rationale"].as_str().is_none() {
+            return Err(format!("sentence or rationale missing in {s}"));
+        }
+        by_response
+            .entry(s["response"].as_u64().ok_or("no response index")?)
+            .or_default()
+            .push(one);
+    }
+    let means: Vec<f64> = by_response
+        .values()
+        .map(|v| v.iter().sum::<f64>() / v.len() as f64)
+        .collect();
+    let recomputed = means.iter().sum::<f64>() / means.len() as f64;
+    if (recomputed - score).abs() > 1e-9 {
+        return Err(format!("sentences give {recomputed}, the score is {score}"));
     }
     Ok(())
 }

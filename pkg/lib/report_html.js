@@ -4,7 +4,7 @@
 //! from the results is escaped; `evalcore eval --format html` and the viewer write the same.
 import { EvalError } from './errors.js';
 import { evalStatusName } from './adk_text.js';
-import { groupResults, invocationView, formatScore } from './reports.js';
+import { groupResults, invocationView, formatScore } from './results_view.js';
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 const CAP = 20_000; // characters of one text shown; the rest is cut (a report stays readable)

@@ -9,12 +9,12 @@ import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLe
 import { RunRecord, merge, pairsOf } from './resume.js';
 import { callWithHost, errorText, makeHost } from './host.js';
 import { runHealth } from './health.js';
-import { loadEvalConfig } from './api.js';
 
 /** Strict runs refuse a config with warnings (ADK would run it, ignoring what it cannot use). */
 function strictConfig(config, fn) {
   try {
-    loadEvalConfig(config ?? null, { strict: true });
+    const text = config === undefined || config === null ? '' : toMember(config, 'config', true);
+    unwrap(callSync((g) => g.loadEvalConfigJson(text, '{"strict":true}')));
   } catch (e) {
     if (!(e instanceof EvalError)) throw e;
     throw new EvalError(e.code, e.path === '' || e.path === '$' ? '$.config' : e.path.replace(/^\$/, '$.config'), `${fn} (strict): ${e.message}`, { cause: e });

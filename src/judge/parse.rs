@@ -295,6 +295,22 @@ pub fn sentences(text: &str) -> Vec<&str> {
 /// disputed); other labels are ignored. Beyond ADK, labels in other letter case or wrapped in
 /// markdown (`` `supported` ``, `**supported**`) count too.
 pub fn sentence_labels(text: &str) -> Vec<u8> {
+    sentence_verdicts(text).into_iter().map(|v| v.score).collect()
+}
+
+/// One sentence of a validator's answer with its label (normalised: `supported`,
+/// `unsupported`, `contradictory`, `disputed`, `not_applicable`), its score and the rationale.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SentenceVerdict {
+    pub sentence: String,
+    pub label: &'static str,
+    pub score: u8,
+    pub rationale: String,
+}
+
+/// Every labelled sentence of a validator's answer, in order; a block whose label is none of
+/// ADK's is left out (as ADK leaves it out of the score).
+pub fn sentence_verdicts(text: &str) -> Vec<SentenceVerdict> {
     static RE: OnceLock<Option<Regex>> = OnceLock::new();
     let Some(re) = cached(&RE, || {
         Regex::new(
@@ -316,6 +332,8 @@ pub fn sentence_labels(text: &str) -> Vec<u8> {
         let (Some(whole), Some(label)) = (c.get(0), c.get(2)) else {
             break;
         };
+        let field = |i: usize| c.get(i).map(|m| py_strip(m.as_str()).to_string()).unwrap_or_default();
+        let (sentence, rationale) = (field(1), field(3));
         let tail_start = pos + whole.end();
         // The last field runs to the next "\nsentence:" (any case) or the end.
         let next = if same_offsets {
@@ -329,9 +347,18 @@ pub fn sentence_labels(text: &str) -> Vec<u8> {
         let end = next.unwrap_or(text.len());
         let l = py_strip(label.as_str()).to_lowercase();
         let l = l.trim_matches(['`', '*', '"', '\'', ' ']);
+        let verdict = |label: &'static str, score: u8| SentenceVerdict {
+            sentence: sentence.clone(),
+            label,
+            score,
+            rationale: rationale.clone(),
+        };
         match l {
-            "supported" | "not_applicable" | "not applicable" => out.push(1),
-            "unsupported" | "contradictory" | "disputed" => out.push(0),
+            "supported" => out.push(verdict("supported", 1)),
+            "not_applicable" | "not applicable" => out.push(verdict("not_applicable", 1)),
+            "unsupported" => out.push(verdict("unsupported", 0)),
+            "contradictory" => out.push(verdict("contradictory", 0)),
+            "disputed" => out.push(verdict("disputed", 0)),
             _ => {}
         }
         pos = if end > pos { end } else { pos + 1 };
@@ -455,6 +482,13 @@ mod tests {
         );
         let v = "sentence: A\nlabel: supported\nrationale: r\nsupporting_excerpt: x\ncontradicting_excerpt: null\n\nsentence: B\nlabel: `unsupported`\nrationale: r\nsupporting_excerpt: null\ncontradicting_excerpt: null\nsentence: C\nlabel: Contradictory\nrationale: r\nsupporting_excerpt: null\ncontradicting_excerpt: y\nsentence: D\nlabel: not_applicable\nrationale: r\nsupporting_excerpt: null\ncontradicting_excerpt: null";
         assert_eq!(sentence_labels(v), vec![1, 0, 0, 1]);
+        let verdicts = sentence_verdicts(v);
+        let labels: Vec<&str> = verdicts.iter().map(|x| x.label).collect();
+        assert_eq!(labels, ["supported", "unsupported", "contradictory", "not_applicable"]);
+        assert_eq!(
+            (verdicts[2].sentence.as_str(), verdicts[2].rationale.as_str()),
+            ("C", "r")
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use super::eval_set::{EvalCase, RubricScore};
 use super::invocation::Invocation;
 use super::json_path;
-use super::result::{Breakdown, CaseOutcome, Cell, Detail, EvalStatus, MetricHeader};
+use super::result::{Breakdown, CaseOutcome, Cell, Detail, EvalStatus, MetricHeader, SentenceLabel};
 use crate::error::{EvalError, Result};
 use serde::de::Deserializer;
 use serde::ser::{SerializeStruct, Serializer};
@@ -100,6 +100,10 @@ pub struct MetricDetails {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(as = "Option<ts_shapes::TrajectoryExplanation>", optional))]
     pub trajectory: Option<Value>,
+    /// evalcore: hallucinations_v1's labelled sentences of the invocation (not in ADK's files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub sentences: Option<Vec<SentenceLabel>>,
 }
 
 /// The TypeScript shape of `details.trajectory`, which `metrics::explain` writes as JSON.
@@ -214,6 +218,7 @@ impl EvalMetricResult {
                 error: d.error,
                 reason: d.reason.map(Cow::Borrowed),
                 trajectory: d.trajectory,
+                sentences: d.sentences,
             },
             judge_model_options: None,
         }
@@ -631,22 +636,43 @@ fn first_char(text: &str) -> Option<char> {
 }
 
 /// The fields ADK's models require that the lenient model reads as empty (a report over partial
-/// results still prints): a result file must have them.
+/// results still prints): a result file must have them. Read in a second, skimming pass that
+/// keeps only whether each is there (no value of the file is built, so it costs a fraction of
+/// the typed read).
 fn require_adk_fields(text: &str) -> Result<()> {
-    let v: Value = json_path::from_str(text)?;
-    let missing =
-        |obj: &Value, snake: &str, camel: &str| obj.get(snake).or_else(|| obj.get(camel)).is_none_or(Value::is_null);
-    for (snake, camel) in [("eval_set_result_id", "evalSetResultId"), ("eval_set_id", "evalSetId")] {
-        if missing(&v, snake, camel) {
+    use serde::de::IgnoredAny;
+    /// `Some` when the key is there and not null.
+    fn present<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<bool, D::Error> {
+        Option::<IgnoredAny>::deserialize(d).map(|v| v.is_some())
+    }
+    #[derive(Deserialize)]
+    struct Case {
+        #[serde(default, alias = "overallEvalMetricResults", deserialize_with = "present")]
+        overall_eval_metric_results: bool,
+    }
+    #[derive(Deserialize)]
+    struct Shape {
+        #[serde(default, alias = "evalSetResultId", deserialize_with = "present")]
+        eval_set_result_id: bool,
+        #[serde(default, alias = "evalSetId", deserialize_with = "present")]
+        eval_set_id: bool,
+        #[serde(default, alias = "evalCaseResults")]
+        eval_case_results: Option<Vec<Case>>,
+    }
+    let shape: Shape = json_path::from_str(text)?;
+    for (there, snake) in [
+        (shape.eval_set_result_id, "eval_set_result_id"),
+        (shape.eval_set_id, "eval_set_id"),
+    ] {
+        if !there {
             return Err(EvalError::schema(
                 format!("$.{snake}"),
                 format!("missing field `{snake}`: an EvalSetResult names itself and its eval set"),
             ));
         }
     }
-    let cases = v.get("eval_case_results").or_else(|| v.get("evalCaseResults"));
-    for (i, case) in cases.and_then(Value::as_array).into_iter().flatten().enumerate() {
-        if missing(case, "overall_eval_metric_results", "overallEvalMetricResults") {
+    for (i, case) in shape.eval_case_results.iter().flatten().enumerate() {
+        if !case.overall_eval_metric_results {
             return Err(EvalError::schema(
                 format!("$.eval_case_results[{i}].overall_eval_metric_results"),
                 "missing field `overall_eval_metric_results`: an EvalCaseResult lists its metric results",

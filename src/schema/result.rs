@@ -112,6 +112,26 @@ pub struct Details {
     /// evalcore: why a trajectory metric's invocation scored below 1 (which expected call paired
     /// with which actual one, which argument failed under which policy), written as `trajectory`.
     pub trajectory: Option<Value>,
+    /// evalcore: hallucinations_v1's labelled sentences, written as `sentences`.
+    pub sentences: Option<Vec<SentenceLabel>>,
+}
+
+/// A sentence of a response as the hallucination validator labelled it (evalcore addition: ADK
+/// keeps only the score).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SentenceLabel {
+    /// Which response of the invocation (0-based: intermediate responses first, the final one last).
+    pub response: u32,
+    pub sentence: String,
+    /// `supported`, `unsupported`, `contradictory`, `disputed` or `not_applicable`.
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "\"supported\" | \"unsupported\" | \"contradictory\" | \"disputed\" | \"not_applicable\"")
+    )]
+    pub label: String,
+    #[serde(default)]
+    pub rationale: String,
 }
 
 /// A fixed set of named, nullable numbers (token usage or duration details), written as an object

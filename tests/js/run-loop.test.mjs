@@ -1130,3 +1130,80 @@ describe('judged metrics inside evaluate', () => {
     assert.equal(res.judge_stats, undefined);
   });
 });
+
+describe('evaluate() tells the truth: strict, agent timeouts, stacks, an unreachable judge', () => {
+  const set = {
+    eval_set_id: 'truth',
+    eval_cases: ['fine', 'hang', 'boom'].map((id) => ({ eval_id: id, conversation: [turn(id, 'ok')] })),
+  };
+  const agent = (t) => {
+    if (t.text === 'hang') return new Promise(() => {});
+    if (t.text === 'boom') throw new Error('the agent broke');
+    return 'ok';
+  };
+
+  test('agentTimeoutMs fails a turn that never settles (its signal aborted); a throw keeps turn and stack', async () => {
+    let aborted = null;
+    const watched = (t) => {
+      if (t.text === 'hang') t.signal.addEventListener('abort', () => { aborted = String(t.signal.reason); });
+      return agent(t);
+    };
+    const t0 = Date.now();
+    const r = await ec.evaluate({ evalSet: set, agent: watched, agentTimeoutMs: 200, config: { criteria: { response_match_score: 0.5 } } });
+    assert.ok(Date.now() - t0 < 10_000);
+    const by = Object.fromEntries(r.eval_case_results.map((c) => [c.eval_id, c]));
+    assert.equal(by.fine.final_eval_status, 'PASSED');
+    assert.equal(by.hang.error.code, 'agent_timeout');
+    assert.equal(by.hang.error.turn, 1);
+    assert.match(by.hang.error.message, /^turn 1: the agent did not answer within 200 ms/);
+    assert.match(aborted, /timed out after 200 ms/);
+    assert.equal(by.boom.error.code, 'agent_error');
+    assert.match(by.boom.error.stack, /^Error: the agent broke\n\s+at agent \(.*run-loop\.test\.mjs/);
+    assert.doesNotMatch(by.boom.error.stack, /pkg[/\\]lib|wasm:\/\//, 'the stack stops where evalcore called the agent');
+    await assert.rejects(ec.evaluate({ evalSet: set, agent, agentTimeoutMs: -5 }), (e) => e instanceof ec.EvalError && e.path === '$.agentTimeoutMs');
+  });
+
+  test('strict: a config warning rejects before any turn; a NOT_EVALUATED metric rejects with the whole result', async () => {
+    let turns = 0;
+    const counted = (t) => { turns++; return 'ok'; };
+    const one = { eval_set_id: 's', eval_cases: [set.eval_cases[0]] };
+    await assert.rejects(ec.evaluate({ evalSet: one, agent: counted, strict: true, config: { criteria: { respone_match_score: 0.5 } } }),
+      (e) => e instanceof ec.EvalError && e.path === '$.config.criteria.respone_match_score' && /did you mean "response_match_score"/.test(e.message));
+    assert.equal(turns, 0);
+    const config = { criteria: { response_match_score: 0.5, final_response_match_v2: 0.5 } };
+    const err = await ec.evaluate({ evalSet: one, agent: counted, strict: true, config }).catch((e) => e);
+    assert.ok(err instanceof ec.EvalError, String(err));
+    assert.equal(err.code, 'strict');
+    assert.match(err.message, /1 metric result was NOT_EVALUATED: needs_judge x1 \(final_response_match_v2\)/);
+    assert.equal(err.result.eval_case_results[0].final_eval_status, 'PASSED', 'ADK\'s verdict, kept in the result');
+    // Without strict the same run resolves (ADK's rule), and runHealth says what was not evaluated.
+    const { runHealth } = await import('../../pkg/lib/reports.js');
+    const r = await ec.evaluate({ evalSet: one, agent: counted, config });
+    assert.deepEqual(runHealth(r).byReason.map((g) => [g.reason, g.count]), [['needs_judge', 1]]);
+    await assert.rejects(ec.evaluate({ evalSet: one, agent: counted, strict: 'yes' }), (e) => e.path === '$.strict');
+  });
+
+  test('a judge nobody listens to is retried once, then not called again; the wait reaches onProgress', async () => {
+    const net = await import('node:net');
+    const srv = net.createServer();
+    await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+    const { port } = srv.address();
+    await new Promise((r) => srv.close(r));
+    const progress = [];
+    const many = { eval_set_id: 'm', eval_cases: ['a', 'b', 'c', 'd'].map((id) => ({ eval_id: id, conversation: [turn(`q ${id}`, 'ok')] })) };
+    const t0 = Date.now();
+    const r = await ec.evaluate({
+      evalSet: many, agent: () => 'ok', config: { criteria: { final_response_match_v2: 0.5 } },
+      judge: { provider: 'openai', model: 'm', baseUrl: `http://127.0.0.1:${port}`, retryInitialDelayMs: 50 },
+      onProgress: (p) => progress.push(p),
+    });
+    assert.ok(Date.now() - t0 < 10_000, 'not seven attempts per call');
+    assert.equal(r.judge_stats.retries, 1);
+    const errors = r.eval_case_results.map((c) => c.overall_eval_metric_results[0].details.error);
+    assert.ok(errors.every((e) => /unreachable/.test(e)), errors.join('\n'));
+    const waits = progress.filter((p) => p.phase === 'judge_retry');
+    assert.equal(waits.length, 1);
+    assert.equal(waits[0].retry.attempt, 1);
+    assert.match(waits[0].retry.why, /ECONNREFUSED/);
+  });
+});

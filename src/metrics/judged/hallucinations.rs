@@ -5,11 +5,11 @@
 
 use super::{aligned, ask_all, overall_cell, Ask};
 use crate::judge::context::{response_text, validation_context};
-use crate::judge::parse::{sentence_labels, sentences};
+use crate::judge::parse::{sentence_verdicts, sentences};
 use crate::judge::vote::exact_mean;
 use crate::judge::{prompts, CallKind, JudgeFailure, JudgeModelOptions, JudgePort};
 use crate::metrics::{empty_outcome, judge_criterion, pass, Ctx, NotEvaluated, Outcome};
-use crate::schema::result::{Cell, EvalStatus};
+use crate::schema::result::{Cell, EvalStatus, SentenceLabel};
 use crate::schema::{Criterion, Invocation, InvocationEvent};
 use futures_util::future::{join_all, LocalBoxFuture};
 
@@ -62,8 +62,8 @@ fn steps_of(inv: &Invocation, intermediate: bool) -> Vec<Step> {
     steps
 }
 
-/// Segmenter then validator for one step: the score, `Ok(None)` when an answer yields nothing
-/// usable, the judge's failure when a call failed (so a timeout is not reported as an
+/// Segmenter then validator for one step: the score and the labelled sentences, `Ok(None)`
+/// when an answer yields nothing usable, the judge's failure when a call failed (so a timeout is not reported as an
 /// unreadable answer). `k` is the step's position in the invocation: two steps with the same
 /// text are still two evaluations (ADK makes both calls), so it is the calls' sample index.
 async fn score_step(
@@ -73,7 +73,7 @@ async fn score_step(
     i: usize,
     k: u32,
     step: &Step,
-) -> Result<Option<f64>, JudgeFailure> {
+) -> Result<Option<(f64, Vec<SentenceLabel>)>, JudgeFailure> {
     let seg = ask_all(
         port,
         metric,
@@ -111,8 +111,18 @@ async fn score_step(
     let Some(val_text) = val.into_iter().next().and_then(|s| s.into_iter().next()) else {
         return Ok(None);
     };
-    let labels: Vec<f64> = sentence_labels(&val_text?).into_iter().map(f64::from).collect();
-    Ok(exact_mean(&labels))
+    let verdicts = sentence_verdicts(&val_text?);
+    let labels: Vec<f64> = verdicts.iter().map(|v| f64::from(v.score)).collect();
+    let labelled = verdicts
+        .into_iter()
+        .map(|v| SentenceLabel {
+            response: k,
+            sentence: v.sentence,
+            label: v.label.to_string(),
+            rationale: v.rationale,
+        })
+        .collect();
+    Ok(exact_mean(&labels).map(|score| (score, labelled)))
 }
 
 pub fn hallucinations<'a>(
@@ -149,7 +159,12 @@ pub fn hallucinations<'a>(
             )
             .await;
             let failure = results.iter().find_map(|r| r.as_ref().err()).cloned();
-            let scores: Vec<f64> = results.into_iter().filter_map(|r| r.ok().flatten()).collect();
+            let mut labelled = Vec::new();
+            let mut scores: Vec<f64> = Vec::new();
+            for (s, l) in results.into_iter().filter_map(|r| r.ok().flatten()) {
+                scores.push(s);
+                labelled.extend(l);
+            }
             let score = exact_mean(&scores);
             let mut cell = Cell::new(score, pass(score, c.threshold));
             if score.is_none() {
@@ -166,6 +181,7 @@ pub fn hallucinations<'a>(
                 cell.details.error = Some(message);
             }
             cell.details.rubric_scores = Some(Vec::new());
+            cell.details.sentences = (!labelled.is_empty()).then_some(labelled);
             cell
         });
         let per_invocation: Vec<Cell> = join_all(per_inv).await;
