@@ -431,6 +431,21 @@ export declare function formatReport(
 /** The Rust crate's version, for diagnostics. */
 export declare function coreVersion(): string;
 
+/** Every metric the core's registry knows: what GET /v1/metrics of `evalcore/server` lists. */
+export declare function metricsInfo(): MetricInfo[];
+
+/** One metric of the core's registry (metricsInfo, GET /v1/metrics of evalcore/server). */
+export interface MetricInfo {
+  name: string;
+  kind: 'scored' | 'judged' | 'informational' | 'unsupported';
+  needs_judge: boolean;
+  criterion_class: string;
+  description: string;
+  min: number | null;
+  max: number | null;
+  higher_is_better: boolean;
+}
+
 /** The live wasm instance's linear memory, the ceiling, and how often an instance was replaced. */
 export interface CoreMemory {
   bytes: number;

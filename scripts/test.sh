@@ -2,7 +2,7 @@
 # Everything CI checks, in order, each under a header:
 #   setup -> cargo test (native) -> lint -> build (wasm + size budget) -> JS tests on the built package
 #   -> the viewer in Chromium (tests/e2e)
-#   -> a short JS fuzz run -> portability (Node, Deno, workerd) -> example projects -> tsc consumer check -> JS-crate boundary check
+#   -> a short JS fuzz run -> portability (Node, Deno, workerd) -> the evaluation endpoint -> example projects -> tsc consumer check -> JS-crate boundary check
 #   -> a short cargo-fuzz run.
 # Keeps going after a failed check to report them all (except when setup or the build fails),
 # prints a summary, and exits non-zero if anything failed.
@@ -118,6 +118,13 @@ count_fuzz "$LOGS/fuzz.log"
 step "portability: the same .wasm in Node, Deno and workerd (node --test tests/portability/)" "$LOGS/portability.log" \
   node_tests portability "$LOGS/portability.tap" tests/portability/
 count_node "$LOGS/portability.tap"
+
+# The evaluation endpoint (evalcore/server) for real on 127.0.0.1: `evalcore serve`, Deno.serve and
+# the workerd module worker answering the same requests alike and as the library; limits, abort,
+# secrets; a bounded load test that prints p50/p99 (tests/server/).
+step "server: the evaluation endpoint in Node, Deno and workerd (node --test tests/server/)" "$LOGS/server.log" \
+  node_tests server "$LOGS/server.tap" tests/server/
+count_node "$LOGS/server.tap"
 
 step "examples: npm ci + npm test in every examples/*/ (node:test, vitest, @google/adk agent) (scripts/examples.sh)" "$LOGS/examples.log" \
   bash scripts/examples.sh

@@ -320,6 +320,15 @@ export function formatReport(results, options) {
   return unwrap(core('formatReportJson', toJson(list, 'results'), opts));
 }
 
+/**
+ * Every metric the core knows, from its registry: `[{name, kind, needs_judge, criterion_class,
+ * description, min, max, higher_is_better}]` (`kind`: scored, judged, informational, unsupported).
+ */
+export function metricsInfo() {
+  ensureReady();
+  return JSON.parse(core('metricsInfoJson'));
+}
+
 /** The Rust crate's version, for diagnostics. */
 export function coreVersion() {
   ensureReady();

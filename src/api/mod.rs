@@ -107,6 +107,12 @@ pub fn load_eval_set(input: &str, opts: &str) -> Result<String> {
     load::load_eval_set(input, &opts).map(|s| to_json(&s))
 }
 
+/// Every metric evalcore knows: name, kind, whether it needs a judge, criterion class, a line of
+/// text, score range and direction (a JSON array).
+pub fn metrics_info() -> String {
+    crate::metrics::info::metrics_info_json()
+}
+
 pub fn validate_eval_set(input: &str) -> String {
     let errors = load::validate_eval_set(input);
     to_json(&serde_json::json!({ "ok": errors.is_empty(), "errors": errors }))

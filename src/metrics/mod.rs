@@ -7,6 +7,7 @@ pub mod case;
 pub mod custom;
 pub mod efficiency;
 pub mod explain;
+pub mod info;
 pub mod judged;
 pub mod pyeq;
 pub mod response_match;

@@ -111,6 +111,12 @@ impl PreparedCase {
     }
 }
 
+/// `metricsInfo()`: every metric evalcore knows, as a JSON array (see `api::metrics_info`).
+#[wasm_bindgen(js_name = metricsInfoJson)]
+pub fn metrics_info_json() -> String {
+    api::metrics_info()
+}
+
 /// The crate version, for diagnostics.
 #[wasm_bindgen(js_name = coreVersion)]
 pub fn core_version() -> String {

@@ -34,12 +34,14 @@ const out = { keys: Object.keys(e).sort(), version: e.coreVersion() };
 out.rouge = e.rouge1('the cat sat', 'the cat sat').fmeasure;
 out.set = e.loadEvalSet({ eval_set_id: 's', eval_cases: [] }).eval_set_id;
 const sub = { ...(await import('evalcore/testing')), ...(await import('evalcore/adk')), ...(await import('evalcore/adapters')),
-  ...(await import('evalcore/history')), ...(await import('evalcore/reports')) };
-out.subpaths = ['AgentEvaluator', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']
+  ...(await import('evalcore/history')), ...(await import('evalcore/reports')), ...(await import('evalcore/server')) };
+out.subpaths = ['AgentEvaluator', 'createHandler', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']
   .filter((k) => typeof sub[k] === 'function' || typeof sub[k] === 'object');
 try { e.loadEvalSet('{'); } catch (err) { out.error = [err instanceof e.EvalError, err instanceof Error, err.code]; }
 const wasmPath = fileURLToPath(import.meta.resolve('evalcore/wasm'));
 out.wasmBytes = readFileSync(wasmPath).length;
+const served = await sub.createHandler({})(new Request('http://127.0.0.1/v1/metrics'));
+out.server = [served.status, (await served.json()).metrics.length > 0];
 out.wasmMagic = readFileSync(wasmPath).subarray(0, 4).toString('hex');
 console.log(JSON.stringify(out));
 `;
@@ -68,8 +70,9 @@ test('npm pack ships exactly the package files', () => {
     'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/adk_text.js', 'lib/api.js',
     'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
     'lib/cli/eval_set.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 
-    'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/cli/view.js', 'lib/errors.js', 'lib/health.js', 'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
-    'lib/report_html.js', 'lib/reports.js', 'lib/reports_node.js', 'lib/results_view.js', 'lib/resume.js', 'lib/run.js', 'lib/testing.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts',
+    'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/view.js', 'lib/errors.js', 'lib/health.js', 'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
+    'lib/report_html.js', 'lib/reports.js', 'lib/reports_node.js', 'lib/results_view.js', 'lib/resume.js', 'lib/run.js', 'lib/server/agents.js', 'lib/server/config.js', 'lib/server/handler.js',
+    'lib/server/http.js', 'lib/server/index.js', 'lib/server/node.js', 'lib/server/worker.js', 'lib/testing.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts',
     'testing.d.ts', 'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
     'www/app.js', 'www/case.js', 'www/charts.js', 'www/dom.js', 'www/edit.js', 'www/index.html', 'www/model.js', 'www/open.js',
     'www/rescore.js', 'www/viewer.css', 'www/vlist.js',
@@ -101,9 +104,10 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
   assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
+    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
     'validateEvalConfig', 'validateEvalSet']);
-  assert.deepEqual(out.subpaths, ['AgentEvaluator', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
+  assert.deepEqual(out.subpaths, ['AgentEvaluator', 'createHandler', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
+  assert.deepEqual(out.server, [200, true], 'evalcore/server answers from the installed tarball');
   assert.match(out.version, /^\d+\.\d+\.\d+/);
   assert.equal(out.rouge, 1);
   assert.equal(out.set, 's');

@@ -10,6 +10,7 @@ Commands:
   eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S
                                              add conversation-scenario cases to an eval set
   migrate OLD.test.json NEW.evalset.json     convert legacy eval data to the current schema
+  serve [--port N] [--host H]                serve the evaluation endpoint (prints its URL first)
   view [FILES...] [--port N] [--no-open]     open results, eval sets and configs in the viewer
 
 Run \`evalcore <command> --help\` for a command's options.
@@ -55,12 +56,16 @@ export async function main(argv, io) {
         const { runMigrate } = await import('./migrate.js');
         return await runMigrate(rest, io);
       }
+      case 'serve': {
+        const { runServe } = await import('./serve.js');
+        return await runServe(rest, io);
+      }
       case 'view': {
         const { runView } = await import('./view.js');
         return await runView(rest, io);
       }
       default:
-        throw new UsageError(`unknown command "${command}" (expected eval, eval_set, migrate or view; see evalcore --help)`);
+        throw new UsageError(`unknown command "${command}" (expected eval, eval_set, migrate, serve or view; see evalcore --help)`);
     }
   } catch (e) {
     const line = describeError(e);

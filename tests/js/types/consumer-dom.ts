@@ -15,3 +15,12 @@ async function start(bytes: Uint8Array, module: WebAssembly.Module): Promise<voi
   await evaluateInvocations({ evalCase: {}, actual: [], judge });
 }
 void [bound, start];
+
+// evalcore/server: the handler is a fetch handler; a module worker's default export.
+import server, { createHandler, optionsFromEnv, DEFAULT_LIMITS } from 'evalcore/server';
+import { metricsInfo } from 'evalcore';
+const handler = createHandler({ ...optionsFromEnv({ EVALCORE_TOKEN: 't' }), limits: { maxCases: DEFAULT_LIMITS.maxCases + 1 }, agents: { echo: async (turn) => turn.text, remote: { url: 'http://127.0.0.1:9/turn' } } });
+const answered: Promise<Response> = handler(new Request('http://127.0.0.1/healthz'));
+const viaWorker: Promise<Response> = server.fetch(new Request('http://127.0.0.1/v1/metrics'), {});
+const judged: boolean = metricsInfo().some((m) => m.needs_judge);
+void [answered, viaWorker, judged];

@@ -1,0 +1,82 @@
+//! `evalcore serve [--port N] [--host H]`: the evaluation endpoint (evalcore/server) on Node's
+//! http server, configured from the environment. The first line of output is its URL.
+import { createHandler } from '../server/handler.js';
+import { DEFAULT_LIMITS, optionsFromEnv } from '../server/config.js';
+import { serveNode } from '../server/node.js';
+import { parseArgs, UsageError } from './args.js';
+import '../../index.js';
+
+export const FLAGS = { port: 'count', host: 'string', agent: 'string', quiet: 'bool' };
+
+export const HELP = `Usage: evalcore serve [--port N] [--host H] [--agent NAME=MODULE[,NAME=MODULE...]] [--quiet]
+
+Serves the evaluation endpoint (POST /v1/evaluate, POST /v1/validate, GET /v1/metrics,
+GET /healthz) and prints its URL as the first line.
+
+Options:
+  --port N      port (default 8787; 0: a free one)
+  --host H      address to listen on (default 127.0.0.1)
+  --agent NAME=MODULE[,...]
+                agents a request may name, each an agent module as \`evalcore eval\` takes
+                it (an Agent callback, an @google/adk agent, getAgent()); added to the
+                HTTP agents of EVALCORE_AGENTS
+  --quiet       no request log on stderr
+  -h, --help    this help
+
+The rest of the configuration comes from the environment:
+  EVALCORE_TOKEN            bearer token the /v1 routes require
+  EVALCORE_JUDGE            provider:model of the judge (gemini, openai, anthropic)
+  EVALCORE_JUDGE_BASE_URL   the judge provider's base URL
+  GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY   the judge's key
+  EVALCORE_AGENTS           JSON {"name": "https://agent/turn"}: agents a request may name
+  EVALCORE_CORS_ORIGINS     origins browsers may call from (comma separated, or *)
+  (the request log is on stderr unless --quiet; EVALCORE_LOG is for the module worker)
+  EVALCORE_MAX_BODY_BYTES   (default ${DEFAULT_LIMITS.maxBodyBytes})   EVALCORE_MAX_CASES (default ${DEFAULT_LIMITS.maxCases})
+  EVALCORE_MAX_RUNS         (default ${DEFAULT_LIMITS.maxRuns})   EVALCORE_MAX_JUDGE_CALLS (default ${DEFAULT_LIMITS.maxCalls})
+  EVALCORE_MAX_CONCURRENT   (default ${DEFAULT_LIMITS.maxConcurrent})   EVALCORE_AGENT_TIMEOUT_MS (default ${DEFAULT_LIMITS.agentTimeoutMs})
+  EVALCORE_CASE_CONCURRENCY (default ${DEFAULT_LIMITS.caseConcurrency})   EVALCORE_MAX_PARSE_BYTES (default ${DEFAULT_LIMITS.maxParseBytes})
+`;
+
+const COMMAND = 'serve';
+
+/** Runs until SIGINT/SIGTERM (io.onInterrupt); resolves to the exit code. */
+export async function runServe(argv, io) {
+  const { positionals, options, help } = parseArgs(argv, FLAGS, COMMAND);
+  if (help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`takes no arguments, found "${positionals[0]}"`, COMMAND);
+  if (options.port !== undefined && options.port > 65535) throw new UsageError(`--port must be at most 65535, found ${options.port}`, COMMAND);
+  let config;
+  try {
+    config = optionsFromEnv(io.env ?? {});
+  } catch (e) {
+    throw new UsageError(`${e.message}`, COMMAND);
+  }
+  if (options.agent !== undefined) {
+    const { loadAgent } = await import('../node/agent.js');
+    config.agents ??= {};
+    for (const item of options.agent.split(',')) {
+      const m = /^\s*([A-Za-z0-9_.-]+)\s*=\s*(.+?)\s*$/.exec(item);
+      if (!m) throw new UsageError(`--agent takes NAME=MODULE pairs separated by commas, found "${item}"`, COMMAND);
+      if (Object.hasOwn(config.agents, m[1])) throw new UsageError(`--agent: agent "${m[1]}" is named twice`, COMMAND);
+      config.agents[m[1]] = (await loadAgent(m[2], COMMAND)).agent;
+    }
+  }
+  const log = options.quiet ? undefined
+    : (e) => io.stderr.write(`${e.method} ${e.path} ${e.status}${e.code ? ` ${e.code}` : ''} ${e.ms}ms\n`);
+  const handler = createHandler({ ...config, log });
+  const { url, close } = await serveNode(handler, { port: options.port ?? 8787, host: options.host ?? '127.0.0.1' });
+  io.stdout.write(`${url}\n`);
+  const judge = config.judge ? `${config.judge.provider}:${config.judge.model}${config.judge.headers ? ' (key from the environment)' : ''}` : 'none';
+  io.stderr.write(`evalcore serve: judge ${judge}; token ${config.token ? 'required' : 'not required'}; agents ${Object.keys(config.agents ?? {}).join(', ') || 'none'}\n`);
+  await new Promise((resolve) => {
+    const stop = () => resolve();
+    if (io.onInterrupt) io.onInterrupt(stop);
+    else process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await close();
+  return 0;
+}

@@ -1,0 +1,180 @@
+//! The endpoint's configuration: its defaults, and the options read from an environment (a
+//! Workers `env`, `process.env`, `Deno.env.toObject()`). Only the server's own environment names
+//! the judge, its key and the agents; nothing a client sends can.
+import { EvalError } from '../errors.js';
+
+/** Every limit of the endpoint, with its default (README "The evaluation endpoint"). */
+export const DEFAULT_LIMITS = Object.freeze({
+  maxBodyBytes: 10 * 1024 * 1024, // a request body (EVALCORE_MAX_BODY_BYTES)
+  maxCases: 100, // eval cases in one request (EVALCORE_MAX_CASES)
+  maxRuns: 5, // numRuns (EVALCORE_MAX_RUNS)
+  maxCalls: 200, // judge calls one request may make (EVALCORE_MAX_JUDGE_CALLS)
+  maxConcurrent: 64, // evaluations in flight in one server instance (EVALCORE_MAX_CONCURRENT)
+  agentTimeoutMs: 60_000, // one agent turn (EVALCORE_AGENT_TIMEOUT_MS)
+  caseConcurrency: 4, // cases of one request scored at once (EVALCORE_CASE_CONCURRENCY)
+  // The core's parse budget (setLimits maxParseBytes) while the server runs: a 10 MiB body of
+  // tiny values would otherwise take ~1 GiB to parse (EVALCORE_MAX_PARSE_BYTES).
+  maxParseBytes: 128 * 1024 * 1024,
+});
+
+const LIMIT_ENV = {
+  maxBodyBytes: 'EVALCORE_MAX_BODY_BYTES',
+  maxCases: 'EVALCORE_MAX_CASES',
+  maxRuns: 'EVALCORE_MAX_RUNS',
+  maxCalls: 'EVALCORE_MAX_JUDGE_CALLS',
+  maxConcurrent: 'EVALCORE_MAX_CONCURRENT',
+  agentTimeoutMs: 'EVALCORE_AGENT_TIMEOUT_MS',
+  caseConcurrency: 'EVALCORE_CASE_CONCURRENCY',
+  maxParseBytes: 'EVALCORE_MAX_PARSE_BYTES',
+};
+
+/** The provider's key variables, in the order they are looked at. */
+const KEY_ENV = {
+  gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  openai: ['OPENAI_API_KEY'],
+  anthropic: ['ANTHROPIC_API_KEY'],
+};
+
+const str = (env, name) => {
+  const v = env?.[name];
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+};
+
+/**
+ * createHandler's options from an environment object:
+ *   EVALCORE_TOKEN                 bearer token the /v1 routes require (none: open)
+ *   EVALCORE_JUDGE                 provider:model (gemini, openai, anthropic)
+ *   EVALCORE_JUDGE_BASE_URL        the provider's base URL
+ *   GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY
+ *   EVALCORE_AGENTS                JSON {"name": "https://agent/turn"}: agents a request may name
+ *   EVALCORE_CORS_ORIGINS          origins (comma separated) or * that browsers may call from
+ *   EVALCORE_LOG                   1: one JSON line per request on the console (method, path,
+ *                                  status, ms, code)
+ *   EVALCORE_MAX_*                 the limits (DEFAULT_LIMITS)
+ * A malformed value throws EvalError `config` naming the variable (never its value).
+ */
+export function optionsFromEnv(env) {
+  const options = { limits: {} };
+  const token = str(env, 'EVALCORE_TOKEN');
+  if (token !== undefined) options.token = token;
+  const spec = str(env, 'EVALCORE_JUDGE');
+  if (spec !== undefined) {
+    const m = /^(gemini|openai|anthropic):(.+)$/.exec(spec);
+    if (!m) throw new EvalError('config', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE must be provider:model with provider gemini, openai or anthropic');
+    const judge = { provider: m[1], model: m[2].trim() };
+    const base = str(env, 'EVALCORE_JUDGE_BASE_URL');
+    if (base !== undefined) judge.baseUrl = base;
+    const keyName = KEY_ENV[judge.provider].find((k) => str(env, k) !== undefined);
+    if (keyName !== undefined) {
+      const key = str(env, keyName);
+      judge.headers = judge.provider === 'gemini' ? { 'x-goog-api-key': key }
+        : judge.provider === 'openai' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
+    }
+    options.judge = judge;
+  } else if (str(env, 'EVALCORE_JUDGE_BASE_URL') !== undefined) {
+    throw new EvalError('config', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_BASE_URL needs EVALCORE_JUDGE=provider:model');
+  }
+  const logging = str(env, 'EVALCORE_LOG');
+  if (logging !== undefined) {
+    if (logging !== '0' && logging !== '1') throw new EvalError('config', 'EVALCORE_LOG', 'EVALCORE_LOG must be 1 (one JSON line per request on the console) or 0');
+    // Method, path, status, time and error code only (createHandler's `log`): never a header or a body.
+    if (logging === '1') options.log = (entry) => console.log(JSON.stringify({ evalcore: 'request', ...entry }));
+  }
+  const cors = str(env, 'EVALCORE_CORS_ORIGINS');
+  if (cors !== undefined) {
+    const list = cors.split(',').map((o) => o.trim()).filter((o) => o !== '');
+    if (list.some((o) => !(o === '*' || /^https?:\/\/[^/\s]+$/.test(o)))) {
+      throw new EvalError('config', 'EVALCORE_CORS_ORIGINS', 'EVALCORE_CORS_ORIGINS must be * or origins like https://app.example.com, separated by commas');
+    }
+    options.cors = list;
+  }
+  const agents = str(env, 'EVALCORE_AGENTS');
+  if (agents !== undefined) {
+    let map;
+    try {
+      map = JSON.parse(agents);
+    } catch {
+      map = null;
+    }
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) {
+      throw new EvalError('config', 'EVALCORE_AGENTS', 'EVALCORE_AGENTS must be a JSON object {"name": "https://agent.example/turn"}');
+    }
+    options.agents = {};
+    for (const [name, url] of Object.entries(map)) {
+      if (typeof url !== 'string' || !/^https?:\/\//.test(url)) {
+        throw new EvalError('config', `EVALCORE_AGENTS.${name}`, `EVALCORE_AGENTS: agent "${name}" must be an http(s) URL`);
+      }
+      options.agents[name] = { url };
+    }
+  }
+  for (const [k, name] of Object.entries(LIMIT_ENV)) {
+    const v = str(env, name);
+    if (v === undefined) continue;
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1) {
+      throw new EvalError('config', name, `${name} must be a whole number of at least 1`);
+    }
+    options.limits[k] = n;
+  }
+  return options;
+}
+
+/** The limits in force: the defaults, each overridden by a positive whole number given. */
+export function resolveLimits(given) {
+  const out = { ...DEFAULT_LIMITS };
+  if (given === undefined || given === null) return out;
+  if (typeof given !== 'object') throw new EvalError('config', 'limits', 'createHandler: limits must be an object');
+  for (const [k, v] of Object.entries(given)) {
+    if (!Object.hasOwn(DEFAULT_LIMITS, k)) {
+      throw new EvalError('config', `limits.${k}`, `createHandler: unknown limit "${k}" (known: ${Object.keys(DEFAULT_LIMITS).join(', ')})`);
+    }
+    if (v === undefined) continue;
+    if (!Number.isSafeInteger(v) || v < 1) throw new EvalError('config', `limits.${k}`, `createHandler: limits.${k} must be a whole number of at least 1`);
+    out[k] = v;
+  }
+  return out;
+}
+
+/** Every secret value of the options (judge headers, the token), to keep out of any output. */
+export function secretsOf(options) {
+  const out = [];
+  if (options.token) out.push(options.token);
+  for (const v of Object.values(options.judge?.headers ?? {})) {
+    if (typeof v !== 'string') continue;
+    out.push(v);
+    const bare = v.replace(/^Bearer\s+/i, '');
+    if (bare !== v) out.push(bare);
+  }
+  for (const a of Object.values(options.agents ?? {})) {
+    for (const v of Object.values(a?.headers ?? {})) if (typeof v === 'string') out.push(v);
+  }
+  return out.filter((s) => s.length >= 4);
+}
+
+/** Every variable optionsFromEnv reads. */
+const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_AGENTS', 'EVALCORE_LOG', 'EVALCORE_CORS_ORIGINS',
+  ...Object.values(KEY_ENV).flat(), ...Object.values(LIMIT_ENV)];
+
+/**
+ * One handler per configuration, whatever the identity of the `env` object a runtime passes
+ * (one handler keeps one count of requests in flight), made by `create(options)`. A
+ * configuration error is answered as a 500 `config` error naming the variable, never its value.
+ */
+export function envHandlers(create) {
+  const made = new Map();
+  return (env) => {
+    const key = JSON.stringify(ENV_NAMES.map((n) => (typeof env?.[n] === 'string' ? env[n] : null)));
+    let h = made.get(key);
+    if (h === undefined) {
+      try {
+        h = create(optionsFromEnv(env));
+      } catch (e) {
+        const body = JSON.stringify({ error: { code: 'config', path: e.path ?? '', message: e.message } });
+        h = async () => new Response(body, { status: 500, headers: { 'content-type': 'application/json' } });
+      }
+      if (made.size >= 8) made.delete(made.keys().next().value);
+      made.set(key, h);
+    }
+    return h;
+  };
+}

@@ -1,0 +1,28 @@
+// `evalcore/server` in Node, Deno and Bun: the package ready at import (its Node entry), the
+// handler, and a default `{ fetch }` whose configuration is the host's environment.
+import '../../index.js';
+import { createHandler } from './handler.js';
+import { envHandlers } from './config.js';
+
+export { createHandler } from './handler.js';
+export { DEFAULT_LIMITS, optionsFromEnv } from './config.js';
+export { httpAgent } from './agents.js';
+
+/** The process environment: `Deno.env` (needs --allow-env) or `process.env`. */
+function hostEnv() {
+  if (globalThis.Deno?.env) return globalThis.Deno.env.toObject();
+  return globalThis.process?.env ?? {};
+}
+
+const handlerFor = envHandlers(createHandler);
+
+export default {
+  /**
+   * A module-worker style fetch. `env` (a Workers-style object of strings) configures it when
+   * given; otherwise (Deno.serve's second argument, or none) the host's environment does.
+   */
+  fetch(request, env, ctx) {
+    const given = env && typeof env === 'object' && !('remoteAddr' in env);
+    return handlerFor(given ? env : hostEnv())(request, env, ctx);
+  },
+};

@@ -1,0 +1,21 @@
+// `evalcore/server` in workerd (Cloudflare Workers): the .wasm comes in as a module workerd
+// compiled at load, the handler is configured from the worker's `env` bindings.
+import wasmModule from '../../wasm/evalcore_core_bg.wasm';
+import { initSync } from '../../web.js';
+import { createHandler } from './handler.js';
+import { envHandlers } from './config.js';
+
+initSync(wasmModule);
+
+export { createHandler } from './handler.js';
+export { DEFAULT_LIMITS, optionsFromEnv } from './config.js';
+export { httpAgent } from './agents.js';
+
+const handlerFor = envHandlers(createHandler);
+
+export default {
+  /** The module worker: configured from `env` (EVALCORE_TOKEN, EVALCORE_JUDGE, keys, limits). */
+  fetch(request, env, ctx) {
+    return handlerFor(env && typeof env === 'object' ? env : {})(request, env, ctx);
+  },
+};
