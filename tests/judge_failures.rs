@@ -29,6 +29,7 @@ fn score(metric: &str, judge: &dyn JudgePort) -> Vec<(EvalStatus, Option<&'stati
     let run = CaseRun {
         efficiency_metrics: false,
         call_index: None,
+        explain: true,
     };
     let ports = Ports {
         judge: Some(judge),

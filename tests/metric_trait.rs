@@ -62,6 +62,7 @@ fn run(config: serde_json::Value, metrics: &[&dyn Metric]) -> evalcore::schema::
     let run = CaseRun {
         efficiency_metrics: false,
         call_index: None,
+        explain: true,
     };
     let ports = Ports {
         judge: None,

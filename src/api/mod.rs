@@ -245,6 +245,7 @@ impl PreparedCase {
         let run = CaseRun {
             efficiency_metrics,
             call_index,
+            explain: detail.per_invocation,
         };
         let outcome = evaluate_case(&self.case, &self.actual, config, &run)?;
         Ok(self.result_json(outcome, detail))

@@ -44,6 +44,7 @@ pub async fn evaluate_invocations_with(
     let run = CaseRun {
         efficiency_metrics: p.efficiency_metrics,
         call_index: None,
+        explain: p.detail.per_invocation,
     };
     let outcome = evaluate_case_with(&p.case, &p.actual, &cfg, &run, ports).await;
     if let Some(c) = &client {
@@ -70,6 +71,7 @@ pub async fn plan_judge_calls(args: &str, judge: &str, host: Rc<dyn Host>) -> Re
     let run = CaseRun {
         efficiency_metrics: false,
         call_index: None,
+        explain: false,
     };
     let ports = Ports {
         judge: Some(&client as &dyn JudgePort),

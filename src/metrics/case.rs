@@ -114,6 +114,8 @@ pub struct CaseRun<'a> {
     pub efficiency_metrics: bool,
     /// Interned tool calls of this case, if the caller keeps them.
     pub call_index: Option<&'a CallIndex>,
+    /// Per-invocation results will be written (metrics explain invocations only then).
+    pub explain: bool,
 }
 
 /// The host capabilities a case evaluation may use: a judge, and custom metrics.
@@ -170,6 +172,7 @@ pub async fn evaluate_case_with(
         scenario: case.conversation_scenario.as_ref(),
         call_index: run.call_index,
         case_rubrics: case.rubrics.as_deref(),
+        explain: run.explain,
     };
     let ctx = &ctx;
     let futs = config

@@ -30,6 +30,9 @@ pub struct Ctx<'a> {
     pub call_index: Option<&'a call_index::CallIndex>,
     /// The case's own rubrics (copied onto every actual invocation by ADK).
     pub case_rubrics: Option<&'a [crate::schema::eval_set::Rubric]>,
+    /// Per-invocation results will be written: metrics explain an invocation (a trajectory's
+    /// mismatch) only then, since a case-level result would throw the explanation away.
+    pub explain: bool,
 }
 
 /// An evaluator's answer: the case-level cell and one cell per actual invocation.

@@ -90,7 +90,8 @@ pub fn score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> 
             sum += s;
             n += 1;
             let mut cell = Cell::new(Some(s), pass(Some(s), threshold));
-            cell.details.trajectory = why;
+            // Explained only where per-invocation results will carry it.
+            cell.details.trajectory = why.filter(|_| ctx.explain);
             cell
         })
         .collect();

@@ -108,14 +108,18 @@ pub(crate) fn head(key: &str, value: &str) -> Map<String, Value> {
     m
 }
 
-/// The explanation of invocation `i` under `pairs_of` (computed on the calls themselves).
+/// The explanation of invocation `i` under `pairs_of` (computed on the calls themselves), when
+/// per-invocation results will carry it.
 pub(crate) fn explained(
     ctx: &Ctx,
     i: usize,
     c: &TrajectoryFields,
     mut head: Map<String, Value>,
     pairs_of: &dyn Fn(usize, usize, Eq) -> Pairs,
-) -> Value {
+) -> Option<Value> {
+    if !ctx.explain {
+        return None;
+    }
     let k = calls(ctx, i);
     let (ne, na) = (k.expected.len(), k.actual.len());
     let pairs = pairs_of(ne, na, &agree(&k, c));
@@ -128,7 +132,7 @@ pub(crate) fn explained(
             )),
         );
     }
-    explain(&k, &pairs, c, head, positional)
+    Some(explain(&k, &pairs, c, head, positional))
 }
 
 pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> {
@@ -136,6 +140,9 @@ pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluat
     per_pair_explained(ctx, criterion, "tool_trajectory_avg_score", |i| {
         if over_calls(ctx, i, &c, |ne, na, eq| matches(ne, na, c.match_type, eq)) {
             return (1.0, None);
+        }
+        if !ctx.explain {
+            return (0.0, None);
         }
         let mut h = head("match_type", c.match_type.as_str());
         if c.match_type == MatchType::Superset {
@@ -148,8 +155,10 @@ pub fn avg_score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluat
             });
             h.insert("outside_expected".into(), Value::Array(outside));
         }
-        let why = explained(ctx, i, &c, h, &|ne, na, eq| pairs_for(ne, na, c.match_type, eq));
-        (0.0, Some(why))
+        (
+            0.0,
+            explained(ctx, i, &c, h, &|ne, na, eq| pairs_for(ne, na, c.match_type, eq)),
+        )
     })
 }
 
@@ -175,7 +184,11 @@ pub fn precision(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluat
         });
         (
             s,
-            (s < 1.0).then(|| explained(ctx, i, &c, Map::new(), &alignment::greedy)),
+            if s < 1.0 {
+                explained(ctx, i, &c, Map::new(), &alignment::greedy)
+            } else {
+                None
+            },
         )
     })
 }
@@ -189,7 +202,11 @@ pub fn recall(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated>
         });
         (
             s,
-            (s < 1.0).then(|| explained(ctx, i, &c, Map::new(), &alignment::greedy)),
+            if s < 1.0 {
+                explained(ctx, i, &c, Map::new(), &alignment::greedy)
+            } else {
+                None
+            },
         )
     })
 }

@@ -53,7 +53,7 @@ pub fn score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> 
             Alignment::Unordered => alignment::maximum(ne, na, eq),
             Alignment::Ordered => alignment::ordered(ne, na, eq),
         });
-        (s, Some(why))
+        (s, why)
     })
 }
 

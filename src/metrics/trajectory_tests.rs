@@ -1,5 +1,6 @@
 use super::*;
 use crate::metrics::test_call as call;
+use crate::metrics::Metric as _;
 use crate::schema::arg_policies::{parse, ArgPolicies};
 use crate::schema::result::EvalStatus;
 use crate::schema::IntermediateData;
@@ -153,6 +154,34 @@ fn ctx<'a>(actual: &'a [Invocation], expected: &'a [Invocation]) -> Ctx<'a> {
         scenario: None,
         call_index: None,
         case_rubrics: None,
+        explain: true,
+    }
+}
+
+/// Case-level results only: nothing is explained (the explanation would be thrown away).
+#[test]
+fn nothing_is_explained_when_only_case_level_results_are_written() {
+    let expected = vec![invocation(vec![call("book", json!({"date": "2026-01-01"}))])];
+    let actual = vec![invocation(vec![call("book", json!({"date": "2026-01-02"}))])];
+    let mut quiet = ctx(&actual, &expected);
+    quiet.explain = false;
+    for metric in [
+        "tool_trajectory_avg_score",
+        "trajectory_precision",
+        "trajectory_recall",
+        "tool_trajectory_f1",
+    ] {
+        let out = crate::metrics::builtin(metric).unwrap();
+        let got = futures_util::FutureExt::now_or_never(out.evaluate(&quiet, &criterion(json!({})), None))
+            .unwrap()
+            .unwrap();
+        assert_eq!(got.per_invocation[0].score, Some(0.0), "{metric}");
+        assert!(got.per_invocation[0].details.trajectory.is_none(), "{metric}");
+        let loud =
+            futures_util::FutureExt::now_or_never(out.evaluate(&ctx(&actual, &expected), &criterion(json!({})), None))
+                .unwrap()
+                .unwrap();
+        assert!(loud.per_invocation[0].details.trajectory.is_some(), "{metric}");
     }
 }
 

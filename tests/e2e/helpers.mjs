@@ -55,6 +55,10 @@ export async function shot(page, name) {
 
 /** The case table's data rows as [eval id, status] in display order. */
 export async function tableRows(page, label = 'Cases') {
+  // The virtual table draws its rows on the next animation frame after a change: read them
+  // after two frames, not before the first (a loaded machine delays it).
+  await page.waitForSelector(`[role=table][aria-label="${label}"]`);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return page.$$eval(`[role=table][aria-label="${label}"] [role=rowgroup] [role=row]:not(.vhead)`, (rows) => rows
     .sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')))
     .map((r) => [...r.querySelectorAll('[role=cell]')].map((c) => c.textContent.trim())));

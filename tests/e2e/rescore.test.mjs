@@ -18,6 +18,7 @@ const statusText = (page) => page.locator('#rescore-status').innerText();
 test('rescore: same criteria, same statuses; threshold 0.8 without the trajectory metric flips two cases', async () => {
   const { page, log } = await open(browser, server.url);
   await page.click('#rescore summary');
+  await page.locator('#rescore tbody tr td:nth-child(2)').first().waitFor();
   const metrics = await page.locator('#rescore tbody tr td:nth-child(2)').allInnerTexts();
   assert.deepEqual(metrics, ['tool_trajectory_avg_score', 'response_match_score']);
   assert.equal(await page.inputValue('input.threshold[data-metric=response_match_score]'), '0.5');

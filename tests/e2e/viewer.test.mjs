@@ -42,6 +42,7 @@ test('URL parameters open two runs, the eval set and the config; the run matrix 
   assert.doesNotMatch(html, /<script/i);
   // Files view: the config's criteria and the eval set's cases, read by the package.
   await page.click('#tabs a[data-view=files]');
+  await page.locator('table.files tbody tr').nth(3).waitFor();
   const files = await page.locator('table.files tbody tr').allInnerTexts();
   assert.equal(files.length, 4);
   assert.match(files[2], /eval set\s+hello_world: 4 cases/);
@@ -120,6 +121,7 @@ test('keyboard: rows are focusable, arrows move, Enter opens the case; the case 
   await page.waitForSelector('article.case');
   assert.match(await page.locator('article.case h2').innerText(), /check_listed_numbers\s+FAILED/);
   // ROUGE-1 overlap marks from the core: "prime" is in both texts, "Among" only in the actual one.
+  await page.locator('.pair section:nth-child(2) mark').first().waitFor();
   const marksActual = await page.locator('.pair section:nth-child(2) mark').allInnerTexts();
   assert.ok(marksActual.includes('prime') && marksActual.includes('7'), marksActual.join(','));
   assert.ok(!marksActual.includes('Among'));
@@ -156,6 +158,7 @@ test('file picker, folder input, drag and drop, and bad files reported with code
   ]);
   await page.waitForFunction(() => /2 with errors/.test(document.getElementById('notice').textContent));
   await page.click('#tabs a[data-view=files]');
+  await page.locator('tr.bad').nth(1).waitFor();
   const bad = await page.locator('tr.bad').allInnerTexts();
   assert.equal(bad.length, 2);
   assert.match(bad[0], /broken\.evalset\.json[\s\S]*schema at \$\.eval_cases\[1\]\.conversation\[0\]\.user_content:\s+invalid type/);
@@ -238,6 +241,7 @@ test('a conversation-scenario case (no expected invocations): the simulated user
   t.after(() => s.close());
   const { page, log } = await open(browser, `${s.url}#case/roll_twice_then_check`);
   await page.waitForSelector('article.case');
+  await page.locator('section.invocation h3').first().waitFor();
   const invs = await page.locator('section.invocation h3').allInnerTexts();
   assert.deepEqual(invs, ['Invocation 1 (simulated user)', 'Invocation 2 (simulated user)', 'Invocation 3 (simulated user)']);
   assert.match(await page.locator('section.invocation .user h4').first().innerText(), /Simulated user/);
