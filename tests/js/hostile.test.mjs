@@ -302,3 +302,22 @@ test('hostile: the module still scores after the whole corpus', async () => {
   assert.equal(r.final_eval_status, 'PASSED');
   assert.ok(INV.user_content);
 });
+
+test('hostile: a huge value where another type belongs gives a short error, not the value back', () => {
+  const huge = 'x'.repeat(5e6);
+  const set = clone(MINIMAL_SET);
+  set.eval_cases[0].conversation[0].user_content = huge;
+  const tries = [
+    () => api.loadEvalSet(set),
+    () => api.loadEvalSet(JSON.stringify(huge)),
+    () => api.loadEvalSetResult({ eval_set_result_id: 'r', eval_set_id: 's', eval_case_results: huge }),
+    // A Part refuses unknown fields, so a huge key is named in the error and its path.
+    () => api.loadEvalSet({ eval_set_id: 's', eval_cases: [{ eval_id: 'c', conversation: [{ user_content: { parts: [{ [huge]: 1 }] } }] }] }),
+  ];
+  for (const f of tries) {
+    const e = (() => { try { f(); } catch (err) { return err; } return null; })();
+    assert.ok(e instanceof api.EvalError, String(e));
+    assert.ok(e.message.length < 2_000, `message of ${e.message.length} characters`);
+    assert.ok(e.path.length < 2_000, `path of ${e.path.length} characters`);
+  }
+});
