@@ -5,7 +5,7 @@
 // they are, bytes are decoded, anything else is JSON.stringify'd) and errors into EvalError.
 import { EvalError, fromWire } from './errors.js';
 import {
-  MAX_TEXT_LENGTH, checkLength, describe, toJson, stringify, unwrap, requireObject, caseArgs,
+  MAX_TEXT_LENGTH, checkLength, checkTextPair, describe, toJson, stringify, unwrap, requireObject, caseArgs,
 } from './wire.js';
 import { callOn, callSync, checkAlive, coreMemory, instance, onFreshInstance, setMemoryCeiling } from './instance.js';
 import { evaluateInvocationsJudged } from './run.js';
@@ -150,14 +150,7 @@ export function validateEvalConfig(input, options) {
 /** ADK 2.13's response_match_score arithmetic (ROUGE-1 with NLTK-mode Porter stemming). */
 export function rouge1(candidate, reference) {
   ensureReady();
-  if (typeof candidate !== 'string') {
-    throw new EvalError('schema', '', `rouge1: candidate must be a string, found ${describe(candidate)}`);
-  }
-  if (typeof reference !== 'string') {
-    throw new EvalError('schema', '', `rouge1: reference must be a string, found ${describe(reference)}`);
-  }
-  checkLength(candidate, 'rouge1: candidate');
-  checkLength(reference, 'rouge1: reference');
+  checkTextPair('rouge1', candidate, reference);
   const [precision, recall, fmeasure] = core('rouge1', candidate, reference);
   return { precision, recall, fmeasure };
 }

@@ -1,8 +1,7 @@
 // rouge1Spans: where ROUGE-1's token overlap falls in the two texts (the viewer's highlight),
 // computed by the core's tokenizer and stemmer so the marked words agree with rouge1's score.
-import { EvalError } from './errors.js';
 import { callSync, instance } from './instance.js';
-import { checkLength, describe } from './wire.js';
+import { checkTextPair } from './wire.js';
 
 function side(flat, at) {
   const aligned = flat[at] === 1;
@@ -22,14 +21,7 @@ function side(flat, at) {
  */
 export function rouge1Spans(candidate, reference) {
   instance();
-  if (typeof candidate !== 'string') {
-    throw new EvalError('schema', '', `rouge1Spans: candidate must be a string, found ${describe(candidate)}`);
-  }
-  if (typeof reference !== 'string') {
-    throw new EvalError('schema', '', `rouge1Spans: reference must be a string, found ${describe(reference)}`);
-  }
-  checkLength(candidate, 'rouge1Spans: candidate');
-  checkLength(reference, 'rouge1Spans: reference');
+  checkTextPair('rouge1Spans', candidate, reference);
   const flat = callSync((g) => g.rouge1Spans(candidate, reference));
   const [cand, next] = side(flat, 0);
   const [ref] = side(flat, next);

@@ -57,6 +57,14 @@ export function toJson(value, what, exact = false) {
   return stringify(value, what, exact);
 }
 
+/** A (candidate, reference) pair of texts, as the ROUGE functions take it: strings within the length limit. */
+export function checkTextPair(fn, candidate, reference) {
+  for (const [name, v] of [['candidate', candidate], ['reference', reference]]) {
+    if (typeof v !== 'string') throw new EvalError('schema', '', `${fn}: ${name} must be a string, found ${describe(v)}`);
+    checkLength(v, `${fn}: ${name}`);
+  }
+}
+
 /** JSON.stringify with its failures (cycles, BigInt, depth, size) as EvalError. */
 export function stringify(value, what, exact = false) {
   let text;

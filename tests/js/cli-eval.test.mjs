@@ -11,7 +11,7 @@ import { after, describe, test } from 'node:test';
 import { formatReport } from '../../pkg/index.js';
 import { main } from '../../pkg/lib/cli/main.js';
 import { readEvalSetResultFile } from '../../pkg/lib/history.js';
-import { PKG, ROOT } from './helpers.mjs';
+import { PKG, ROOT, freePort } from './helpers.mjs';
 
 const BIN = join(PKG, 'bin', 'evalcore.js');
 const EXAMPLE = join(ROOT, 'examples', 'hello_world');
@@ -379,15 +379,7 @@ describe('the CLI tells the truth (NOT_EVALUATED, config warnings, hangs, dry ru
     if (config) writeFileSync(join(dir, 'test_config.json'), JSON.stringify(config));
     return dir;
   }
-  /** A loopback port nobody listens on. */
-  async function deadPort() {
-    const net = await import('node:net');
-    const srv = net.createServer();
-    await new Promise((r) => srv.listen(0, '127.0.0.1', r));
-    const { port } = srv.address();
-    await new Promise((r) => srv.close(r));
-    return port;
-  }
+
   function cliAsync(args) {
     return new Promise((resolve) => {
       const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '' } });
@@ -401,7 +393,7 @@ describe('the CLI tells the truth (NOT_EVALUATED, config warnings, hangs, dry ru
 
   test('a dead judge: ADK\'s summary and exit 0, but the reason on stderr; --strict exits 1; it fails fast', async () => {
     const dir = app('dead_judge', ['Hi', 'Hello']);
-    const url = `http://127.0.0.1:${await deadPort()}`;
+    const url = `http://127.0.0.1:${await freePort()}`;
     const t0 = Date.now();
     const r = await cliAsync(['eval', dir, join(dir, 's.evalset.json'), '--judge', 'openai:m', '--judge_base_url', url]);
     assert.ok(Date.now() - t0 < 20_000, 'a refused connection is not retried for long');
@@ -446,7 +438,7 @@ describe('the CLI tells the truth (NOT_EVALUATED, config warnings, hangs, dry ru
 
   test('--dry_run counts the judge calls and sends none; --no_save writes nothing; --judge_retries/--judge_timeout reach the judge', async () => {
     const dir = app('dry', ['Hi', 'Hello']);
-    const url = `http://127.0.0.1:${await deadPort()}`;
+    const url = `http://127.0.0.1:${await freePort()}`;
     const r = cli(['eval', dir, join(dir, 's.evalset.json'), '--judge', 'openai:m', '--judge_base_url', url, '--dry_run']);
     assert.match(r.stderr, /^dry run: 10 judge call\(s\) would be sent \(about \d+ prompt tokens\); nothing was sent and no result file was written$/m);
     assert.equal(historyOf(dir).length, 0);

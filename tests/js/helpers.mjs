@@ -1,5 +1,6 @@
 // Shared fixtures and comparison rules for the JS tests (node:test). Not a test file itself.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,6 +35,18 @@ export const MINIMAL_SET = Object.freeze({
 });
 
 export const clone = (v) => JSON.parse(JSON.stringify(v));
+
+/** A loopback port nobody listens on (free now; a server may take it, or a test may find it refused). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /** An actual invocation (ADK 2.x event shape) answering MINIMAL_SET's single turn. */
 export function actualFor(text = 'It is sunny in Paris.', calls = [{ name: 'get_weather', args: { city: 'Paris' } }]) {

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as ec from '../../pkg/index.js';
 import { requestText, startJudgeServer } from './support/judge-server.mjs';
+import { freePort } from './helpers.mjs';
 
 const U = (text) => ({ role: 'user', parts: [{ text }] });
 const M = (text) => ({ role: 'model', parts: [{ text }] });
@@ -1184,11 +1185,7 @@ describe('evaluate() tells the truth: strict, agent timeouts, stacks, an unreach
   });
 
   test('a judge nobody listens to is retried once, then not called again; the wait reaches onProgress', async () => {
-    const net = await import('node:net');
-    const srv = net.createServer();
-    await new Promise((r) => srv.listen(0, '127.0.0.1', r));
-    const { port } = srv.address();
-    await new Promise((r) => srv.close(r));
+    const port = await freePort();
     const progress = [];
     const many = { eval_set_id: 'm', eval_cases: ['a', 'b', 'c', 'd'].map((id) => ({ eval_id: id, conversation: [turn(`q ${id}`, 'ok')] })) };
     const t0 = Date.now();

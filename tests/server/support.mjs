@@ -8,7 +8,6 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,16 +20,9 @@ const TOOLS = join(ROOT, '.tools', 'node_modules');
 export const DENO = process.env.DENO ?? join(TOOLS, '@deno', 'linux-x64-glibc', 'deno');
 export const WORKERD = process.env.WORKERD ?? join(TOOLS, '.bin', 'workerd');
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../js/helpers.mjs';
+
+export { freePort };
 
 /** Spawns a server process; resolves once `ready(output)` gives its URL. */
 function startProcess(name, cmd, args, { cwd, env, ready, timeoutMs = 60_000 }) {
