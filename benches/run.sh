@@ -11,6 +11,7 @@
 #                                    ratios then mix two runs, so use it only while iterating)
 #   bash benches/run.sh --quick      N=2,000, fewer runs (a smoke test of the harness)
 #   node benches/scaling.mjs         only the scaling table (N and 2N per workload, no google-adk)
+#   node benches/memory.mjs          only the peak wasm memory table
 #   bash benches/run.sh --judge      also judge-call throughput against a loopback judge with
 #                                    100 ms latency (benches/judge/run.mjs, ~1.5 min more)
 #   N=20000 SEED=7 bash benches/run.sh
@@ -89,6 +90,10 @@ say "scaling (benches/scaling.mjs)"
 SCALE=1
 [ "$EC_RUNS" -le 2 ] && SCALE=0.25
 node "$HERE/scaling.mjs" --scale "$SCALE"
+
+# 6b. Peak wasm memory against the input size (a fresh process per workload).
+say "peak wasm memory (benches/memory.mjs, realistic data)"
+node "$HERE/memory.mjs" --data "$HERE/.data/n$N-s$SEED-realistic"
 
 # 7. Optional: judge calls (final_response_match_v2) against the loopback judge server.
 if [ "$JUDGE" = 1 ]; then
