@@ -206,31 +206,51 @@ fn ascii_alnum(b: u8) -> bool {
 }
 
 /// Calls `f` with every whitespace-separated chunk ADK's scan produces, before
-/// the per-chunk rouge tokenizer. Every chunk is a substring of the normalised,
-/// lower-cased text, so no chunk is copied.
+/// the per-chunk rouge tokenizer.
 pub(super) fn for_each_chunk(text: &str, mut f: impl FnMut(&str)) {
     if text.is_ascii() {
-        // NFKC is the identity on ASCII, and lower-casing cannot move a chunk
-        // boundary, so only chunks holding capitals need a lower-cased copy.
-        let mut lowered = String::new();
-        let bytes = text.as_bytes();
-        let mut pos = 0;
-        while let Some(skip) = bytes.get(pos..).and_then(|r| r.iter().position(|&b| ascii_alnum(b))) {
-            let start = pos + skip;
-            let rest = bytes.get(start..).unwrap_or_default();
-            pos = start + rest.iter().position(|&b| !ascii_alnum(b)).unwrap_or(rest.len());
-            let chunk = text.get(start..pos).unwrap_or_default();
-            if chunk.bytes().any(|b| b.is_ascii_uppercase()) {
-                lowered.clear();
-                lowered.push_str(chunk);
-                lowered.make_ascii_lowercase();
-                f(&lowered);
-            } else {
-                f(chunk);
-            }
-        }
+        ascii_chunks(text, &mut f);
         return;
     }
+    // NFKC, lower-casing and chunking never reach across ASCII whitespace: it is a
+    // starter that composes with nothing, it is neither cased nor case-ignorable (so it
+    // ends the final-sigma context) and it separates chunks. Each whitespace-separated
+    // segment is therefore done on its own, and only the segments holding non-ASCII
+    // characters go through the Unicode tables.
+    for segment in text.split([' ', '\t', '\n', '\r']) {
+        if segment.is_ascii() {
+            ascii_chunks(segment, &mut f);
+        } else {
+            unicode_chunks(segment, &mut f);
+        }
+    }
+}
+
+/// `for_each_chunk` of ASCII text: NFKC is the identity on ASCII, and lower-casing
+/// cannot move a chunk boundary, so only chunks holding capitals need a lower-cased copy.
+fn ascii_chunks(text: &str, f: &mut impl FnMut(&str)) {
+    let mut lowered = String::new();
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    while let Some(skip) = bytes.get(pos..).and_then(|r| r.iter().position(|&b| ascii_alnum(b))) {
+        let start = pos + skip;
+        let rest = bytes.get(start..).unwrap_or_default();
+        pos = start + rest.iter().position(|&b| !ascii_alnum(b)).unwrap_or(rest.len());
+        let chunk = text.get(start..pos).unwrap_or_default();
+        if chunk.bytes().any(|b| b.is_ascii_uppercase()) {
+            lowered.clear();
+            lowered.push_str(chunk);
+            lowered.make_ascii_lowercase();
+            f(&lowered);
+        } else {
+            f(chunk);
+        }
+    }
+}
+
+/// `for_each_chunk` of any text through the Unicode tables: every chunk is a substring
+/// of the normalised, lower-cased text.
+fn unicode_chunks(text: &str, f: &mut impl FnMut(&str)) {
     let lowered = lower14(&nfkc14(text));
     let mut start: Option<usize> = None;
     for (i, c) in lowered.char_indices() {
@@ -265,6 +285,43 @@ pub fn tokenize(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn chunks(text: &str, by_segments: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut push = |c: &str| out.push(c.to_string());
+        if by_segments {
+            for_each_chunk(text, &mut push);
+        } else {
+            unicode_chunks(text, &mut push);
+        }
+        out
+    }
+
+    /// Splitting non-ASCII text at ASCII whitespace changes no chunk: texts built from
+    /// pieces that meet at the boundaries where it could matter (final sigma, combining
+    /// marks and compatibility spaces next to the whitespace, capitals, CJK, Thai).
+    #[test]
+    fn segments_give_the_whole_texts_chunks() {
+        let pieces = [
+            "ΟΔΟΣ", "Σ", "aΣ", "Σa", "\u{301}", "e\u{301}", "caf\u{e9}", "\u{a0}", "\u{a8}", "\u{2003}",
+            "ﬁne", "ＡＢＣ", "x²", "東京は", "สวัสดีครับ", "Привет", "İ", "ß", "Word", "it's", "3.14",
+            "'", "-", "\u{345}", "\u{3a3}\u{301}", "ǅ", "",
+        ];
+        let seps = [" ", "\t", "\n", "\r\n", "  ", "", ".", " \u{301}", "\u{a0}"];
+        let mut n = 0;
+        for a in pieces {
+            for sep in seps {
+                for b in pieces {
+                    for sep2 in [" ", ""] {
+                        let text = format!("{a}{sep}{b}{sep2}{a}");
+                        assert_eq!(chunks(&text, true), chunks(&text, false), "{text:?}");
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert!(n > 10_000);
+    }
 
     #[test]
     fn spec_table() {
