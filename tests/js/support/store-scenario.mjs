@@ -76,3 +76,12 @@ export async function storeScenario(evalSetsManager, store) {
   await step('a key out of the root', () => store.get('../x'));
   return out;
 }
+
+/** Every value under the scenario's folders as text, by key: what a store holds after it. */
+export async function storeContents(store) {
+  const out = {};
+  for (const prefix of ['app/', 'app/.adk/eval_history/']) {
+    for (const key of await store.list(prefix)) out[key] = new TextDecoder().decode(await store.get(key));
+  }
+  return out;
+}
