@@ -129,7 +129,7 @@ export interface EvalSetsManager {
   getEvalCase(app: string, setId: string, caseId: string): Promise<EvalCase | null>;
   /** `not_found` without the set, `duplicate_id` when the case id is taken, `schema` for a bad case. */
   addEvalCase(app: string, setId: string, evalCase: EvalCase | object): Promise<void>;
-  /** Replaces the case of the same eval_id (moved to the end, as ADK does); `not_found` when missing. */
+  /** Replaces the case of the same eval_id where it stands (as ADK 2.13 does); `not_found` when missing. */
   updateEvalCase(app: string, setId: string, evalCase: EvalCase | object): Promise<void>;
   /** `not_found` when the set or the case is missing. */
   deleteEvalCase(app: string, setId: string, caseId: string): Promise<void>;

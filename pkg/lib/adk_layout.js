@@ -52,7 +52,7 @@ export function createEvalSetResult(appName, evalSetId, evalCaseResults, { times
     eval_set_result_id: id,
     eval_set_result_name: id.replaceAll('/', '_'),
     eval_set_id: evalSetId,
-    eval_case_results: evalCaseResults.map((r) => ({ eval_set_file: r.eval_set_file ?? r.eval_set_id ?? evalSetId, ...r })),
+    eval_case_results: evalCaseResults,
     creation_timestamp: timestamp,
   };
 }

@@ -163,9 +163,9 @@ describe('evalSetsManager: ADK\'s rules', () => {
     assert.deepEqual(t['get case b'].value.session_input, { app_name: 'weather', user_id: 'u1', state: { city: 'Paris' } });
     assert.deepEqual(t['get a missing case'], { value: null });
     assert.deepEqual(t['update a missing case'], { error: { code: 'not_found', path: '$.eval_id' } });
-    // ADK's local manager removes the old case and appends the new one.
-    assert.deepEqual(t['get the set'].value.eval_cases.map((c) => c.eval_id), ['case_b', 'case_a']);
-    assert.equal(t['get the set'].value.eval_cases[1].conversation[0].user_content.parts[0].text, CASE_A2.conversation[0].user_content.parts[0].text);
+    // ADK 2.13 replaces the case where it stands.
+    assert.deepEqual(t['get the set'].value.eval_cases.map((c) => c.eval_id), ['case_a', 'case_b']);
+    assert.equal(t['get the set'].value.eval_cases[0].conversation[0].user_content.parts[0].text, CASE_A2.conversation[0].user_content.parts[0].text);
     assert.deepEqual(t['delete b again'], { error: { code: 'not_found', path: '' } });
     assert.deepEqual(t['case ids after'], { value: ['case_a'] });
     assert.deepEqual(t['concurrent adds'], { value: Array.from({ length: 12 }, (_, i) => `c${i}`).sort() });
@@ -176,7 +176,7 @@ describe('evalSetsManager: ADK\'s rules', () => {
     assert.equal(saved.eval_set_result_name, id);
     assert.equal(saved.creation_timestamp, TIMES[2]);
     assert.equal(saved.eval_case_results[0].final_eval_status, 'PASSED');
-    assert.equal(saved.eval_case_results[0].eval_set_file, 'set_1');
+    assert.equal(saved.eval_case_results[0].eval_set_file, null, 'case results are stored as given, as ADK\'s manager stores them');
     assert.deepEqual(t['save results that are not a list'], { error: { code: 'schema', path: '$' } });
     assert.deepEqual(t['list results'], { value: [id] });
     assert.deepEqual(t['get the result'], { value: saved });
@@ -256,6 +256,30 @@ describe('fsStore files as google-adk 2.13 writes and reads them', () => {
     assert.deepEqual(await m.getEvalSetResult('hello_world', adk.eval_set_result_id), adk);
   });
 
+  test('the operations of store_ops.json leave the files google-adk 2.13\'s own managers left', async () => {
+    // tools/adk-results/make_store_fixture.py ran the same operations through ADK's
+    // LocalEvalSetsManager and LocalEvalSetResultsManager with the same clock readings.
+    const dir = join(ROOT, 'tools', 'adk-results');
+    const spec = JSON.parse(readFileSync(join(dir, 'store_ops.json'), 'utf8'));
+    const adk = JSON.parse(readFileSync(join(dir, 'store_ops.adk-2.13.json'), 'utf8')).files;
+    const root = freshDir();
+    let tick = 0;
+    const m = evalSetsManager(fsStore(root), { now: () => spec.times[tick++] });
+    for (const [op, app, setId, arg] of spec.ops) {
+      if (op === 'create') await m.createEvalSet(app, setId);
+      else if (op === 'add') await m.addEvalCase(app, setId, arg);
+      else if (op === 'update') await m.updateEvalCase(app, setId, arg);
+      else if (op === 'delete') await m.deleteEvalCase(app, setId, arg);
+      else if (op === 'save') await m.saveEvalSetResult(app, setId, arg);
+      else assert.fail(`unknown operation ${op}`);
+    }
+    const ours = {};
+    const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true })) (e.isDirectory() ? walk(join(d, e.name)) : ours[relative(root, join(d, e.name)).split('\\').join('/')] = readFileSync(join(d, e.name), 'utf8')); };
+    walk(root);
+    assert.deepEqual(Object.keys(ours).sort(), Object.keys(adk).sort());
+    for (const [path, text] of Object.entries(adk)) assert.equal(ours[path], text, path);
+  });
+
   test('results ADK wrote (2.x plain, 1.x double-encoded) are listed and read', async () => {
     const root = freshDir();
     const dir = join(root, 'app', '.adk', 'eval_history');
@@ -299,8 +323,7 @@ describe('fsStore files as google-adk 2.13 writes and reads them', () => {
       const first = got.eval_cases[0];
       await m.updateEvalCase(app, id, first);
       const again = await m.getEvalSet(app, id);
-      assert.deepEqual(again.eval_cases.map((c) => c.eval_id), [...got.eval_cases.slice(1), first].map((c) => c.eval_id), file);
-      assert.deepEqual(again.eval_cases.at(-1), first, file);
+      assert.deepEqual(again, got, file);
       assert.deepEqual(loadEvalSet(readFileSync(join(root, app, `${id}.evalset.json`))), again, file);
       rewritten++;
     }

@@ -152,7 +152,7 @@ export function evalSetsManager(store, { now = pythonTime } = {}) {
       });
     },
 
-    /** Replaces the case with `evalCase.eval_id` (ADK's local manager moves it to the end). */
+    /** Replaces the case with `evalCase.eval_id` where it stands (as ADK 2.13 does). */
     async updateEvalCase(app, setId, evalCase) {
       return changeSet(app, setId, (evalSet) => {
         const checked = checkedCase(evalCase, setId);
@@ -160,8 +160,7 @@ export function evalSetsManager(store, { now = pythonTime } = {}) {
         if (i < 0) {
           throw new EvalError('not_found', '$.eval_id', `eval case ${show(checked.eval_id)} not found in eval set ${show(setId)} of app ${show(app)}; add it first (addEvalCase)`);
         }
-        evalSet.eval_cases.splice(i, 1);
-        evalSet.eval_cases.push(checked);
+        evalSet.eval_cases[i] = checked;
       });
     },
 
