@@ -1,7 +1,7 @@
 // Types of `evalcore/server`: the evaluation endpoint as a fetch handler (workerd, Deno, Node).
 // Uses the Fetch API's global Request / Response types (DOM lib, @types/node, Deno, workers-types).
 
-import type { Agent, Judge, MetricInfo } from './index.js';
+import type { Agent, EvalCase, EvalCaseResult, EvalSet, EvalSetResult, Judge, MetricInfo } from './index.js';
 
 export type { MetricInfo };
 
@@ -40,14 +40,19 @@ export interface HandlerOptions {
   limits?: ServerLimits;
   /** Origins browsers may call from ("*" for any): preflights answered, Access-Control-Allow-Origin on answers. */
   cors?: string | string[];
+  /** Storage for eval sets and results: the handler's `evalSets` is a manager over it. */
+  store?: Store | null;
   /** One entry per request; never a header, a body or a key. */
   log?: (entry: { method: string; path: string; status: number; ms: number; code?: string }) => void;
 }
 
 export type FetchHandler = (request: Request, env?: unknown, ctx?: unknown) => Promise<Response>;
 
+/** The handler createHandler returns: `evalSets` is the manager over `options.store` (null without one). */
+export type EvalHandler = FetchHandler & { readonly evalSets: EvalSetsManager | null };
+
 /** POST /v1/evaluate, POST /v1/validate, GET /v1/metrics, GET /healthz. */
-export declare function createHandler(options?: HandlerOptions): FetchHandler;
+export declare function createHandler(options?: HandlerOptions): EvalHandler;
 
 /** createHandler's options from EVALCORE_* variables and the provider key variables. */
 export declare function optionsFromEnv(env: Record<string, string | undefined>): HandlerOptions;
@@ -58,3 +63,83 @@ export declare function httpAgent(name: string, url: string, options?: { headers
 /** The module worker: configured from `env` (workerd) or the host's environment (Deno, Node). */
 declare const worker: { fetch: FetchHandler };
 export default worker;
+
+// ---------------------------------------------------------------------------------------------
+// Eval-set management over a storage interface
+
+/**
+ * Bytes under '/'-separated keys (`app/set.evalset.json`). Keys are relative, with no empty,
+ * `.` or `..` segment, NUL or backslash, at most 512 bytes: anything else is EvalError `invalid_path`.
+ */
+export interface Store {
+  /** The value, or null when there is none. */
+  get(key: string): Promise<Uint8Array | null>;
+  /** Stores the value (atomically in fsStore: a temporary file renamed over the old one). */
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  /** Removes the value; nothing happens when there is none. */
+  delete(key: string): Promise<void>;
+  /** Sorted keys that start with `prefix` and have no '/' after it: one folder level. */
+  list(prefix: string): Promise<string[]>;
+}
+
+/** A Store in memory (copies in and out). */
+export declare function memoryStore(): Store;
+
+/**
+ * A Store over a folder (Node, Deno, Bun; not in the workerd entry): with ADK's agents folder as
+ * root, the manager reads and writes the files ADK's LocalEvalSetsManager and
+ * LocalEvalSetResultsManager do.
+ */
+export declare function fsStore(agentsDir: string): Store & { readonly root: string };
+
+/** The parts of a Workers KV namespace binding kvStore uses. */
+export interface KvNamespaceLike {
+  get(key: string, options: { type: 'arrayBuffer' }): Promise<ArrayBuffer | null>;
+  put(key: string, value: Uint8Array): Promise<unknown>;
+  delete(key: string): Promise<unknown>;
+  list(options: { prefix: string; cursor?: string }): Promise<{ keys: { name: string }[]; list_complete: boolean; cursor?: string }>;
+}
+
+/** The parts of a Workers R2 bucket binding r2Store uses. */
+export interface R2BucketLike {
+  get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
+  put(key: string, value: Uint8Array): Promise<unknown>;
+  delete(key: string): Promise<unknown>;
+  list(options: { prefix: string; delimiter: string; cursor?: string }): Promise<{ objects: { key: string }[]; truncated: boolean; cursor?: string }>;
+}
+
+/** A Store over a Workers KV namespace binding (`env.NAME`). */
+export declare function kvStore(namespace: KvNamespaceLike): Store;
+/** A Store over a Workers R2 bucket binding (`env.NAME`). */
+export declare function r2Store(bucket: R2BucketLike): Store;
+
+/**
+ * ADK's EvalSetsManager and EvalSetResultsManager, async. App names, set ids and result ids are
+ * single path segments (EvalError `invalid_path` otherwise); failures are EvalError `schema`,
+ * `not_found` or `duplicate_id` with a path where one applies.
+ */
+export interface EvalSetsManager {
+  /** Eval set ids of the app, sorted ([] when it has none). */
+  listEvalSets(app: string): Promise<string[]>;
+  /** The set, or null. A legacy list file takes `setId` as its id. */
+  getEvalSet(app: string, setId: string): Promise<EvalSet | null>;
+  /** An empty set named `setId` (`^[a-zA-Z0-9_]+$`, else `schema`); `duplicate_id` if it exists. */
+  createEvalSet(app: string, setId: string): Promise<EvalSet>;
+  /** The case, or null when the set or the case is missing. */
+  getEvalCase(app: string, setId: string, caseId: string): Promise<EvalCase | null>;
+  /** `not_found` without the set, `duplicate_id` when the case id is taken, `schema` for a bad case. */
+  addEvalCase(app: string, setId: string, evalCase: EvalCase | object): Promise<void>;
+  /** Replaces the case of the same eval_id where it stands (as ADK 2.13 does); `not_found` when missing. */
+  updateEvalCase(app: string, setId: string, evalCase: EvalCase | object): Promise<void>;
+  /** `not_found` when the set or the case is missing. */
+  deleteEvalCase(app: string, setId: string, caseId: string): Promise<void>;
+  /** A new result, id `<app>_<setId>_<time.time()>` as ADK makes it, stored and returned. */
+  saveEvalSetResult(app: string, setId: string, evalCaseResults: EvalCaseResult[]): Promise<EvalSetResult>;
+  /** The result, or null. */
+  getEvalSetResult(app: string, resultId: string): Promise<EvalSetResult | null>;
+  /** Result ids of the app, sorted. */
+  listEvalSetResults(app: string): Promise<string[]>;
+}
+
+/** The manager over `store`; `now` (seconds since the epoch) stamps new sets and results. */
+export declare function evalSetsManager(store: Store, options?: { now?: () => number }): EvalSetsManager;

@@ -5,7 +5,7 @@
 #   rust target   wasm32-unknown-unknown                     (rustup)
 #   wasm-bindgen  CLI at the version Cargo.toml pins          (cargo install, ~3 min once)
 #   cargo-fuzz    the fuzz/ targets' runner                   (cargo install, ~1.5 min once)
-#   .tools/       binaryen (wasm-opt), typescript, deno, workerd, playwright-core, pinned in scripts/tools/package.json
+#   .tools/       binaryen (wasm-opt), typescript, deno, workerd, miniflare (on that workerd), playwright-core, pinned in scripts/tools/package.json
 #   chromium      Debian's browser for the viewer's tests in tests/e2e (apt-get, as root; skipped when present)
 set -euo pipefail
 

@@ -7,7 +7,8 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EvalError } from './errors.js';
 import { loadEvalSetResult } from '../index.js';
-import { adkEvalSetResultText, evalStatusName, pythonFloat, pythonTime } from './adk_text.js';
+import { adkEvalSetResultText, evalStatusName } from './adk_text.js';
+import { RESULT_FILE_SUFFIX, createEvalSetResult, validatePathSegment } from './adk_layout.js';
 import { readRegularFile } from './node/files.js';
 
 /** ADK's integers for statuses in result files. */
@@ -23,47 +24,13 @@ export function statusCode(value, path = '') {
   return STATUS_CODES[evalStatusName(value, path)];
 }
 
-export const EVAL_HISTORY_DIR = join('.adk', 'eval_history');
-export const RESULT_FILE_SUFFIX = '.evalset_result.json';
+export { RESULT_FILE_SUFFIX, createEvalSetResult, validatePathSegment };
 
-/**
- * ADK's check that an app name / eval set id is one path segment: not empty, no NUL, no `/` or
- * `\`, not drive-qualified (`C:`), not `.` or `..`. Throws EvalError `invalid_path`.
- */
-export function validatePathSegment(value, fieldName) {
-  const show = JSON.stringify(value) ?? String(value);
-  if (typeof value !== 'string') throw new EvalError('invalid_path', '', `${fieldName} must be a string, found ${show}`);
-  if (value === '') throw new EvalError('invalid_path', '', `${fieldName} must not be empty`);
-  if (value.includes('\0')) throw new EvalError('invalid_path', '', `${fieldName} must not contain null bytes`);
-  if (value.includes('/') || value.includes('\\')) {
-    throw new EvalError('invalid_path', '', `${fieldName} ${show} must not contain path separators`);
-  }
-  if (/^[A-Za-z]:/.test(value)) throw new EvalError('invalid_path', '', `${fieldName} ${show} must not be drive-qualified`);
-  if (value === '.' || value === '..') {
-    throw new EvalError('invalid_path', '', `${fieldName} ${show} must not contain traversal segments`);
-  }
-  return value;
-}
+export const EVAL_HISTORY_DIR = join('.adk', 'eval_history');
 
 /** `<appDir>/.adk/eval_history`, where ADK keeps an app's results. */
 export function evalHistoryDir(appDir) {
   return join(appDir, EVAL_HISTORY_DIR);
-}
-
-/**
- * A new EvalSetResult as ADK's `create_eval_set_result` makes it: id
- * `<app>_<eval_set_id>_<time float>`, name = id with `/` replaced by `_`. Statuses stay as
- * they are given (strings in evalcore's objects).
- */
-export function createEvalSetResult(appName, evalSetId, evalCaseResults, { timestamp = pythonTime() } = {}) {
-  const id = `${appName}_${evalSetId}_${pythonFloat(timestamp)}`;
-  return {
-    eval_set_result_id: id,
-    eval_set_result_name: id.replaceAll('/', '_'),
-    eval_set_id: evalSetId,
-    eval_case_results: evalCaseResults.map((r) => ({ eval_set_file: r.eval_set_file ?? r.eval_set_id ?? evalSetId, ...r })),
-    creation_timestamp: timestamp,
-  };
 }
 
 /** An EvalSetResult as the text ADK 2.13 writes: pretty JSON, every field, integer statuses. */

@@ -103,7 +103,7 @@ Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log
 }
 
 /** The package files the worker entry imports, found by following its static imports. */
-function workerFiles(entry) {
+export function workerFiles(entry) {
   const seen = new Set();
   const queue = [entry];
   while (queue.length > 0) {

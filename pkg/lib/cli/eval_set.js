@@ -4,6 +4,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { EvalError, loadEvalSet } from '../../index.js';
 import { adkEvalSetText, pythonTime, scenarioEvalId } from '../adk_text.js';
+import { EVAL_SET_ID_PATTERN } from '../adk_layout.js';
 import { appLocation, resolveAgentPath } from '../node/agent.js';
 import { parseArgs, UsageError } from './args.js';
 import { evalSetPath, readEvalSetFile, readJsonFile } from '../node/evalsets.js';
@@ -21,12 +22,10 @@ add_eval_case   adds one eval case per conversation scenario in F (\`{"scenarios
 AGENT_MODULE is the agent's module file or folder; its folder is the app.
 `;
 
-const ID_PATTERN = /^[a-zA-Z0-9_]+$/;
-
 /** The app of AGENT_MODULE and the file of eval set `id` in it: `{ appName, path }`. */
 function evalSetOf(agentArg, id, command) {
   const { appDir, appName } = appLocation(resolveAgentPath(agentArg, command));
-  if (!ID_PATTERN.test(id)) throw new UsageError(`invalid eval set id "${id}": it must match ^[a-zA-Z0-9_]+$`, command);
+  if (!EVAL_SET_ID_PATTERN.test(id)) throw new UsageError(`invalid eval set id "${id}": it must match ^[a-zA-Z0-9_]+$`, command);
   return { appName, path: evalSetPath(appDir, id) };
 }
 

@@ -6,12 +6,13 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EvalError, loadEvalSet } from '../../index.js';
 import { adkEvalSetText } from '../adk_text.js';
+import { EVAL_SET_FILE_SUFFIX, loadEvalSetBytes, startsWithList } from '../adk_layout.js';
 import { readConfig } from './config.js';
 import { inFile, isRegularFile, readJsonFile, readRegularFile } from './files.js';
 
 export { inFile, readJsonFile };
 
-const SUFFIXES = ['.evalset.json', '.test.json', '.json'];
+const SUFFIXES = [EVAL_SET_FILE_SUFFIX, '.test.json', '.json'];
 
 /** A set id for a legacy file: its name without the suffix, reduced to `[A-Za-z0-9_-]`. */
 export function idFromFileName(path) {
@@ -27,17 +28,6 @@ export function idFromFileName(path) {
 }
 
 /**
- * Whether JSON bytes hold a list at the top (a legacy shape): the first byte after a UTF-8 BOM
- * and whitespace is `[`, the core's own test. Nothing is parsed here.
- */
-function startsWithList(bytes) {
-  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x0c)) i++;
-  return bytes[i] === 0x5b;
-}
-
-
-/**
  * Loads an eval set file in any shape. Returns `{ evalSet, legacy }`; `legacy` is true for the
  * list shapes, which take `sessionInput` as their cases' initial session. Error messages name
  * the file.
@@ -45,17 +35,12 @@ function startsWithList(bytes) {
 export function readEvalSetFile(path, { sessionInput } = {}) {
   // The file's bytes go to the core as they are: it bounds and parses them (no JS parse first).
   const bytes = readRegularFile(path, 'eval set file');
-  return inFile(path, () => {
-    const legacy = startsWithList(bytes);
-    const options = legacy ? { id: idFromFileName(path) } : {};
-    if (legacy && sessionInput !== undefined && sessionInput !== null) options.sessionInput = sessionInput;
-    return { evalSet: loadEvalSet(bytes, Object.keys(options).length ? options : undefined), legacy };
-  });
+  return inFile(path, () => loadEvalSetBytes(bytes, { legacyId: idFromFileName(path), sessionInput }));
 }
 
 /** `<appDir>/<id>.evalset.json`, where ADK's LocalEvalSetsManager keeps eval set `id`. */
 export function evalSetPath(appDir, id) {
-  return join(appDir, `${id}.evalset.json`);
+  return join(appDir, id + EVAL_SET_FILE_SUFFIX);
 }
 
 /** Every `*.test.json` and `*.evalset.json` under `dir` (recursively, sorted, node_modules and dot folders skipped). */

@@ -8,13 +8,14 @@ import {
 } from '../api.js';
 import { runHealth } from '../health.js';
 import { parseJsonBytes } from '../wire.js';
+import { evalSetsManager } from '../store/manager.js';
 import { agentsOf } from './agents.js';
 import { resolveLimits, secretsOf } from './config.js';
 import { HttpError, badInput, checkToken, errorResponse, json, readCapped, redactor } from './http.js';
 
 const NDJSON = 'application/x-ndjson';
 const EVALUATE_FIELDS = ['evalSet', 'config', 'actual', 'agent', 'numRuns'];
-const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors'];
+const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors', 'store'];
 const ROUTES = {
   '/healthz': ['GET', 'HEAD'],
   '/v1/metrics': ['GET', 'HEAD'],
@@ -26,7 +27,9 @@ const ROUTES = {
  * Options: `judge` ({provider, model, baseUrl?, headers?, fetch?, timeoutMs?, maxRetries?,
  * concurrency?}: the only judge requests get), `agents` ({name: Agent | {url, headers?}}),
  * `token` (bearer token for the /v1 routes), `limits` (see DEFAULT_LIMITS), `log` (called with
- * one object per request: method, path, status, ms, code; never a header or a body).
+ * one object per request: method, path, status, ms, code; never a header or a body), `store`
+ * (a Store: the handler's `evalSets` is then an eval-set manager over it, for routes mounted
+ * beside these).
  */
 export function createHandler(options = {}) {
   if (options === null || typeof options !== 'object') throw new EvalError('config', '', 'createHandler: options must be an object');
@@ -46,8 +49,12 @@ export function createHandler(options = {}) {
   const log = typeof options.log === 'function' ? options.log : null;
   const cors = corsOf(options.cors);
   let inFlight = 0;
+  const evalSets = options.store === undefined || options.store === null ? null : evalSetsManager(options.store);
 
-  return async function handle(request, env, ctx) {
+  handle.evalSets = evalSets;
+  return handle;
+
+  async function handle(request, env, ctx) {
     const t0 = Date.now();
     let response;
     let url;
@@ -72,7 +79,7 @@ export function createHandler(options = {}) {
       }
     }
     return response;
-  };
+  }
 
   function internal(e) {
     const what = e instanceof Error ? e.message : String(e);

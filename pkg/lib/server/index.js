@@ -7,6 +7,10 @@ import { envHandlers } from './config.js';
 export { createHandler } from './handler.js';
 export { DEFAULT_LIMITS, optionsFromEnv } from './config.js';
 export { httpAgent } from './agents.js';
+export { memoryStore } from '../store/store.js';
+export { fsStore } from '../store/fs.js';
+export { kvStore, r2Store } from '../store/workers.js';
+export { evalSetsManager } from '../store/manager.js';
 
 /** The process environment: `Deno.env` (needs --allow-env) or `process.env`. */
 function hostEnv() {

@@ -10,6 +10,9 @@ initSync(wasmModule);
 export { createHandler } from './handler.js';
 export { DEFAULT_LIMITS, optionsFromEnv } from './config.js';
 export { httpAgent } from './agents.js';
+export { memoryStore } from '../store/store.js';
+export { kvStore, r2Store } from '../store/workers.js';
+export { evalSetsManager } from '../store/manager.js';
 
 const handlerFor = envHandlers(createHandler);
 

@@ -24,3 +24,31 @@ const answered: Promise<Response> = handler(new Request('http://127.0.0.1/health
 const viaWorker: Promise<Response> = server.fetch(new Request('http://127.0.0.1/v1/metrics'), {});
 const judged: boolean = metricsInfo().some((m) => m.needs_judge);
 void [answered, viaWorker, judged];
+
+// Eval-set management: a manager over any Store; the handler exposes one for its `store`.
+import { evalSetsManager, fsStore, kvStore, memoryStore, r2Store } from 'evalcore/server';
+import type { EvalSetsManager, KvNamespaceLike, R2BucketLike, Store } from 'evalcore/server';
+import type { EvalCase, EvalSet, EvalSetResult } from 'evalcore';
+declare const kv: KvNamespaceLike;
+declare const bucket: R2BucketLike;
+const stores: Store[] = [memoryStore(), fsStore('agents'), kvStore(kv), r2Store(bucket)];
+const managed: EvalSetsManager = evalSetsManager(stores[0]!, { now: () => Date.now() / 1000 });
+const withStore = createHandler({ store: memoryStore() });
+async function manage(): Promise<void> {
+  const ids: string[] = await managed.listEvalSets('app');
+  const created: EvalSet = await managed.createEvalSet('app', 'set_1');
+  const maybe: EvalSet | null = await managed.getEvalSet('app', 'set_1');
+  const oneCase: EvalCase | null = await managed.getEvalCase('app', 'set_1', 'c1');
+  await managed.addEvalCase('app', 'set_1', { eval_id: 'c1', conversation: [] });
+  await managed.updateEvalCase('app', 'set_1', { eval_id: 'c1', conversation: [] });
+  await managed.deleteEvalCase('app', 'set_1', 'c1');
+  const saved: EvalSetResult = await managed.saveEvalSetResult('app', 'set_1', []);
+  const back: EvalSetResult | null = await managed.getEvalSetResult('app', saved.eval_set_result_id);
+  const results: string[] = await managed.listEvalSetResults('app');
+  const viaHandler: EvalSetsManager | null = withStore.evalSets;
+  const bytes: Uint8Array | null = await stores[0]!.get('app/set_1.evalset.json');
+  // @ts-expect-error a Store takes bytes, not text
+  await stores[0]!.put('k', 'text');
+  void [ids, created, maybe, oneCase, back, results, viaHandler, bytes];
+}
+void manage;
