@@ -12,6 +12,7 @@
 #   bash benches/run.sh --quick      N=2,000, fewer runs (a smoke test of the harness)
 #   node benches/scaling.mjs         only the scaling table (N and 2N per workload, no google-adk)
 #   node benches/memory.mjs          only the peak wasm memory table
+#   node benches/browser/run.mjs     only the Chromium table (the page benches/browser/page.mjs)
 #   bash benches/run.sh --judge      also judge-call throughput against a loopback judge with
 #                                    100 ms latency (benches/judge/run.mjs, ~1.5 min more)
 #   N=20000 SEED=7 bash benches/run.sh
@@ -83,6 +84,13 @@ for TEXT in synthetic realistic; do
   node "$HERE/evalcore_bench.mjs" --data "$DATA" --runs "$EC_RUNS" --launches "$LAUNCHES" > "$DATA/evalcore.json"
   printf '\n== %s text (%s)\n' "$TEXT" "$( [ "$TEXT" = synthetic ] && echo 'SPEC §8: a ~300-word vocabulary' || echo 'wordfreq: 30,000 English words by frequency, ~15% of pairs with non-ASCII words')"
   node "$HERE/compare.mjs" "$ADK_JSON" "$DATA/evalcore.json"
+  # The same workloads in Chromium (Debian's, through playwright-core), beside Node's.
+  if [ -x "${EVALCORE_CHROMIUM:-/usr/bin/chromium}" ]; then
+    say "timing evalcore in Chromium on $TEXT text (benches/browser/run.mjs)"
+    node "$HERE/browser/run.mjs" --data "$DATA" --adk "$ADK_JSON" --node "$DATA/evalcore.json" --runs "$([ "$EC_RUNS" -le 2 ] && echo 2 || echo 7)"
+  else
+    say "no chromium: the browser table is skipped (scripts/setup.sh installs it)"
+  fi
 done
 
 # 6b. Scaling: every workload at N and 2N, t(2N)/t(N) printed (about 2 is linear, 4 quadratic).
