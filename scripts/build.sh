@@ -52,8 +52,9 @@ rm -rf "$OUT"
 # --mode no-install: wasm-pack uses the wasm-bindgen and wasm-opt on PATH (the pinned CLI and
 # npm binaryen) and downloads nothing. --no-pack: pkg/package.json is ours. Types are
 # hand-written in pkg/index.d.ts; the glue's own .d.ts would only describe JSON strings.
+# --no-default-features: no Unicode normalisation tables; the JS engine normalises (src/text/unicode.rs).
 wasm-pack --quiet build --target web --release --mode no-install --no-pack --no-typescript \
-  --out-dir "$OUT" --out-name "$NAME" "$ROOT"
+  --out-dir "$OUT" --out-name "$NAME" "$ROOT" -- --no-default-features
 rm -f "$OUT/.gitignore"
 
 # The package's npm page and licence: the repository's README.md and LICENSE, shipped in the

@@ -2,7 +2,6 @@
 //! ASCII words), pinned to the Unicode 14 tables of the Python 3.11 reference.
 
 use unicode_general_category::{get_general_category, GeneralCategory as Gc};
-use unicode_normalization::UnicodeNormalization;
 
 use super::cache::with_cache;
 
@@ -15,7 +14,7 @@ use super::cache::with_cache;
 /// code point against `unicodedata` / `str.lower` of Python 3.11; re-derive when
 /// the guard test `unicode_tables_are_the_audited_ones` fails.
 #[rustfmt::skip]
-const UNASSIGNED_IN_14: [u32; 134] = [
+pub const UNASSIGNED_IN_14: [u32; 134] = [
     0x557, 0x558, 0x58B, 0x58C, 0x5C8, 0x5CF, 0x88F, 0x88F, 0x892, 0x897, 0xC5B, 0xC5C,
     0xCD7, 0xCDC, 0xCF3, 0xCFF, 0xECE, 0xECF, 0x1ACF, 0x1AFF, 0x1B4D, 0x1B4F, 0x1B7F, 0x1B7F,
     0x1C89, 0x1C8F, 0x209D, 0x209F, 0x2427, 0x243F, 0x2FFC, 0x2FFF, 0x31E4, 0x31EF,
@@ -31,7 +30,7 @@ const UNASSIGNED_IN_14: [u32; 134] = [
     0x1FBCB, 0x1FBEF, 0x2B739, 0x2B73F, 0x2CEA2, 0x2CEAF, 0x2EBE1, 0x2F7FF, 0x3134B, 0xE0000,
 ];
 
-fn unassigned_in_14(c: char) -> bool {
+pub(super) fn unassigned_in_14(c: char) -> bool {
     let cp = u32::from(c);
     if cp < 0x557 {
         return false;
@@ -71,29 +70,6 @@ fn is_word(gc: Option<Gc>) -> bool {
                     | Gc::OtherNumber
             )
         )
-}
-
-/// NFKC as Python 3.11 computes it: code points unassigned in Unicode 14 are
-/// starters without decomposition there, so they split the text into pieces
-/// that normalise independently and pass through unchanged themselves.
-fn nfkc14(text: &str) -> String {
-    // Always normalising beats the crate's quick check, whose NFKC_QC lookup is
-    // a long `match` that costs more than the perfect-hash decomposition.
-    let mut out = String::with_capacity(text.len() + text.len() / 4);
-    if !text.chars().any(unassigned_in_14) {
-        out.extend(text.nfkc());
-        return out;
-    }
-    let mut piece_start = 0;
-    for (i, c) in text.char_indices() {
-        if unassigned_in_14(c) {
-            out.extend(text.get(piece_start..i).unwrap_or_default().nfkc());
-            out.push(c);
-            piece_start = i + c.len_utf8();
-        }
-    }
-    out.extend(text.get(piece_start..).unwrap_or_default().nfkc());
-    out
 }
 
 /// Word_Break MidLetter, MidNumLet and Single_Quote: the case-ignorable
@@ -251,7 +227,7 @@ fn ascii_chunks(text: &str, f: &mut impl FnMut(&str)) {
 /// `for_each_chunk` of any text through the Unicode tables: every chunk is a substring
 /// of the normalised, lower-cased text.
 fn unicode_chunks(text: &str, f: &mut impl FnMut(&str)) {
-    let lowered = lower14(&nfkc14(text));
+    let lowered = lower14(&super::unicode::nfkc14(text));
     let mut start: Option<usize> = None;
     for (i, c) in lowered.char_indices() {
         let class = classify(c);
