@@ -47,7 +47,14 @@ pub struct JudgeSettings {
     pub cassette_entries: Map<String, Value>,
     pub dry_run: bool,
     pub max_calls: Option<u64>,
+    /// Send the media parts of what a judge is shown (off: ADK's text-only judges).
+    pub media: bool,
+    /// Inline media bytes one call may carry.
+    pub max_media_bytes: u64,
 }
+
+/// `maxMediaBytes` by default: 15 MB of bytes is 20 MB of base64, Gemini's inline request limit.
+pub const DEFAULT_MAX_MEDIA_BYTES: u64 = 15_000_000;
 
 /// How to reach an LLM judge: the `judge` option as the host gives it, minus what only the host
 /// holds (`fetch`, a cassette's file and callback). Unknown keys are refused, so a misspelt
@@ -110,6 +117,17 @@ pub struct JudgeOption {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(optional))]
     max_calls: Option<f64>,
+    /// Send the images, audio and documents (`inline_data`, `file_data`) of the user turn and the
+    /// responses to the judge, in the provider's format (default false: text only, as ADK).
+    /// Media a provider cannot take make the call NOT_EVALUATED (reason media_unsupported).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    media: Option<bool>,
+    /// Inline media bytes one judge call may carry (default 15000000); a call over it is
+    /// NOT_EVALUATED (reason media_too_large).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    max_media_bytes: Option<f64>,
 }
 
 /// A judge cassette: recorded answers keyed by request.
@@ -188,6 +206,8 @@ impl JudgeSettings {
             cassette_entries: o.cassette.and_then(|c| c.entries).unwrap_or_default(),
             dry_run: o.dry_run.unwrap_or(false),
             max_calls: o.max_calls.filter(|x| *x >= 0.0).map(|x| x as u64),
+            media: o.media.unwrap_or(false),
+            max_media_bytes: pos("maxMediaBytes", o.max_media_bytes, DEFAULT_MAX_MEDIA_BYTES as f64)? as u64,
         })
     }
 }
@@ -266,6 +286,22 @@ fn cassette_key(provider: Provider, model: &str, body: &str, sample: u32) -> Str
         h.update([0u8]);
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What a cassette entry records of the media a call carried (for people reading it; the key
+/// already covers the bytes): type, size and SHA-256 of each item, or its URI.
+fn media_digests(media: &[crate::judge::media::MediaItem]) -> Value {
+    use crate::judge::media::Source;
+    Value::Array(
+        media
+            .iter()
+            .map(|m| match &m.source {
+                Source::Inline(b) => json!({"mime_type": m.mime, "bytes": b.0.len(),
+                    "sha256": Sha256::digest(&b.0).iter().map(|x| format!("{x:02x}")).collect::<String>()}),
+                Source::Uri(u) => json!({"mime_type": m.mime, "file_uri": u}),
+            })
+            .collect(),
+    )
 }
 
 /// The host's fetch raced against the core's own timer: the host is asked to abort at the
@@ -372,8 +408,13 @@ impl Inner {
                 Ok(reply) if (200..300).contains(&reply.status) => {
                     let answer = self.answer_of(reply.status, &reply.body, &what);
                     if answer.is_ok() && matches!(s.cassette, Some(CassetteMode::Record | CassetteMode::Auto)) {
-                        let entry = json!({"status": reply.status, "body": reply.body, "metric": req.metric,
+                        let mut entry = json!({"status": reply.status, "body": reply.body, "metric": req.metric,
                             "kind": req.kind.as_str(), "provider": s.provider.as_str(), "model": model});
+                        if s.media && !req.media.is_empty() {
+                            if let Some(o) = entry.as_object_mut() {
+                                o.insert("media".into(), media_digests(&req.media));
+                            }
+                        }
                         self.host
                             .emit(json!({"type": "cassette", "key": key, "entry": entry}).to_string());
                     }
@@ -429,15 +470,36 @@ impl JudgePort for JudgeClient {
             let Some(model) = s.model.clone().or_else(|| req.model_hint.clone()) else {
                 return Err(failure("judge_error", "the judge names no model: set `judge.model`"));
             };
+            let media: &[crate::judge::media::MediaItem] = if s.media { &req.media } else { &[] };
+            let inline: u64 = media.iter().map(|m| m.inline_len()).sum();
+            if inline > s.max_media_bytes {
+                return Err(failure(
+                    "media_too_large",
+                    format!(
+                        "judge call for {}: its media are {inline} bytes inline, over `judge.maxMediaBytes` ({}); raise it, or send text only (`judge.media: false`)",
+                        Inner::describe(&req),
+                        s.max_media_bytes
+                    ),
+                ));
+            }
             let http = provider::build(
                 s.provider,
                 &s.base_url,
                 &model,
                 &req.prompt,
+                media,
                 req.config.as_ref(),
                 &s.headers,
                 s.max_tokens,
-            );
+            )
+            .map_err(|r| {
+                failure(
+                    r.reason,
+                    format!("judge call for {}: {}", Inner::describe(&req), r.message),
+                )
+            })?;
+            // The body carries the media bytes, so the key is a digest of them too: a replay
+            // answers only for the very same image.
             let key = cassette_key(s.provider, &model, &http.body, req.sample);
             let existing = inner.memo.borrow().get(&key).cloned();
             if let Some(shared) = existing {
