@@ -67,51 +67,75 @@ pub(crate) fn graft<'a>(v: Value, path: &[&str], with: Wire<'a>) -> Wire<'a> {
     let Some((head, rest)) = path.split_first() else {
         return with;
     };
+    let mut with = Some(with);
+    let mut node = |here: bool, child: Value| match (here, with.take()) {
+        (true, Some(w)) => graft(child, rest, w),
+        (_, w) => {
+            with = w;
+            Wire::Json(child)
+        }
+    };
     match v {
         Value::Object(m) => {
-            let mut with = Some(with);
-            Wire::Map(
-                m.into_iter()
-                    .map(|(k, child)| {
-                        let node = match (k == *head, with.take()) {
-                            (true, Some(w)) => graft(child, rest, w),
-                            (_, w) => {
-                                with = w;
-                                Wire::Json(child)
-                            }
-                        };
-                        (k, node)
-                    })
-                    .collect(),
-            )
+            let mut out = Vec::new();
+            for (k, child) in m {
+                let n = node(k == *head, child);
+                out.push((k, n));
+            }
+            Wire::Map(out)
         }
         Value::Array(items) => {
-            let at: Option<usize> = head.parse().ok();
-            let mut with = Some(with);
-            Wire::List(
-                items
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, child)| match (Some(i) == at, with.take()) {
-                        (true, Some(w)) => graft(child, rest, w),
-                        (_, w) => {
-                            with = w;
-                            Wire::Json(child)
-                        }
-                    })
-                    .collect(),
-            )
+            let mut out = Vec::new();
+            for (i, child) in items.into_iter().enumerate() {
+                out.push(node(head.parse() == Ok(i), child));
+            }
+            Wire::List(out)
         }
         other => Wire::Json(other),
     }
 }
 
-fn obj<'a>(entries: Vec<(&str, Wire<'a>)>) -> Wire<'a> {
-    Wire::Map(entries.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+/// An item's values for a part template.
+struct Vars<'v, 'a> {
+    text: &'v str,
+    mime: &'v str,
+    kind: &'v str,
+    format: &'v str,
+    /// `$data`: a prefix, then the standard base64 of the bytes.
+    data: Option<(String, &'a [u8])>,
 }
 
-fn text(t: &str) -> Wire<'static> {
-    Wire::Json(Value::String(t.to_string()))
+/// A part from its template: the strings `$text`, `$mime`, `$kind`, `$format` become the item's
+/// values and `$data` its bytes (shapes as data keep the code small).
+fn fill<'a>(t: Value, v: &Vars<'_, 'a>) -> Wire<'a> {
+    match t {
+        Value::Object(m) => {
+            let mut out = Vec::new();
+            for (k, x) in m {
+                out.push((k, fill(x, v)));
+            }
+            Wire::Map(out)
+        }
+        Value::String(s) => match s.as_str() {
+            "$data" => match &v.data {
+                Some((prefix, bytes)) => Wire::Base64 {
+                    prefix: prefix.clone(),
+                    bytes,
+                },
+                None => Wire::Json(Value::Null),
+            },
+            "$text" => Wire::Json(Value::String(v.text.to_string())),
+            "$mime" => Wire::Json(Value::String(v.mime.to_string())),
+            "$kind" => Wire::Json(Value::String(v.kind.to_string())),
+            "$format" => Wire::Json(Value::String(v.format.to_string())),
+            _ => Wire::Json(Value::String(s)),
+        },
+        other => Wire::Json(other),
+    }
+}
+
+fn part<'a>(template: &str, v: &Vars<'_, 'a>) -> Wire<'a> {
+    fill(serde_json::from_str(template).unwrap_or(Value::Null), v)
 }
 
 /// MIME types Gemini takes (its image, audio, video and document lists).
@@ -155,24 +179,29 @@ fn takes(provider: Provider) -> &'static str {
     }
 }
 
-fn is_http(uri: &str) -> bool {
-    let u = uri.to_ascii_lowercase();
-    u.starts_with("https://") || u.starts_with("http://")
-}
-
 /// The prompt, then each item after its label, as the provider's list of parts / blocks.
 pub(crate) fn media_parts<'a>(
     provider: Provider,
     prompt: &str,
     media: &'a [MediaItem],
 ) -> Result<Wire<'a>, MediaRefusal> {
-    let label_part = |t: String| match provider {
-        Provider::Gemini => obj(vec![("text", Wire::Json(Value::String(t)))]),
-        Provider::OpenAi | Provider::Anthropic => {
-            obj(vec![("type", text("text")), ("text", Wire::Json(Value::String(t)))])
-        }
+    let text_template = match provider {
+        Provider::Gemini => r#"{"text":"$text"}"#,
+        Provider::OpenAi | Provider::Anthropic => r#"{"type":"text","text":"$text"}"#,
     };
-    let mut parts = vec![label_part(prompt.to_string())];
+    let text_part = |t: &str| -> Wire<'a> {
+        part(
+            text_template,
+            &Vars {
+                text: t,
+                mime: "",
+                kind: "",
+                format: "",
+                data: None,
+            },
+        )
+    };
+    let mut parts = vec![text_part(prompt)];
     for (i, m) in media.iter().enumerate() {
         let n = i + 1;
         let refuse = |reason: &'static str, why: String| MediaRefusal {
@@ -180,151 +209,129 @@ pub(crate) fn media_parts<'a>(
             message: format!("attachment {n} (from the {}) {why}", m.owner),
         };
         let mime = m.essence();
+        let (bytes, uri): (&'a [u8], &str) = match &m.source {
+            Source::Inline(b) => (&b.0, ""),
+            Source::Uri(u) => (&[], u.as_str()),
+        };
+        let inline = matches!(m.source, Source::Inline(_));
+        let what = if inline { "inline_data" } else { "file_data" };
         if mime.is_empty() {
             return Err(refuse(
                 "media_unsupported",
                 "has no mime_type; a judge needs one to read it".into(),
             ));
         }
-        let unsupported = || {
-            let what = match &m.source {
-                Source::Inline(_) => format!("is {mime} inline_data"),
-                Source::Uri(u) => format!("is {mime} file_data at {u:?}"),
-            };
-            refuse(
+        if (inline && bytes.is_empty()) || (!inline && uri.is_empty()) {
+            return Err(refuse(
+                "media_unsupported",
+                format!("is {mime} {what} without data or URI"),
+            ));
+        }
+        let image = |list: &[&str]| list.contains(&mime.as_str());
+        let pdf = mime == "application/pdf";
+        let wav = matches!(mime.as_str(), "audio/wav" | "audio/x-wav" | "audio/wave");
+        let mp3 = matches!(mime.as_str(), "audio/mp3" | "audio/mpeg");
+        let uri_lower = uri.to_ascii_lowercase();
+        // (template, prefix of `$data`, `$kind`, `$format`), or None when the provider cannot take it.
+        let shape: Option<(&str, String, &str, &str)> = match provider {
+            Provider::Gemini if image(&GEMINI_TYPES) => Some(if inline {
+                (
+                    r#"{"inlineData":{"mimeType":"$mime","data":"$data"}}"#,
+                    String::new(),
+                    "",
+                    "",
+                )
+            } else {
+                (
+                    r#"{"fileData":{"mimeType":"$mime","fileUri":"$text"}}"#,
+                    String::new(),
+                    "",
+                    "",
+                )
+            }),
+            Provider::OpenAi if image(&OPENAI_IMAGES) && inline => Some((
+                r#"{"type":"image_url","image_url":{"url":"$data"}}"#,
+                format!("data:{mime};base64,"),
+                "",
+                "",
+            )),
+            Provider::OpenAi
+                if image(&OPENAI_IMAGES) && (uri_lower.starts_with("https://") || uri_lower.starts_with("http://")) =>
+            {
+                Some((
+                    r#"{"type":"image_url","image_url":{"url":"$text"}}"#,
+                    String::new(),
+                    "",
+                    "",
+                ))
+            }
+            Provider::OpenAi if inline && (wav || mp3) => Some((
+                r#"{"type":"input_audio","input_audio":{"data":"$data","format":"$format"}}"#,
+                String::new(),
+                "",
+                if wav { "wav" } else { "mp3" },
+            )),
+            Provider::OpenAi if inline && pdf => Some((
+                r#"{"type":"file","file":{"filename":"$text","file_data":"$data"}}"#,
+                "data:application/pdf;base64,".into(),
+                "",
+                "",
+            )),
+            Provider::Anthropic if image(&ANTHROPIC_IMAGES) || pdf => {
+                let kind = if pdf { "document" } else { "image" };
+                if inline && !pdf && m.inline_len() > ANTHROPIC_IMAGE_BYTES {
+                    return Err(refuse(
+                        "media_too_large",
+                        format!(
+                            "is a {mime} image of {} bytes; anthropic judges take images up to 5 MiB ({ANTHROPIC_IMAGE_BYTES} bytes)",
+                            m.inline_len()
+                        ),
+                    ));
+                }
+                if inline {
+                    Some((
+                        r#"{"type":"$kind","source":{"type":"base64","media_type":"$mime","data":"$data"}}"#,
+                        String::new(),
+                        kind,
+                        "",
+                    ))
+                } else if uri_lower.starts_with("https://") {
+                    Some((
+                        r#"{"type":"$kind","source":{"type":"url","url":"$text"}}"#,
+                        String::new(),
+                        kind,
+                        "",
+                    ))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        let Some((template, prefix, kind, format)) = shape else {
+            let at = if inline { String::new() } else { format!(" at {uri:?}") };
+            return Err(refuse(
                 "media_unsupported",
                 format!(
-                    "{what}, which {} judges do not take (they take {})",
+                    "is {mime} {what}{at}, which {} judges do not take (they take {})",
                     provider.as_str(),
                     takes(provider)
                 ),
-            )
+            ));
         };
-        let part = match (provider, &m.source) {
-            (_, Source::Inline(b)) if b.0.is_empty() => {
-                return Err(refuse(
-                    "media_unsupported",
-                    format!("is {mime} inline_data without data"),
-                ))
-            }
-            (_, Source::Uri(u)) if u.is_empty() => {
-                return Err(refuse(
-                    "media_unsupported",
-                    format!("is {mime} file_data without a file_uri"),
-                ))
-            }
-            (Provider::Gemini, src) if GEMINI_TYPES.contains(&mime.as_str()) => match src {
-                Source::Inline(b) => obj(vec![(
-                    "inlineData",
-                    obj(vec![
-                        ("mimeType", text(&mime)),
-                        (
-                            "data",
-                            Wire::Base64 {
-                                prefix: String::new(),
-                                bytes: &b.0,
-                            },
-                        ),
-                    ]),
-                )]),
-                Source::Uri(u) => obj(vec![(
-                    "fileData",
-                    obj(vec![("mimeType", text(&mime)), ("fileUri", text(u))]),
-                )]),
+        let name = m.name.as_deref().filter(|n| !n.is_empty()).unwrap_or("document.pdf");
+        parts.push(text_part(&m.label(n)));
+        parts.push(part(
+            template,
+            &Vars {
+                // `$text` is the URI of a file_data part, or a PDF's file name.
+                text: if inline { name } else { uri },
+                mime: &mime,
+                kind,
+                format,
+                data: inline.then_some((prefix, bytes)),
             },
-            (Provider::OpenAi, Source::Inline(b)) if OPENAI_IMAGES.contains(&mime.as_str()) => obj(vec![
-                ("type", text("image_url")),
-                (
-                    "image_url",
-                    obj(vec![(
-                        "url",
-                        Wire::Base64 {
-                            prefix: format!("data:{mime};base64,"),
-                            bytes: &b.0,
-                        },
-                    )]),
-                ),
-            ]),
-            (Provider::OpenAi, Source::Uri(u)) if OPENAI_IMAGES.contains(&mime.as_str()) && is_http(u) => obj(vec![
-                ("type", text("image_url")),
-                ("image_url", obj(vec![("url", text(u))])),
-            ]),
-            (Provider::OpenAi, Source::Inline(b))
-                if matches!(
-                    mime.as_str(),
-                    "audio/wav" | "audio/x-wav" | "audio/wave" | "audio/mp3" | "audio/mpeg"
-                ) =>
-            {
-                let format = if mime.contains("wav") { "wav" } else { "mp3" };
-                obj(vec![
-                    ("type", text("input_audio")),
-                    (
-                        "input_audio",
-                        obj(vec![
-                            (
-                                "data",
-                                Wire::Base64 {
-                                    prefix: String::new(),
-                                    bytes: &b.0,
-                                },
-                            ),
-                            ("format", text(format)),
-                        ]),
-                    ),
-                ])
-            }
-            (Provider::OpenAi, Source::Inline(b)) if mime == "application/pdf" => obj(vec![
-                ("type", text("file")),
-                (
-                    "file",
-                    obj(vec![
-                        (
-                            "filename",
-                            text(m.name.as_deref().filter(|n| !n.is_empty()).unwrap_or("document.pdf")),
-                        ),
-                        (
-                            "file_data",
-                            Wire::Base64 {
-                                prefix: "data:application/pdf;base64,".into(),
-                                bytes: &b.0,
-                            },
-                        ),
-                    ]),
-                ),
-            ]),
-            (Provider::Anthropic, src) if ANTHROPIC_IMAGES.contains(&mime.as_str()) || mime == "application/pdf" => {
-                let kind = if mime == "application/pdf" { "document" } else { "image" };
-                let source = match src {
-                    Source::Inline(b) => {
-                        if kind == "image" && m.inline_len() > ANTHROPIC_IMAGE_BYTES {
-                            return Err(refuse(
-                                "media_too_large",
-                                format!("is a {mime} image of {} bytes; anthropic judges take images up to 5 MiB ({ANTHROPIC_IMAGE_BYTES} bytes)", m.inline_len()),
-                            ));
-                        }
-                        obj(vec![
-                            ("type", text("base64")),
-                            ("media_type", text(&mime)),
-                            (
-                                "data",
-                                Wire::Base64 {
-                                    prefix: String::new(),
-                                    bytes: &b.0,
-                                },
-                            ),
-                        ])
-                    }
-                    Source::Uri(u) if u.to_ascii_lowercase().starts_with("https://") => {
-                        obj(vec![("type", text("url")), ("url", text(u))])
-                    }
-                    Source::Uri(_) => return Err(unsupported()),
-                };
-                obj(vec![("type", text(kind)), ("source", source)])
-            }
-            _ => return Err(unsupported()),
-        };
-        parts.push(label_part(m.label(n)));
-        parts.push(part);
+        ));
     }
     Ok(Wire::List(parts))
 }

@@ -18,16 +18,22 @@ const DURATION_METRIC: &str = "invocation_duration_v1";
 /// naming each media part (`[inline_data: image/png, 1234 bytes]`) where ADK drops it, so the
 /// text is ADK's whenever there is no media.
 fn content_text(content: Option<&Content>) -> String {
-    let mut texts: Vec<std::borrow::Cow<'_, str>> = Vec::new();
+    let mut out = String::new();
+    let mut line = |t: &str| {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(t);
+    };
     for p in content.and_then(|c| c.parts.as_deref()).unwrap_or(&[]) {
         if let Some(t) = p.text.as_deref().filter(|t| !t.is_empty()) {
-            texts.push(t.into());
+            line(t);
         }
         if let Some(m) = p.media_text() {
-            texts.push(m.into());
+            line(&m);
         }
     }
-    texts.join("\n")
+    out
 }
 
 /// Every function call of an invocation's intermediate data, in either shape.
