@@ -67,31 +67,34 @@ pub(crate) fn graft<'a>(v: Value, path: &[&str], with: Wire<'a>) -> Wire<'a> {
     let Some((head, rest)) = path.split_first() else {
         return with;
     };
-    let mut with = Some(with);
-    let mut node = |here: bool, child: Value| match (here, with.take()) {
-        (true, Some(w)) => graft(child, rest, w),
-        (_, w) => {
-            with = w;
-            Wire::Json(child)
-        }
+    // The children, keyed (arrays by index), and the one on the path.
+    let children: Vec<(Option<String>, Value)> = match v {
+        Value::Object(m) => m.into_iter().map(|(k, x)| (Some(k), x)).collect(),
+        Value::Array(a) => a.into_iter().map(|x| (None, x)).collect(),
+        other => return Wire::Json(other),
     };
-    match v {
-        Value::Object(m) => {
-            let mut out = Vec::new();
-            for (k, child) in m {
-                let n = node(k == *head, child);
-                out.push((k, n));
+    let is_object = children.first().is_some_and(|(k, _)| k.is_some());
+    let mut with = Some(with);
+    let mut keyed = Vec::new();
+    let mut listed = Vec::new();
+    for (i, (k, child)) in children.into_iter().enumerate() {
+        let here = k.as_deref().map_or(head.parse() == Ok(i), |k| k == *head);
+        let node = match (here, with.take()) {
+            (true, Some(w)) => graft(child, rest, w),
+            (_, w) => {
+                with = w;
+                Wire::Json(child)
             }
-            Wire::Map(out)
+        };
+        match k {
+            Some(k) => keyed.push((k, node)),
+            None => listed.push(node),
         }
-        Value::Array(items) => {
-            let mut out = Vec::new();
-            for (i, child) in items.into_iter().enumerate() {
-                out.push(node(head.parse() == Ok(i), child));
-            }
-            Wire::List(out)
-        }
-        other => Wire::Json(other),
+    }
+    if is_object {
+        Wire::Map(keyed)
+    } else {
+        Wire::List(listed)
     }
 }
 

@@ -288,22 +288,6 @@ fn cassette_key(provider: Provider, model: &str, body: &str, sample: u32) -> Str
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// What a cassette entry records of the media a call carried (for people reading it; the key
-/// already covers the bytes): type, size and SHA-256 of each item, or its URI.
-fn media_digests(media: &[crate::judge::media::MediaItem]) -> Value {
-    use crate::judge::media::Source;
-    Value::Array(
-        media
-            .iter()
-            .map(|m| match &m.source {
-                Source::Inline(b) => json!({"mime_type": m.mime, "bytes": b.0.len(),
-                    "sha256": Sha256::digest(&b.0).iter().map(|x| format!("{x:02x}")).collect::<String>()}),
-                Source::Uri(u) => json!({"mime_type": m.mime, "file_uri": u}),
-            })
-            .collect(),
-    )
-}
-
 /// The host's fetch raced against the core's own timer: the host is asked to abort at the
 /// timeout too, but a fetch that ignores its signal (or a body that never ends) still ends here
 /// as a timeout, and so as a retry. A timeout of 0 means none.
@@ -408,13 +392,8 @@ impl Inner {
                 Ok(reply) if (200..300).contains(&reply.status) => {
                     let answer = self.answer_of(reply.status, &reply.body, &what);
                     if answer.is_ok() && matches!(s.cassette, Some(CassetteMode::Record | CassetteMode::Auto)) {
-                        let mut entry = json!({"status": reply.status, "body": reply.body, "metric": req.metric,
+                        let entry = json!({"status": reply.status, "body": reply.body, "metric": req.metric,
                             "kind": req.kind.as_str(), "provider": s.provider.as_str(), "model": model});
-                        if s.media && !req.media.is_empty() {
-                            if let Some(o) = entry.as_object_mut() {
-                                o.insert("media".into(), media_digests(&req.media));
-                            }
-                        }
                         self.host
                             .emit(json!({"type": "cassette", "key": key, "entry": entry}).to_string());
                     }

@@ -309,15 +309,6 @@ fn cassette_keys_cover_the_media_bytes() {
     let (fake, c) = setup(vec![ok("seen")], json!({"media": true, "cassette": {"mode": "record"}}));
     assert_eq!(ask(&c, with_image("p", b"png")), Ok("seen".into()));
     let ev = fake.events.borrow()[0].clone();
-    // The entry names the media it was recorded with.
-    assert_eq!(ev["entry"]["media"][0]["bytes"], 3);
-    assert_eq!(
-        ev["entry"]["media"][0]["sha256"],
-        Sha256::digest(b"png")
-            .iter()
-            .map(|x| format!("{x:02x}"))
-            .collect::<String>()
-    );
     let entries = json!({ ev["key"].as_str().unwrap(): ev["entry"] });
     let (_, c2) = setup(
         vec![],
