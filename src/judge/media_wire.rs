@@ -230,14 +230,14 @@ pub(crate) fn media_parts<'a>(
                 format!("is {mime} {what} without data or URI"),
             ));
         }
-        let image = |list: &[&str]| list.contains(&mime.as_str());
+        let listed = |list: &[&str]| list.contains(&mime.as_str());
         let pdf = mime == "application/pdf";
         let wav = matches!(mime.as_str(), "audio/wav" | "audio/x-wav" | "audio/wave");
         let mp3 = matches!(mime.as_str(), "audio/mp3" | "audio/mpeg");
         let uri_lower = uri.to_ascii_lowercase();
         // (template, prefix of `$data`, `$kind`, `$format`), or None when the provider cannot take it.
         let shape: Option<(&str, String, &str, &str)> = match provider {
-            Provider::Gemini if image(&GEMINI_TYPES) => Some(if inline {
+            Provider::Gemini if listed(&GEMINI_TYPES) => Some(if inline {
                 (
                     r#"{"inlineData":{"mimeType":"$mime","data":"$data"}}"#,
                     String::new(),
@@ -252,14 +252,14 @@ pub(crate) fn media_parts<'a>(
                     "",
                 )
             }),
-            Provider::OpenAi if image(&OPENAI_IMAGES) && inline => Some((
+            Provider::OpenAi if listed(&OPENAI_IMAGES) && inline => Some((
                 r#"{"type":"image_url","image_url":{"url":"$data"}}"#,
                 format!("data:{mime};base64,"),
                 "",
                 "",
             )),
             Provider::OpenAi
-                if image(&OPENAI_IMAGES) && (uri_lower.starts_with("https://") || uri_lower.starts_with("http://")) =>
+                if listed(&OPENAI_IMAGES) && (uri_lower.starts_with("https://") || uri_lower.starts_with("http://")) =>
             {
                 Some((
                     r#"{"type":"image_url","image_url":{"url":"$text"}}"#,
@@ -280,7 +280,7 @@ pub(crate) fn media_parts<'a>(
                 "",
                 "",
             )),
-            Provider::Anthropic if image(&ANTHROPIC_IMAGES) || pdf => {
+            Provider::Anthropic if listed(&ANTHROPIC_IMAGES) || pdf => {
                 let kind = if pdf { "document" } else { "image" };
                 if inline && !pdf && m.inline_len() > ANTHROPIC_IMAGE_BYTES {
                     return Err(refuse(
