@@ -5,6 +5,8 @@
 use crate::judge::context::response_events;
 use crate::schema::bytes::Bytes;
 use crate::schema::{Content, Invocation};
+use sha2::{Digest, Sha256};
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 /// Where a media item's bytes are.
@@ -25,9 +27,39 @@ pub struct MediaItem {
     pub mime: Option<String>,
     pub source: Source,
     pub name: Option<String>,
+    /// SHA-256 of the inline bytes, computed once for every sample and retry that carries them.
+    digest: OnceCell<[u8; 32]>,
 }
 
 impl MediaItem {
+    pub fn new(owner: &'static str, mime: Option<String>, source: Source, name: Option<String>) -> MediaItem {
+        MediaItem {
+            owner,
+            mime,
+            source,
+            name,
+            digest: OnceCell::new(),
+        }
+    }
+
+    /// Feeds what identifies the item in a request (owner, type, name, the bytes' digest or the
+    /// URI) to `h`: a request's key covers its media without hashing the bytes once per call.
+    pub fn identify(&self, h: &mut Sha256) {
+        for field in [
+            self.owner,
+            self.mime.as_deref().unwrap_or(""),
+            self.name.as_deref().unwrap_or(""),
+        ] {
+            h.update(field.as_bytes());
+            h.update([0u8]);
+        }
+        match &self.source {
+            Source::Inline(b) => h.update(self.digest.get_or_init(|| Sha256::digest(&b.0).into())),
+            Source::Uri(u) => h.update(u.as_bytes()),
+        }
+        h.update([0u8]);
+    }
+
     /// Bytes sent inline (0 for a URI).
     pub fn inline_len(&self) -> u64 {
         match &self.source {
@@ -79,20 +111,20 @@ pub fn none() -> Media {
 pub fn push_content(out: &mut Vec<MediaItem>, owner: &'static str, content: Option<&Content>) {
     for p in content.and_then(|c| c.parts.as_deref()).unwrap_or(&[]) {
         if let Some(b) = &p.inline_data {
-            out.push(MediaItem {
+            out.push(MediaItem::new(
                 owner,
-                mime: b.mime_type.clone(),
-                source: Source::Inline(b.data.clone().unwrap_or_default()),
-                name: b.display_name.clone(),
-            });
+                b.mime_type.clone(),
+                Source::Inline(b.data.clone().unwrap_or_default()),
+                b.display_name.clone(),
+            ));
         }
         if let Some(f) = &p.file_data {
-            out.push(MediaItem {
+            out.push(MediaItem::new(
                 owner,
-                mime: f.mime_type.clone(),
-                source: Source::Uri(f.file_uri.clone().unwrap_or_default()),
-                name: f.display_name.clone(),
-            });
+                f.mime_type.clone(),
+                Source::Uri(f.file_uri.clone().unwrap_or_default()),
+                f.display_name.clone(),
+            ));
         }
     }
 }

@@ -259,7 +259,8 @@ pub(crate) fn media_parts<'a>(
                 "",
             )),
             Provider::OpenAi
-                if listed(&OPENAI_IMAGES) && (uri_lower.starts_with("https://") || uri_lower.starts_with("http://")) =>
+                if listed(&OPENAI_IMAGES)
+                    && (uri_lower.starts_with("https://") || uri_lower.starts_with("http://")) =>
             {
                 Some((
                     r#"{"type":"image_url","image_url":{"url":"$text"}}"#,
@@ -347,21 +348,11 @@ mod tests {
     use serde_json::{json, Value};
 
     fn inline(owner: &'static str, mime: &str, bytes: &[u8]) -> MediaItem {
-        MediaItem {
-            owner,
-            mime: Some(mime.into()),
-            source: Source::Inline(Bytes(bytes.into())),
-            name: None,
-        }
+        MediaItem::new(owner, Some(mime.into()), Source::Inline(Bytes(bytes.into())), None)
     }
 
     fn uri(mime: &str, u: &str) -> MediaItem {
-        MediaItem {
-            owner: "agent response",
-            mime: Some(mime.into()),
-            source: Source::Uri(u.into()),
-            name: None,
-        }
+        MediaItem::new("agent response", Some(mime.into()), Source::Uri(u.into()), None)
     }
 
     fn body(p: Provider, media: &[MediaItem]) -> Result<Value, super::MediaRefusal> {

@@ -156,6 +156,12 @@ pub fn build(
     Ok(HttpRequest { url, headers, body })
 }
 
+/// Whether `provider` takes every item of `media` (the refusal `build` would give), without
+/// writing any body.
+pub fn check_media(provider: Provider, media: &[MediaItem]) -> Result<(), MediaRefusal> {
+    media_parts(provider, "", media).map(drop)
+}
+
 /// What a reply body says: the answer text, or why there is none.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {

@@ -249,12 +249,12 @@ fn cassette_record_then_replay_and_miss() {
 
 fn with_image(prompt: &str, bytes: &[u8]) -> JudgeRequest {
     use crate::judge::media::{MediaItem, Source};
-    let item = MediaItem {
-        owner: "user prompt",
-        mime: Some("image/png".into()),
-        source: Source::Inline(crate::schema::bytes::Bytes(bytes.into())),
-        name: None,
-    };
+    let item = MediaItem::new(
+        "user prompt",
+        Some("image/png".into()),
+        Source::Inline(crate::schema::bytes::Bytes(bytes.into())),
+        None,
+    );
     JudgeRequest {
         media: Rc::from(vec![item]),
         ..req(prompt, 0)
@@ -269,7 +269,7 @@ fn media_off_sends_the_text_only_request_media_on_sends_the_image() {
     assert!(ask(&plain, req("p", 0)).is_ok());
     // Off (the default): the body is the text-only one, byte for byte.
     assert_eq!(
-        fake.sent.borrow()[0].body,
+        fake.sent.borrow()[0].body.as_str(),
         r#"{"model":"m","messages":[{"role":"user","content":"p"}]}"#
     );
     let (fake, c) = setup(vec![ok("a")], json!({"media": true}));
@@ -320,4 +320,40 @@ fn cassette_keys_cover_the_media_bytes() {
     // The same cassette replayed with media off is another request too.
     let (_, c3) = setup(vec![], json!({"cassette": {"mode": "replay", "entries": entries}}));
     assert_eq!(ask(&c3, with_image("p", b"png")).unwrap_err().reason, "cassette_miss");
+}
+
+#[test]
+fn samples_and_retries_of_a_media_request_share_one_body() {
+    use crate::judge::media::MediaItem;
+    let (fake, c) = setup(vec![status(503, None), ok("a"), ok("b")], json!({"media": true}));
+    let first = with_image("p", b"png");
+    let media: Rc<[MediaItem]> = first.media.clone();
+    let second = JudgeRequest {
+        sample: 1,
+        media: media.clone(),
+        ..req("p", 0)
+    };
+    // Both samples in flight at once (the first is retried after a 503).
+    let (a, b) = futures_executor::block_on(futures_util::future::join(c.ask(first), c.ask(second)));
+    assert_eq!((a.is_ok(), b.is_ok()), (true, true));
+    let sent = fake.sent.borrow();
+    assert_eq!(sent.len(), 3);
+    assert!(
+        sent.iter().all(|call| Rc::ptr_eq(&call.body, &sent[0].body)),
+        "one body for every call"
+    );
+    assert!(sent[0].body.contains("cG5n"));
+}
+
+#[test]
+fn an_unsupported_part_is_refused_before_the_cassette_is_asked() {
+    let (_, c) = setup(
+        vec![],
+        json!({"provider": "anthropic", "media": true, "cassette": {"mode": "replay"}}),
+    );
+    let mut r = with_image("p", b"RIFF");
+    if let Some(m) = Rc::get_mut(&mut r.media).and_then(|m| m.first_mut()) {
+        m.mime = Some("audio/wav".into());
+    }
+    assert_eq!(ask(&c, r).unwrap_err().reason, "media_unsupported");
 }
