@@ -471,7 +471,7 @@ impl JudgePort for JudgeClient {
             let Some(model) = s.model.clone().or_else(|| req.model_hint.clone()) else {
                 return Err(failure("judge_error", "the judge names no model: set `judge.model`"));
             };
-            let media: &[crate::judge::media::MediaItem] = if s.media { &req.media } else { &[] };
+            let media: &[MediaItem] = if s.media { &req.media } else { &[] };
             let inline: u64 = media.iter().map(|m| m.inline_len()).sum();
             if inline > s.max_media_bytes {
                 return Err(failure(
