@@ -22,7 +22,15 @@ use std::cell::OnceCell;
 /// `{"ok": <json>}` or `{"error": {code, path, message}}`.
 pub fn envelope(r: Result<String>) -> String {
     match r {
-        Ok(json) => format!("{{\"ok\":{json}}}"),
+        // Sized once: a result carrying media runs to megabytes, and `format!` would grow its
+        // buffer by doubling (copying it each time).
+        Ok(json) => {
+            let mut out = String::with_capacity(json.len() + 8);
+            out.push_str("{\"ok\":");
+            out.push_str(&json);
+            out.push('}');
+            out
+        }
         Err(e) => error_json(&e),
     }
 }
