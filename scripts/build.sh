@@ -9,10 +9,11 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PATH="$HOME/.cargo/bin:$ROOT/.tools/node_modules/.bin:$PATH"
 cd "$ROOT"
 
-# 520 KiB: the core holds the judges, prompts, the run loop, trajectory policies and the legacy/@iqai loaders; issue 11 brings it down (target 350 KiB).
-# +10,299 bytes for media in judge calls (issue 16: gathering the parts, three providers' formats, the one-pass base64
-# writer, media digests in request keys, one body shared by a request's samples), measured 522,472 -> 532,771.
-BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-542779}
+# 470 KiB (481,280 bytes). The core holds the judges (with media), prompts, the run loop,
+# trajectory policies and the legacy/@iqai loaders; measured 475,184 after the Unicode
+# normalisation tables left the wasm build (-62 KB; the JS engine normalises). Issue 11's target
+# is 350 KiB: see the README's size table for what takes the bytes.
+BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-481280}
 OUT="$ROOT/pkg/wasm"
 NAME=evalcore_core
 TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null \
