@@ -34,10 +34,32 @@ fn hash(bytes: &[u8]) -> u32 {
 struct Interner {
     arena: String,
     spans: Vec<(usize, usize)>,
-    /// `(id + 1, hash)` per slot, id 0 = empty; the length is 0 or a power of
-    /// two. Keeping the hash in the slot settles most probes without touching
-    /// the arena.
-    slots: Vec<(u32, u32)>,
+    /// One per slot; the length is 0 or a power of two.
+    slots: Vec<Slot>,
+}
+
+/// A slot of the index: `id + 1` (0 = empty), the key's hash, and a key of at most 7 bytes
+/// itself (`inline`), so most probes (most words are short) settle without touching the arena.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    id: u32,
+    hash: u32,
+    inline: u64,
+}
+
+/// A key of at most 7 bytes as one number: its bytes and, in the top byte, its length (so two
+/// keys give the same number exactly when they are equal). 0 for longer keys.
+fn inline_key(key: &str) -> u64 {
+    let b = key.as_bytes();
+    if b.is_empty() || b.len() > 7 {
+        return 0;
+    }
+    let mut buf = [0u8; 8];
+    for (d, s) in buf.iter_mut().zip(b) {
+        *d = *s;
+    }
+    buf[7] = b.len() as u8;
+    u64::from_le_bytes(buf)
 }
 
 impl Interner {
@@ -64,30 +86,38 @@ impl Interner {
         let start = self.arena.len();
         self.arena.push_str(key);
         self.spans.push((start, self.arena.len()));
-        self.place(id + 1, h);
+        self.place(Slot {
+            id: id + 1,
+            hash: h,
+            inline: inline_key(key),
+        });
         Some(id)
     }
 
     fn find(&self, key: &str, h: u32) -> Option<u32> {
         let mask = self.slots.len().checked_sub(1)?;
+        let inline = inline_key(key);
         let mut i = h as usize & mask;
         loop {
-            let &(slot, slot_hash) = self.slots.get(i)?;
-            let id = slot.checked_sub(1)?;
-            if slot_hash == h && self.text(id as usize) == key {
+            let slot = self.slots.get(i)?;
+            let id = slot.id.checked_sub(1)?;
+            if slot.hash == h
+                && slot.inline == inline
+                && (inline != 0 || self.text(id as usize) == key)
+            {
                 return Some(id);
             }
             i = (i + 1) & mask;
         }
     }
 
-    fn place(&mut self, slot_id: u32, h: u32) {
+    fn place(&mut self, new: Slot) {
         let mask = self.slots.len().wrapping_sub(1);
-        let mut i = h as usize & mask;
+        let mut i = new.hash as usize & mask;
         // The load factor stays at most 1/2, so a free slot exists.
         while let Some(slot) = self.slots.get_mut(i) {
-            if slot.0 == 0 {
-                *slot = (slot_id, h);
+            if slot.id == 0 {
+                *slot = new;
                 return;
             }
             i = (i + 1) & mask;
@@ -96,9 +126,9 @@ impl Interner {
 
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(256);
-        let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
-        for (slot_id, h) in old.into_iter().filter(|s| s.0 != 0) {
-            self.place(slot_id, h);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        for slot in old.into_iter().filter(|s| s.id != 0) {
+            self.place(slot);
         }
     }
 
@@ -106,7 +136,7 @@ impl Interner {
     fn clear(&mut self) {
         self.arena.clear();
         self.spans.clear();
-        self.slots.fill((0, 0));
+        self.slots.fill(Slot::default());
     }
 }
 
