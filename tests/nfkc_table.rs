@@ -10,7 +10,10 @@ use std::fmt::Write;
 
 fn table() -> String {
     let mut out = String::from("{\n  \"unassigned_in_14\": [");
-    let pairs: Vec<String> = UNASSIGNED_IN_14.chunks(2).map(|p| format!("[{},{}]", p[0], p[1])).collect();
+    let pairs: Vec<String> = UNASSIGNED_IN_14
+        .chunks(2)
+        .map(|p| format!("[{},{}]", p[0], p[1]))
+        .collect();
     out.push_str(&pairs.join(","));
     out.push_str("],\n  \"nfkc\": {\n");
     let mut lines = Vec::new();
@@ -37,5 +40,8 @@ fn nfkc14_table_is_current() {
         return;
     }
     let have = std::fs::read_to_string(path).unwrap_or_default();
-    assert!(have == want, "tests/data/nfkc14.json is stale: run EVALCORE_WRITE_NFKC=1 cargo test --test nfkc_table");
+    assert!(
+        have == want,
+        "tests/data/nfkc14.json is stale: run EVALCORE_WRITE_NFKC=1 cargo test --test nfkc_table"
+    );
 }

@@ -183,11 +183,13 @@ struct CaseArgs {
 
 /// The wire a result is written in: rows (evalcore's JSON) or, for the JS skin, columns.
 fn wire_of(columns: Option<bool>, caller_invocations: Option<bool>) -> Option<columns::Echo> {
-    columns.unwrap_or(false).then_some(if caller_invocations.unwrap_or(false) {
-        columns::Echo::Caller
-    } else {
-        columns::Echo::Here
-    })
+    columns
+        .unwrap_or(false)
+        .then_some(if caller_invocations.unwrap_or(false) {
+            columns::Echo::Caller
+        } else {
+            columns::Echo::Here
+        })
 }
 
 /// A case and its actual invocations, parsed once.

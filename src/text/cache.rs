@@ -101,10 +101,7 @@ impl Interner {
         loop {
             let slot = self.slots.get(i)?;
             let id = slot.id.checked_sub(1)?;
-            if slot.hash == h
-                && slot.inline == inline
-                && (inline != 0 || self.text(id as usize) == key)
-            {
+            if slot.hash == h && slot.inline == inline && (inline != 0 || self.text(id as usize) == key) {
                 return Some(id);
             }
             i = (i + 1) & mask;

@@ -90,7 +90,10 @@ mod tests {
     /// pairwise, of any length) is its own NFKC by the tables; the six it refuses are not.
     #[test]
     fn latin_fast_path_is_exact() {
-        let set: Vec<char> = (0u32..0x180).filter_map(char::from_u32).filter(|c| latin_stable(&c.to_string())).collect();
+        let set: Vec<char> = (0u32..0x180)
+            .filter_map(char::from_u32)
+            .filter(|c| latin_stable(&c.to_string()))
+            .collect();
         assert!(set.len() > 300);
         for &a in &set {
             for &b in &set {
