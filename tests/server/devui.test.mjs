@@ -225,3 +225,37 @@ test('a failing agent and an unknown app are answers, not crashes', async () => 
   assert.match(body.error.message, /the agent folder is broken/);
   assert.throws(() => devUiRoutes({ agentFor() {}, sessionService }), /evalSets must be an eval-set manager/);
 });
+
+test('a body over the limit is a 413 before it is read whole; a run\'s agent stops when the client goes away', async () => {
+  const small = devUiRoutes({ evalSets: evalSetsManager(memoryStore()), agentFor: async () => fromAdkAgent(rootAgent, { adk, sessionService }), sessionService, maxBodyBytes: 1000 });
+  const big = await small(new Request(`http://x/dev/apps/${APP}/eval-sets`, { method: 'POST', body: JSON.stringify({ eval_set: { eval_set_id: 'x'.repeat(2000) } }), headers: { 'content-type': 'application/json' } }));
+  assert.equal(big.status, 413);
+  assert.equal((await big.json()).error.code, 'too_large');
+
+  // An agent that never answers: aborting the request ends the run with an answer, not a hang.
+  const sets = evalSetsManager(memoryStore());
+  await sets.createEvalSet(APP, 'slow');
+  await sets.addEvalCase(APP, 'slow', { eval_id: 'c', conversation: [{ invocation_id: 'i', user_content: { role: 'user', parts: [{ text: 'hi' }] } }] });
+  let started;
+  const turnStarted = new Promise((r) => { started = r; });
+  const hanging = devUiRoutes({
+    evalSets: sets,
+    agentFor: async () => (turn) => new Promise((_, reject) => {
+      started();
+      turn.signal.addEventListener('abort', () => reject(turn.signal.reason), { once: true });
+    }),
+    sessionService,
+  });
+  const abort = new AbortController();
+  const answer = hanging(new Request(`http://x/dev/apps/${APP}/eval_sets/slow/run_eval`, {
+    method: 'POST', body: JSON.stringify({ evalMetrics: [{ metricName: 'response_match_score', threshold: 0.5 }] }),
+    headers: { 'content-type': 'application/json' }, signal: abort.signal,
+  }));
+  await turnStarted;
+  abort.abort(new Error('the client disconnected'));
+  const res = await answer;
+  const body = await res.json();
+  assert.equal(res.status, 499, JSON.stringify(body));
+  assert.equal(body.error.code, 'aborted');
+  assert.deepEqual(await sets.listEvalSetResults(APP), [], 'no result is stored for an aborted run');
+});
