@@ -248,8 +248,13 @@ export function devUiRoutes(options = {}) {
       const userId = requiredString(b, 'user_id', 'userId');
       const session = await sessionService.getSession({ appName: app, userId, sessionId });
       if (!session) throw new HttpError(404, 'not_found', '$.sessionId', `session ${JSON.stringify(sessionId)} of user ${JSON.stringify(userId)} not found for app ${JSON.stringify(app)}`);
-      const events = (session.events ?? []).map((e, i) => adkEventToJson(e, `session event ${i}`));
-      const conversation = sessionInvocations(events);
+      const events = session.events ?? [];
+      if (!Array.isArray(events)) throw new HttpError(400, 'schema', '$.events', `session ${JSON.stringify(sessionId)}: its events are not a list`);
+      // The core converts; a session that is not ADK's shape is an error naming the event.
+      const conversation = sessionInvocations(events.map((e, i) => {
+        if (!isObject(e)) throw new HttpError(400, 'schema', `$.events[${i}]`, `session ${JSON.stringify(sessionId)}: event ${i} is ${describe(e)}, not an event`);
+        return adkEventToJson(e, `session event ${i}`);
+      }));
       await evalSets.addEvalCase(app, setId, {
         eval_id: evalId,
         conversation,
