@@ -155,6 +155,7 @@ test('run_eval: runs the agent through fromAdkAgent, answers RunEvalResults (cam
   assertError(await call('POST', path, { evalIds: ['roll'] }), 400, 'schema', '$.evalMetrics');
   assertError(await call('POST', path, { evalIds: ['roll'], evalMetrics: [{ metricName: 'response_match_score', threshold: 'high' }] }), 400, 'schema');
   assertError(await call('POST', path, { evalIds: ['roll'], evalMetrics: [{ threshold: 1 }] }), 400, 'schema', '$.evalMetrics[0].metricName');
+  assertError(await call('POST', path, { evalIds: ['roll'], evalMetrics: [{ metricName: 'm', customFunctionPath: 'os.system' }] }), 400, 'schema', '$.evalMetrics[0].customFunctionPath');
   assertError(await call('POST', path, { evalIds: ['nope'], evalMetrics: [] }), 400, 'not_found', '$.evalCaseIds');
   assertError(await call('POST', `/dev/apps/${APP}/eval_sets/nope/run_eval`, { evalMetrics: [] }), 400, 'not_found');
 
@@ -184,9 +185,18 @@ test('run_eval: runs the agent through fromAdkAgent, answers RunEvalResults (cam
   assert.ok(session, 'the eval session is in the shared session service');
   assert.ok(session.events.some((e) => e.author === 'user'));
 
-  const again = await call('POST', `/apps/${APP}/eval-sets/dice/run`, { evalCaseIds: ['roll'], evalMetrics: [{ metricName: 'response_match_score', threshold: 0.7 }] });
+  // A judged metric's judgeModelOptions go into its criterion; with no judge configured on the
+  // server it is NOT_EVALUATED (3), and the case is judged by the metrics that ran.
+  const again = await call('POST', `/apps/${APP}/eval-sets/dice/run`, { evalCaseIds: ['roll'], evalMetrics: [
+    { metricName: 'response_match_score', threshold: 0.7 },
+    { metricName: 'final_response_match_v2', threshold: 0.5, judgeModelOptions: { numSamples: 2 } }] });
   assert.equal(again.status, 200);
-  assert.equal(again.body.runEvalResults[0].evalId, 'roll');
+  const [rerun] = again.body.runEvalResults;
+  assert.equal(rerun.evalId, 'roll');
+  assert.equal(rerun.finalEvalStatus, 1);
+  const judged = rerun.overallEvalMetricResults.find((m) => m.metricName === 'final_response_match_v2');
+  assert.equal(judged.evalStatus, 3);
+  assert.equal(judged.criterion.judgeModelOptions.numSamples, 2);
 });
 
 test('eval results: listed (legacy list and new object), read back camelCase with integer statuses', async () => {

@@ -62,6 +62,7 @@ export function matchDevUiRoute(method, pathname) {
   return pathOnly ? { name: 'wrongMethod', params: [] } : null;
 }
 
+const EVAL_METRIC_KEYS = new Set(['metric_name', 'metricName', 'threshold', 'criterion', 'judge_model_options', 'judgeModelOptions']);
 const describe = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -106,11 +107,24 @@ function configOf(metrics) {
     if (!isObject(m)) throw new HttpError(400, 'schema', path, `expected {metricName, threshold}, found ${describe(m)}`);
     const name = either(m, 'metric_name', 'metricName');
     if (typeof name !== 'string' || name === '') throw new HttpError(400, 'schema', `${path}.metricName`, 'metricName must be a non-empty string');
+    // ADK's EvalMetric forbids other fields; a custom metric's code path is not something a
+    // request may name here (custom metrics come from the server's own configuration).
+    for (const key of Object.keys(m)) {
+      if (!EVAL_METRIC_KEYS.has(key)) {
+        throw new HttpError(400, 'schema', `${path}.${key}`, `unknown field ${JSON.stringify(key)} in an eval metric (expected metricName, threshold, criterion, judgeModelOptions)`);
+      }
+    }
     const threshold = m.threshold;
     const criterion = m.criterion;
-    if (criterion !== undefined && criterion !== null) {
-      if (!isObject(criterion)) throw new HttpError(400, 'schema', `${path}.criterion`, `criterion must be an object, found ${describe(criterion)}`);
-      criteria[name] = threshold === undefined || threshold === null ? { ...criterion } : { ...criterion, threshold };
+    const judgeOptions = either(m, 'judge_model_options', 'judgeModelOptions');
+    if (criterion !== undefined && criterion !== null && !isObject(criterion)) {
+      throw new HttpError(400, 'schema', `${path}.criterion`, `criterion must be an object, found ${describe(criterion)}`);
+    }
+    if (criterion || (judgeOptions !== undefined && judgeOptions !== null)) {
+      const c = { ...(criterion ?? {}) };
+      if (threshold !== undefined && threshold !== null) c.threshold = threshold;
+      if (judgeOptions !== undefined && judgeOptions !== null) c.judge_model_options = judgeOptions;
+      criteria[name] = c;
     } else {
       criteria[name] = threshold ?? null;
     }
