@@ -156,6 +156,8 @@ export interface DevUiRoutesOptions {
   judge?: Judge;
   /** Largest request body in bytes (default 8 MiB). */
   maxBodyBytes?: number;
+  /** Told, one line each, what the UI cannot show: why a metric was NOT_EVALUATED, why a case failed to run. */
+  log?: (line: string) => void;
 }
 
 /**

@@ -16,6 +16,7 @@ const EXAMPLE = join(ROOT, 'examples', 'adk_agent');
 const APP = 'adk_agent';
 const USER = 'user';
 let adk, rootAgent, sessionService, handle, chatted;
+const logged = [];
 
 before(async () => {
   const entry = findPackageEntry('@google/adk', EXAMPLE);
@@ -30,6 +31,7 @@ before(async () => {
       return fromAdkAgent(rootAgent, { adk, sessionService });
     },
     sessionService,
+    log: (line) => logged.push(line),
   });
   // A chat as the dev UI runs it: a session, then the agent on one message.
   const runner = new adk.Runner({ appName: APP, agent: rootAgent, sessionService });
@@ -197,6 +199,8 @@ test('run_eval: runs the agent through fromAdkAgent, answers RunEvalResults (cam
   const judged = rerun.overallEvalMetricResults.find((m) => m.metricName === 'final_response_match_v2');
   assert.equal(judged.evalStatus, 3);
   assert.equal(judged.criterion.judgeModelOptions.numSamples, 2);
+  assert.deepEqual(logged.filter((l) => l.includes('final_response_match_v2')).length, 1);
+  assert.match(logged.at(-1), /^run_eval adk_agent\/dice case roll: final_response_match_v2 NOT_EVALUATED: .*judge/);
 });
 
 test('eval results: listed (legacy list and new object), read back camelCase with integer statuses', async () => {

@@ -130,6 +130,7 @@ export async function startDevUi({
     agentFor,
     sessionService,
     judge,
+    log,
   });
   server.app.use(devUiMiddleware(handle));
   const consoleLog = console.log;

@@ -148,6 +148,22 @@ function metricsInfoBody() {
   return { metrics_info: info };
 }
 
+/**
+ * What ADK's answer has no field for, as log lines: why a metric was NOT_EVALUATED, and why a
+ * case's conversation could not be completed (the UI shows only the status).
+ */
+function unsaid(app, setId, caseResults) {
+  const lines = [];
+  for (const r of caseResults) {
+    const where = `run_eval ${app}/${setId} case ${r.eval_id}`;
+    if (r.error) lines.push(`${where}: ${r.error.code ?? 'error'}: ${r.error.message ?? ''}`);
+    for (const m of r.overall_eval_metric_results ?? []) {
+      if (m.eval_status === 'NOT_EVALUATED' && m.details?.error) lines.push(`${where}: ${m.metric_name} NOT_EVALUATED: ${m.details.error}`);
+    }
+  }
+  return lines;
+}
+
 /** ADK's RunEvalResult of each case result (snake_case, integer statuses, as ADK writes). */
 function runEvalResults(stored) {
   const written = JSON.parse(adkEvalSetResultText(stored));
@@ -170,12 +186,15 @@ function runEvalResults(stored) {
  *   { sessionService })`), so an eval's sessions land where the UI reads them;
  * - `sessionService`: the @google/adk session service the chat ran in (add_session reads it);
  * - `judge`: the judge LLM-judged metrics use (as `evaluate` takes it), optional;
- * - `maxBodyBytes` (default 8 MiB).
+ * - `maxBodyBytes` (default 8 MiB);
+ * - `log(line)`: told what the UI cannot show (why a metric was NOT_EVALUATED, why a case's
+ *   conversation failed), optional.
  * Returns `handle(request)`: a Response for an eval route, `null` for any other path.
  */
 export function devUiRoutes(options = {}) {
   if (!isObject(options)) throw new EvalError('config', '', 'devUiRoutes: options must be an object');
-  const { evalSets, agentFor, sessionService, judge = null, maxBodyBytes = MAX_BODY } = options;
+  const { evalSets, agentFor, sessionService, judge = null, maxBodyBytes = MAX_BODY, log = null } = options;
+  if (log !== null && typeof log !== 'function') throw new EvalError('config', 'log', 'devUiRoutes: log must be a function (line) => void');
   for (const name of ['listEvalSets', 'getEvalSet', 'createEvalSet', 'addEvalCase', 'saveEvalSetResult']) {
     if (!evalSets || typeof evalSets[name] !== 'function') {
       throw new EvalError('config', 'evalSets', `devUiRoutes: evalSets must be an eval-set manager (evalSetsManager(store)); it has no ${name}`);
@@ -228,6 +247,7 @@ export function devUiRoutes(options = {}) {
       evalSet, agent, config, judge: judge ?? undefined, appName: app,
       evalIds: wanted.length > 0 ? wanted : undefined, signal: request.signal,
     });
+    if (log) for (const line of unsaid(app, setId, result.eval_case_results)) log(line);
     const stored = await evalSets.saveEvalSetResult(app, setId, result.eval_case_results);
     return runEvalResults(stored);
   }
