@@ -168,7 +168,7 @@ function unsaid(app, setId, caseResults) {
 function runEvalResults(stored) {
   const written = JSON.parse(adkEvalSetResultText(stored));
   return written.eval_case_results.map((r) => ({
-    eval_set_file: r.eval_set_file ?? r.eval_set_id,
+    eval_set_file: r.eval_set_file,
     eval_set_id: r.eval_set_id,
     eval_id: r.eval_id,
     final_eval_status: r.final_eval_status,
