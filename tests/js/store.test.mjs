@@ -200,6 +200,11 @@ describe('evalSetsManager: ADK\'s rules', () => {
     await assert.rejects(() => m.addEvalCase('app', 's', 'text'), (e) => e.code === 'schema' && e.path === '$' && /expected an EvalCase object/.test(e.message));
     await assert.rejects(() => m.getEvalCase('app', 's', ''), (e) => e.code === 'schema');
     await assert.rejects(() => m.listEvalSets('a/b'), (e) => e.code === 'invalid_path' && /app_name "a\/b" must not contain path separators/.test(e.message));
+    const bad = { eval_id: 'd', final_eval_status: 9, overall_eval_metric_results: [], eval_metric_result_per_invocation: [], session_id: '' };
+    await assert.rejects(() => m.saveEvalSetResult('app', 's', [{ ...bad, final_eval_status: 'PASSED' }, bad]),
+      (e) => e.code === 'schema' && e.path === '$[1].final_eval_status' && /eval case result: expected an eval status/.test(e.message));
+    assert.deepEqual(await m.listEvalSetResults('app'), [], 'nothing is stored when a result is refused');
+    await assert.rejects(() => evalSetsManager(memoryStore(), { now: () => NaN }).createEvalSet('app', 's'), (e) => e.code === 'config' && /gave NaN/.test(e.message));
   });
 
   test('a broken file is an error naming its key, never a silent null', async () => {

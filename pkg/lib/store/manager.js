@@ -52,6 +52,11 @@ export function evalSetsManager(store, { now = pythonTime } = {}) {
   checkStore(store, 'evalSetsManager');
   if (typeof now !== 'function') throw new EvalError('config', 'now', 'evalSetsManager: options.now must be a function returning seconds since the epoch');
   const queues = new Map();
+  const stamp = () => {
+    const t = now();
+    if (typeof t !== 'number' || !Number.isFinite(t)) throw new EvalError('config', 'now', `evalSetsManager: options.now() gave ${typeof t === 'number' ? String(t) : show(t)}, not seconds since the epoch`);
+    return t;
+  };
 
   /** Runs `fn` after every earlier change to `key` has finished (one process, one manager). */
   function serialised(key, fn) {
@@ -128,7 +133,7 @@ export function evalSetsManager(store, { now = pythonTime } = {}) {
         if ((await store.get(setKey(app, setId))) !== null) {
           throw new EvalError('duplicate_id', '', `eval set ${show(setId)} already exists for app ${show(app)}`);
         }
-        const text = adkEvalSetText({ eval_set_id: setId, name: setId, eval_cases: [], creation_timestamp: now() }, { compact: true });
+        const text = adkEvalSetText({ eval_set_id: setId, name: setId, eval_cases: [], creation_timestamp: stamp() }, { compact: true });
         await store.put(setKey(app, setId), encoder.encode(text));
         return loadEvalSet(text);
       });
@@ -181,8 +186,16 @@ export function evalSetsManager(store, { now = pythonTime } = {}) {
       if (!Array.isArray(evalCaseResults)) {
         throw new EvalError('schema', '$', `saveEvalSetResult: expected an array of EvalCaseResult, found ${evalCaseResults === null ? 'null' : typeof evalCaseResults}`);
       }
-      const result = createEvalSetResult(app, setId, evalCaseResults, { timestamp: now() });
-      const text = adkEvalSetResultText(result);
+      const result = createEvalSetResult(app, setId, evalCaseResults, { timestamp: stamp() });
+      let text;
+      try {
+        text = adkEvalSetResultText(result);
+      } catch (e) {
+        // Paths point into the argument: `$[2].final_eval_status`.
+        const m = e instanceof EvalError ? /^\$\.eval_case_results(\[\d+\].*)$/.exec(e.path) : null;
+        if (m) throw new EvalError(e.code, `$${m[1]}`, `eval case result: ${e.message}`, { cause: e });
+        throw e;
+      }
       await store.put(resultKey(app, result.eval_set_result_name), encoder.encode(text));
       return loadEvalSetResult(text);
     },
