@@ -37,8 +37,11 @@ const speed = [
   ['tool_trajectory_avg_score ANY_ORDER', med(adk.times.traj_any_order), med(ec.times.traj_any_order), 20],
   ['  EXACT, first run of a prepared case (interns its tool calls)', med(adk.times.traj_exact), med(ec.times.traj_exact_first), null],
   ['  EXACT + the 4 always-on efficiency metrics', med(adk.times.traj_exact), med(ec.times.traj_exact_with_efficiency), null],
-  ['  EXACT + efficiency + per-invocation results', med(adk.times.traj_exact), med(ec.times.traj_exact_per_invocation), null],
-  ['parse + validate eval set (validateEvalSet, the file as bytes)', med(adk.times.parse_evalset), med(ec.times.validate_evalset_bytes), 30],
+  // ADK's evaluate_invocations returns per-invocation results that hold its invocation objects.
+  ['EXACT with per-invocation results and their invocations (as ADK returns them)', med(adk.times.traj_exact), med(ec.times.traj_exact_rows_plain), 50],
+  ['  same + evalcore\'s mismatch explanations (details.trajectory, the default)', med(adk.times.traj_exact), med(ec.times.traj_exact_rows), null],
+  ['  EXACT + efficiency + per-invocation results (no invocations)', med(adk.times.traj_exact), med(ec.times.traj_exact_per_invocation), null],
+  ['parse + validate eval set (validateEvalSet, the file as bytes)', med(adk.times.parse_evalset), med(ec.times.validate_evalset_bytes), 50],
   ['  same from a JS string (plus the UTF-16 -> UTF-8 copy)', med(adk.times.parse_evalset), med(ec.times.validate_evalset), null],
   ['  loadEvalSet (parse + normalise + return)', med(adk.times.parse_evalset), med(ec.times.load_evalset), null],
   ['prepareCase: parse case + actual (steady)', sum(adk.times.parse_evalset, adk.times.parse_actual), med(ec.times.prepare_case), null],
@@ -48,7 +51,7 @@ const speed = [
     med(ec.times.e2e_text_no_invocations), null],
   ['end to end, default criteria (objects in, full result out)',
     sum(adk.times.parse_evalset, adk.times.parse_actual, adk.times.rouge, adk.times.traj_exact),
-    med(ec.times.e2e_objects_full_result), null],
+    med(ec.times.e2e_objects_full_result), 100],
 ];
 
 const rows = [['measurement', 'google-adk 2.13', 'evalcore', 'ratio', 'target', '']];

@@ -138,6 +138,12 @@ async function main() {
     [out.times[`${key}_per_invocation`]] = await timed(() => prepared.evaluate(config, { includeInvocations: false }));
     [out.times[`${key}_with_efficiency`]] = await timed(() => prepared.evaluate(config, { perInvocation: false }));
   }
+  // Trajectory alone with per-invocation results echoing their invocations, as ADK's evaluator
+  // returns them (a prepared case's results refer to the invocations its first run carried),
+  // without and with evalcore's mismatch explanations.
+  prepared.evaluate(configs.traj_exact, { efficiencyMetrics: false });
+  [out.times.traj_exact_rows_plain] = await timed(() => prepared.evaluate(configs.traj_exact, { efficiencyMetrics: false, explain: false }));
+  [out.times.traj_exact_rows] = await timed(() => prepared.evaluate(configs.traj_exact, { efficiencyMetrics: false }));
   prepared.free();
 
   // End to end: evaluateInvocations under ADK's default criteria (trajectory 1.0 + ROUGE 0.8).

@@ -11,6 +11,8 @@
 #                                    ratios then mix two runs, so use it only while iterating)
 #   bash benches/run.sh --quick      N=2,000, fewer runs (a smoke test of the harness)
 #   node benches/scaling.mjs         only the scaling table (N and 2N per workload, no google-adk)
+#   node benches/memory.mjs          only the peak wasm memory table
+#   node benches/browser/run.mjs     only the Chromium table (the page benches/browser/page.mjs)
 #   bash benches/run.sh --judge      also judge-call throughput against a loopback judge with
 #                                    100 ms latency (benches/judge/run.mjs, ~1.5 min more)
 #   N=20000 SEED=7 bash benches/run.sh
@@ -82,6 +84,13 @@ for TEXT in synthetic realistic; do
   node "$HERE/evalcore_bench.mjs" --data "$DATA" --runs "$EC_RUNS" --launches "$LAUNCHES" > "$DATA/evalcore.json"
   printf '\n== %s text (%s)\n' "$TEXT" "$( [ "$TEXT" = synthetic ] && echo 'SPEC §8: a ~300-word vocabulary' || echo 'wordfreq: 30,000 English words by frequency, ~15% of pairs with non-ASCII words')"
   node "$HERE/compare.mjs" "$ADK_JSON" "$DATA/evalcore.json"
+  # The same workloads in Chromium (Debian's, through playwright-core), beside Node's.
+  if [ -x "${EVALCORE_CHROMIUM:-/usr/bin/chromium}" ]; then
+    say "timing evalcore in Chromium on $TEXT text (benches/browser/run.mjs)"
+    node "$HERE/browser/run.mjs" --data "$DATA" --adk "$ADK_JSON" --node "$DATA/evalcore.json" --runs "$([ "$EC_RUNS" -le 2 ] && echo 2 || echo 7)"
+  else
+    say "no chromium: the browser table is skipped (scripts/setup.sh installs it)"
+  fi
 done
 
 # 6b. Scaling: every workload at N and 2N, t(2N)/t(N) printed (about 2 is linear, 4 quadratic).
@@ -89,6 +98,10 @@ say "scaling (benches/scaling.mjs)"
 SCALE=1
 [ "$EC_RUNS" -le 2 ] && SCALE=0.25
 node "$HERE/scaling.mjs" --scale "$SCALE"
+
+# 6b. Peak wasm memory against the input size (a fresh process per workload).
+say "peak wasm memory (benches/memory.mjs, realistic data)"
+node "$HERE/memory.mjs" --data "$HERE/.data/n$N-s$SEED-realistic"
 
 # 7. Optional: judge calls (final_response_match_v2) against the loopback judge server.
 if [ "$JUDGE" = 1 ]; then

@@ -224,6 +224,11 @@ export interface EvaluateArgs<Custom extends string = never> {
   perInvocation?: boolean;
   efficiencyMetrics?: boolean;
   /**
+   * With per-invocation results: explain each trajectory metric's mismatch in
+   * `details.trajectory` (default true). False skips that work when only scores are wanted.
+   */
+  explain?: boolean;
+  /**
    * Longest wait for one agent turn, in milliseconds (default: none). A turn that takes longer
    * fails its case (`error.code` "agent_timeout"); the turn's `signal` is aborted then.
    */
@@ -383,6 +388,11 @@ export interface EvaluateInvocationsArgs<Custom extends string = never> {
   perInvocation?: boolean;
   /** Append ADK's four always-on efficiency metrics (default true, as ADK always does). */
   efficiencyMetrics?: boolean;
+  /**
+   * With per-invocation results: explain each trajectory metric's mismatch in
+   * `details.trajectory` (default true). False skips that work when only scores are wanted.
+   */
+  explain?: boolean;
 }
 
 /** How much of a case result `PreparedCase.evaluate` writes. */
@@ -393,6 +403,11 @@ export interface EvaluateOptions {
   perInvocation?: boolean;
   /** Append ADK's four always-on efficiency metrics (default true, as ADK always does). */
   efficiencyMetrics?: boolean;
+  /**
+   * With per-invocation results: explain each trajectory metric's mismatch in
+   * `details.trajectory` (default true). False skips that work when only scores are wanted.
+   */
+  explain?: boolean;
 }
 
 /** Scores one case without running an agent. Uncomputable metrics are NOT_EVALUATED, not thrown. */
@@ -409,7 +424,12 @@ export interface PrepareCaseArgs {
  * instance that prepared it: while it is alive that instance is not retired for memory.
  */
 export interface PreparedCase {
-  /** Throws EvalError `freed` after `free()`, and `trap` once its instance trapped (prepare it again). */
+  /**
+   * Throws EvalError `freed` after `free()`, and `trap` once its instance trapped (prepare it again).
+   * The invocations echoed in per-invocation results are parsed once: every result of one
+   * PreparedCase refers to the same `actual_invocation` / `expected_invocation` objects (treat
+   * them as read-only).
+   */
   evaluate(config?: ConfigArg | null, options?: EvaluateOptions): EvalCaseResult;
   /** Releases the wasm memory now (it is also released when the object is garbage-collected). */
   free(): void;

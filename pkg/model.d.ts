@@ -41,7 +41,8 @@ export type Blob = {
 
 /**
  * The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
- * the URL-safe one written).
+ * the URL-safe one written). Decoded once when read and shared thereafter: a clone (an
+ * invocation kept in a result, media handed to a judge request) copies no bytes.
  */
 export type Bytes = string;
 
@@ -385,6 +386,17 @@ export type JudgeSettingsInput = {
    * budget_exhausted).
    */
   maxCalls?: number,
+  /**
+   * Send the images, audio and documents (`inline_data`, `file_data`) of the user turn and the
+   * responses to the judge, in the provider's format (default false: text only, as ADK).
+   * Media a provider cannot take make the call NOT_EVALUATED (reason media_unsupported).
+   */
+  media?: boolean,
+  /**
+   * Inline media bytes one judge call may carry (default 15000000); a call over it is
+   * NOT_EVALUATED (reason media_too_large).
+   */
+  maxMediaBytes?: number,
 };
 
 /**

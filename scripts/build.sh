@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the one .wasm and its `--target web` glue into pkg/wasm/:
-#   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Os (no name section)
+#   wasm-pack build --target web: cargo (release, wasm32) -> wasm-bindgen -> wasm-opt -Os (no name section)
 # then prints raw and gzip -9 sizes and fails when gzip exceeds the budget.
 # Needs the tools scripts/setup.sh installs.
 set -euo pipefail
@@ -9,7 +9,11 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PATH="$HOME/.cargo/bin:$ROOT/.tools/node_modules/.bin:$PATH"
 cd "$ROOT"
 
-BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-532480}   # 520 KiB: the core holds the judges, prompts, the run loop, trajectory policies and the legacy/@iqai loaders; issue 11 brings it down (target 350 KiB)
+# 470 KiB (481,280 bytes). The core holds the judges (with media), prompts, the run loop,
+# trajectory policies and the legacy/@iqai loaders; measured 475,184 after the Unicode
+# normalisation tables left the wasm build (-62 KB; the JS engine normalises). Issue 11's target
+# is 350 KiB: see the README's size table for what takes the bytes.
+BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-481280}
 OUT="$ROOT/pkg/wasm"
 NAME=evalcore_core
 TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null \
@@ -17,7 +21,7 @@ TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null \
   || echo "$ROOT/target")
 RAW="$TARGET_DIR/wasm32-unknown-unknown/release/evalcore.wasm"
 
-for tool in wasm-bindgen wasm-opt; do
+for tool in wasm-pack wasm-bindgen wasm-opt; do
   command -v "$tool" >/dev/null || { echo "[build] $tool not found: run scripts/setup.sh" >&2; exit 1; }
 done
 pin=$(sed -n 's/^wasm-bindgen *= *"=\{0,1\}\([0-9][0-9.]*\)".*/\1/p' Cargo.toml | head -n1)
@@ -30,32 +34,32 @@ fi
 echo "[build] pkg/criteria.d.ts from the core's registry (tests/ts_types.rs)"
 EVALCORE_WRITE_TYPES=1 cargo test -q --test ts_types >/dev/null
 
-echo "[build] cargo build --release --target wasm32-unknown-unknown --lib"
-cargo build --release --target wasm32-unknown-unknown --lib
-
-echo "[build] wasm-bindgen --target web"
-rm -rf "$OUT"
-# Types are hand-written in pkg/index.d.ts; the glue's own .d.ts would only describe JSON strings.
-wasm-bindgen --target web --out-dir "$OUT" --out-name "$NAME" --no-typescript "$RAW"
-
-echo "[build] wasm-opt -Os"
-# wasm-opt must be told which wasm features rustc used: the module's target_features section
-# is gone when the cargo profile sets `strip = true`. Ask rustc for its defaults and map them.
-features=()
+# wasm-opt's flags are in Cargo.toml ([package.metadata.wasm-pack.profile.release]): -Os, no
+# name section, debug info, producers or feature sections, and the wasm features rustc uses.
+# Those must match what rustc enables for the target (the module's target_features section is
+# stripped), so check the list against rustc's before building.
+listed=$(sed -n '/^\[package.metadata.wasm-pack.profile.release\]/,/^\[/p' Cargo.toml)
 for f in $(rustc --print cfg --target wasm32-unknown-unknown | sed -n 's/^target_feature="\(.*\)"$/\1/p'); do
   case "$f" in
-    bulk-memory) features+=(--enable-bulk-memory --enable-bulk-memory-opt) ;;
-    nontrapping-fptoint) features+=(--enable-nontrapping-float-to-int) ;;
-    simd128) features+=(--enable-simd) ;;
-    multivalue|mutable-globals|reference-types|sign-ext|extended-const|tail-call|multimemory|exception-handling)
-      features+=("--enable-$f") ;;
-    *) echo "[build] note: rustc enables wasm feature '$f' that build.sh does not map for wasm-opt" ;;
+    nontrapping-fptoint) flag=--enable-nontrapping-float-to-int ;;
+    simd128) flag=--enable-simd ;;
+    *) flag="--enable-$f" ;;
   esac
+  if ! grep -q -- "\"$flag\"" <<<"$listed"; then
+    echo "[build] rustc enables wasm feature '$f': add \"$flag\" to wasm-opt's flags in Cargo.toml" >&2
+    exit 1
+  fi
 done
-# No -g: the output has no name section (nor debug info, producers or feature sections).
-wasm-opt -Os "${features[@]}" --strip-debug --strip-producers --strip-target-features \
-  "$OUT/${NAME}_bg.wasm" -o "$OUT/${NAME}_bg.wasm.opt"
-mv "$OUT/${NAME}_bg.wasm.opt" "$OUT/${NAME}_bg.wasm"
+
+echo "[build] wasm-pack build --target web (cargo release wasm32 -> wasm-bindgen -> wasm-opt -Os)"
+rm -rf "$OUT"
+# --mode no-install: wasm-pack uses the wasm-bindgen and wasm-opt on PATH (the pinned CLI and
+# npm binaryen) and downloads nothing. --no-pack: pkg/package.json is ours. Types are
+# hand-written in pkg/index.d.ts; the glue's own .d.ts would only describe JSON strings.
+# --no-default-features: no Unicode normalisation tables; the JS engine normalises (src/text/unicode.rs).
+wasm-pack --quiet build --target web --release --mode no-install --no-pack --no-typescript \
+  --out-dir "$OUT" --out-name "$NAME" "$ROOT" -- --no-default-features
+rm -f "$OUT/.gitignore"
 
 # The package's npm page and licence: the repository's README.md and LICENSE, shipped in the
 # tarball (copies; `npm pack` in pkg/ copies them again first, its prepack script).

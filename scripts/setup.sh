@@ -4,6 +4,7 @@
 #
 #   rust target   wasm32-unknown-unknown                     (rustup)
 #   wasm-bindgen  CLI at the version Cargo.toml pins          (cargo install, ~3 min once)
+#   wasm-pack     the build driver scripts/build.sh runs      (cargo install, in parallel with it)
 #   cargo-fuzz    the fuzz/ targets' runner                   (cargo install, ~1.5 min once)
 #   .tools/       binaryen (wasm-opt), typescript, deno, workerd, miniflare (on that workerd), playwright-core, pinned in scripts/tools/package.json
 #   chromium      Debian's browser for the viewer's tests in tests/e2e (apt-get, as root; skipped when present)
@@ -39,21 +40,38 @@ for c in clippy rustfmt; do
   fi
 done
 
-# 2. wasm-bindgen CLI
+# 2. wasm-bindgen CLI (at the crate's pin) and wasm-pack, which drives the build with it: both
+#    compile from crates.io, so the missing ones are installed side by side (about 3.5 min on
+#    2 cores for both) in the background while the rest of the setup runs, each with its own
+#    log, shown when it fails; setup waits for them at the end.
 WB_VERSION=$(wasm_bindgen_pin)
 if [ -z "$WB_VERSION" ]; then
   echo "[setup] cannot read the wasm-bindgen pin from Cargo.toml" >&2
   exit 1
 fi
+WASM_PACK_VERSION=0.13.1
+LOGDIR=$(mktemp -d)
+pids=()
+names=()
 have_wb=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have_wb" = "$WB_VERSION" ]; then
   say "wasm-bindgen-cli $WB_VERSION: present"
 else
   say "wasm-bindgen-cli $WB_VERSION: installing (found '${have_wb:-none}'; takes a few minutes)"
   # No --locked: the registry mirror can lag slightly behind the CLI's lock file.
-  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force >"$LOGDIR/wasm-bindgen-cli.log" 2>&1 &
+  pids+=($!)
+  names+=(wasm-bindgen-cli)
 fi
-
+have_wp=$(wasm-pack --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have_wp" = "$WASM_PACK_VERSION" ]; then
+  say "wasm-pack $WASM_PACK_VERSION: present"
+else
+  say "wasm-pack $WASM_PACK_VERSION: installing (found '${have_wp:-none}'; about 2.5 minutes)"
+  cargo install wasm-pack --version "$WASM_PACK_VERSION" --force >"$LOGDIR/wasm-pack.log" 2>&1 &
+  pids+=($!)
+  names+=(wasm-pack)
+fi
 # 2b. cargo-fuzz for the fuzz targets in fuzz/ (test.sh's short fuzz run, fuzz/campaign.sh); the
 #     demo does not need it (EVALCORE_SETUP_FUZZ=0 skips it).
 CARGO_FUZZ_VERSION=0.13.2
@@ -118,6 +136,18 @@ if node -e 'const p=require(process.argv[1]); process.exit(Object.keys({...p.dep
   say "pkg dependencies: installing"
   (cd "$ROOT/pkg" && npm install --no-audit --no-fund --loglevel=error)
 fi
+
+# The cargo installs started in step 2.
+for i in "${!pids[@]}"; do
+  if wait "${pids[$i]}"; then
+    say "${names[$i]}: installed"
+  else
+    echo "[setup] installing ${names[$i]} failed:" >&2
+    tail -n 40 "$LOGDIR/${names[$i]}.log" >&2
+    exit 1
+  fi
+done
+rm -rf "$LOGDIR"
 
 # 5. examples/adk_agent's own dependencies (@google/adk, @google/adk-devtools, from its lock file):
 #    the dev UI's tests (tests/e2e/devui.test.mjs, tests/server/devui.test.mjs) run its agent and

@@ -47,6 +47,35 @@ export function diffCalls(expected, actual) {
   return out;
 }
 
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+/**
+ * The media parts of a content: images inline (from their bytes), anything else named by type and
+ * size (or URI). Result files hold bytes as URL-safe base64; data URLs take the standard alphabet.
+ */
+export function mediaOf(content) {
+  const items = [];
+  for (const p of Array.isArray(content?.parts) ? content.parts : []) {
+    const blob = p?.inline_data ?? p?.inlineData;
+    const file = p?.file_data ?? p?.fileData;
+    if (blob && typeof blob === 'object') {
+      const mime = String(blob.mime_type ?? blob.mimeType ?? '').split(';')[0].trim().toLowerCase();
+      const data = typeof blob.data === 'string' ? blob.data.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '') : '';
+      const bytes = Math.floor((data.length * 3) / 4);
+      const label = `${mime || 'unknown type'}${blob.display_name ? ` "${blob.display_name}"` : ''}, ${bytes.toLocaleString()} bytes`;
+      if (IMAGE_TYPES.includes(mime) && data) {
+        const pad = '='.repeat((4 - (data.length % 4)) % 4);
+        items.push(h('figure', { class: 'media' }, h('img', { src: `data:${mime};base64,${data}${pad}`, alt: label }), h('figcaption', null, label)));
+      } else {
+        items.push(h('div', { class: 'media muted' }, `[inline_data: ${label}]`));
+      }
+    } else if (file && typeof file === 'object') {
+      items.push(h('div', { class: 'media muted' }, `[file_data: ${file.mime_type ?? file.mimeType ?? 'unknown type'}, ${file.file_uri ?? file.fileUri ?? 'no URI'}]`));
+    }
+  }
+  return items.length ? h('div', { class: 'media-list' }, items) : null;
+}
+
 const json = (v, cap = 4000) => {
   let t;
   try { t = JSON.stringify(v, null, 1); } catch { t = String(v); }
@@ -81,9 +110,10 @@ function responses(api, expected, actual) {
     } catch { spans = null; }
   }
   return h('div', { class: 'pair' },
-    h('section', null, h('h4', null, 'Expected response'), exp === null ? h('p', { class: 'muted' }, '(none)') : marked(exp, spans?.reference)),
+    h('section', null, h('h4', null, 'Expected response'), exp === null ? h('p', { class: 'muted' }, '(none)') : marked(exp, spans?.reference),
+      expected ? mediaOf(expected.final_response) : null),
     h('section', null, h('h4', null, 'Actual response', score ? h('span', { class: 'muted' }, ` ROUGE-1 F ${fmt(score.fmeasure)} (P ${fmt(score.precision)}, R ${fmt(score.recall)})`) : null),
-      marked(act, spans?.candidate)));
+      marked(act, spans?.candidate), actual ? mediaOf(actual.final_response) : null));
 }
 
 function trajectory(expected, actual) {
@@ -142,6 +172,7 @@ function events(inv) {
       if (p?.function_call) return h('div', { class: 'call' }, `→ ${p.function_call.name}(`, json(p.function_call.args ?? {}, 600), ')');
       if (p?.function_response) return h('div', { class: 'resp' }, `← ${p.function_response.name}: `, json(p.function_response.response ?? null, 600));
       if (typeof p?.text === 'string') return longText(p.text, 2000);
+      if (p?.inline_data || p?.inlineData || p?.file_data || p?.fileData) return mediaOf({ parts: [p] });
       return json(p, 400);
     }),
     ev?.usage_metadata ? h('div', { class: 'muted' }, `tokens: ${fmt(ev.usage_metadata.total_token_count)}${ev.model_version ? ` · ${ev.model_version}` : ''}`) : null)));
@@ -170,7 +201,8 @@ export function caseView(api, row, rep, onRep) {
       const sim = !inv.expected_invocation;
       return h('section', { class: 'invocation' },
         h('h3', null, `Invocation ${i + 1}`, sim ? h('span', { class: 'muted' }, ' (simulated user)') : null),
-        h('div', { class: 'user' }, h('h4', null, sim ? 'Simulated user' : 'User'), longText(textOf(inv.actual_invocation?.user_content ?? inv.expected_invocation?.user_content))),
+        h('div', { class: 'user' }, h('h4', null, sim ? 'Simulated user' : 'User'), longText(textOf(inv.actual_invocation?.user_content ?? inv.expected_invocation?.user_content)),
+          mediaOf(inv.actual_invocation?.user_content ?? inv.expected_invocation?.user_content)),
         responses(api, inv.expected_invocation, inv.actual_invocation),
         h('h4', null, 'Tool trajectory'), trajectory(inv.expected_invocation, inv.actual_invocation),
         h('h4', null, 'Metrics'), metricTable(inv.eval_metric_results),

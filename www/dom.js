@@ -4,7 +4,9 @@ const SVG = 'http://www.w3.org/2000/svg';
 const ALLOWED = new Set(['class', 'id', 'role', 'title', 'tabindex', 'type', 'value', 'for', 'name', 'min', 'max', 'step',
   'placeholder', 'colspan', 'disabled', 'checked', 'selected', 'multiple', 'accept', 'hidden', 'download', 'href',
   'viewBox', 'width', 'height', 'x', 'y', 'x1', 'x2', 'y1', 'y2', 'rx', 'd', 'transform', 'text-anchor',
-  'webkitdirectory', 'spellcheck', 'autocomplete', 'list', 'rows', 'cols', 'open']);
+  'webkitdirectory', 'spellcheck', 'autocomplete', 'list', 'rows', 'cols', 'open', 'alt']);
+/** Image sources the viewer shows: base64 data URLs of raster types only (an SVG could script). */
+const IMAGE_SRC = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}$/;
 
 function setAttrs(el, attrs) {
   if (!attrs) return;
@@ -18,6 +20,8 @@ function setAttrs(el, attrs) {
       // Only links the viewer made itself: in-page anchors and blob: downloads.
       const s = String(v);
       if (s.startsWith('#') || s.startsWith('blob:')) el.setAttribute('href', s);
+    } else if (k === 'src') {
+      if (el.tagName === 'IMG' && IMAGE_SRC.test(String(v))) el.setAttribute('src', String(v));
     } else if (k.startsWith('aria-') || ALLOWED.has(k)) {
       el.setAttribute(k, v === true ? '' : String(v));
     } else {

@@ -9,6 +9,7 @@ import {
 } from './wire.js';
 import { callOn, callSync, checkAlive, coreMemory, instance, onFreshInstance, setMemoryCeiling } from './instance.js';
 import { evaluateInvocationsJudged } from './run.js';
+import { expandColumns } from './columns.js';
 
 export { EvalError, coreMemory, setMemoryCeiling };
 
@@ -205,7 +206,9 @@ export async function evaluateInvocations(args) {
     && ((args.judge !== undefined && args.judge !== null) || (args.customMetrics !== undefined && args.customMetrics !== null))) {
     return evaluateInvocationsJudged(args);
   }
-  return unwrap(core('evaluateInvocationsJson', caseArgs(args, 'evaluateInvocations', true)));
+  const result = unwrap(core('evaluateInvocationsJson', caseArgs(args, 'evaluateInvocations', true, { held: null })));
+  expandColumns(result, null);
+  return result;
 }
 
 /**
@@ -215,9 +218,13 @@ export async function evaluateInvocations(args) {
  */
 class PreparedCase {
   #slot;
+  // The case's invocations as JS objects (the core's parse), once a result has carried them:
+  // later results refer to these instead of having the core echo them again.
+  #held;
 
-  constructor(slot) {
+  constructor(slot, held) {
     this.#slot = slot;
+    this.#held = held;
     collector.register(this, slot, this);
   }
 
@@ -238,15 +245,22 @@ class PreparedCase {
       throw new EvalError('freed', '', 'PreparedCase.evaluate: this PreparedCase has been freed; prepare the case again');
     }
     const cfg = config === undefined || config === null ? '' : toJson(config, 'config', true);
-    let opts = '';
+    let includeInvocations;
+    let perInvocation;
+    let efficiencyMetrics;
+    let explain;
     if (options !== undefined && options !== null) {
       requireObject(options, 'PreparedCase.evaluate');
-      const { includeInvocations, perInvocation, efficiencyMetrics } = options;
-      if (includeInvocations !== undefined || perInvocation !== undefined || efficiencyMetrics !== undefined) {
-        opts = stringify({ includeInvocations, perInvocation, efficiencyMetrics }, 'options');
-      }
+      ({ includeInvocations, perInvocation, efficiencyMetrics, explain } = options);
     }
-    return unwrap(callOn(slot.gen, () => slot.handle.evaluateJson(cfg, opts)));
+    const held = this.#held;
+    const opts = stringify({
+      includeInvocations, perInvocation, efficiencyMetrics, explain, columns: true, callerInvocations: held !== null,
+    }, 'options');
+    const result = unwrap(callOn(slot.gen, () => slot.handle.evaluateJson(cfg, opts)));
+    const carried = expandColumns(result, held);
+    if (carried !== null) this.#held = carried;
+    return result;
   }
 
   free() {
@@ -297,7 +311,7 @@ export function prepareCase(args) {
       throw e;
     }
     gen.handles++;
-    return new PreparedCase({ handle, gen });
+    return new PreparedCase({ handle, gen }, null);
   });
 }
 

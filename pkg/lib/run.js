@@ -5,6 +5,7 @@
 // and carries evaluate() across a trap (resume.js).
 import { EvalError } from './errors.js';
 import { callSync, instance as ensureReady } from './instance.js';
+import { expandColumns } from './columns.js';
 import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLength, parseJsonBytes } from './wire.js';
 import { RunRecord, merge, pairsOf } from './resume.js';
 import { callWithHost, errorText, makeHost } from './host.js';
@@ -130,7 +131,7 @@ function cassetteRecorder(cassette, next) {
 /** evaluateInvocations with a judge or custom metrics (called by api.js). */
 export async function evaluateInvocationsJudged(args) {
   ensureReady();
-  const text = caseArgs(args, 'evaluateInvocations', true);
+  const text = caseArgs(args, 'evaluateInvocations', true, { held: null });
   const custom = checkCustom(args.customMetrics, 'evaluateInvocations');
   const judge = await judgeOption(args.judge, 'evaluateInvocations');
   const emitErrors = [];
@@ -146,6 +147,7 @@ export async function evaluateInvocationsJudged(args) {
     await saveCassette(judge.cassette);
   }
   const result = unwrap(out);
+  expandColumns(result, null);
   if (emitErrors.length > 0) {
     throw new EvalError('callback_error', '$.judge.cassette.onRecord', `evaluateInvocations: judge.cassette.onRecord threw: ${errorText(emitErrors[0])}`, { cause: emitErrors[0] });
   }
@@ -227,7 +229,7 @@ export async function evaluate(args) {
     }
   }
   if (appName !== undefined && appName !== null) members.push(`"appName":${stringify(String(appName), 'appName')}`);
-  for (const k of ['includeInvocations', 'perInvocation', 'efficiencyMetrics']) {
+  for (const k of ['includeInvocations', 'perInvocation', 'efficiencyMetrics', 'explain']) {
     if (args[k] !== undefined) members.push(`"${k}":${stringify(Boolean(args[k]), k)}`);
   }
   // The args of one call: the whole request, or after a trap the runs and cases left.

@@ -130,9 +130,9 @@ export function requireObject(args, fn) {
 }
 
 /** The args JSON of evaluateInvocations / PreparedCase.fromJson, built without re-parsing inputs. */
-export function caseArgs(args, fn, withConfig) {
+export function caseArgs(args, fn, withConfig, wire = null) {
   requireObject(args, fn);
-  const { evalCase, actual, config, evalSetId, includeInvocations, perInvocation, efficiencyMetrics } = args;
+  const { evalCase, actual, config, evalSetId, includeInvocations, perInvocation, efficiencyMetrics, explain } = args;
   const members = [];
   // An absent member is left out so the core reports it with its own path.
   if (evalCase !== undefined) members.push(`"evalCase":${toMember(evalCase, 'evalCase')}`);
@@ -150,6 +150,10 @@ export function caseArgs(args, fn, withConfig) {
   if (withConfig && efficiencyMetrics !== undefined) {
     members.push(`"efficiencyMetrics":${stringify(efficiencyMetrics, 'efficiencyMetrics')}`);
   }
+  if (withConfig && explain !== undefined) members.push(`"explain":${stringify(explain, 'explain')}`);
+  // The skin's own wire (src/api/columns.rs): per-invocation results as columns, without the
+  // invocations the skin already holds.
+  if (wire !== null) members.push(`"columns":true,"callerInvocations":${wire.held !== null}`);
   return checkLength(`{${members.join(',')}}`, fn);
 }
 

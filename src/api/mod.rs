@@ -1,6 +1,7 @@
 //! The JSON-text surface shared by the wasm skin, native tests and benches: text in, text out.
 //! `run` holds the async half (judges, custom metrics, the agent run loop).
 
+mod columns;
 mod config;
 mod run;
 pub use config::{check_config, validate_eval_config, ConfigOptions, ConfigReport};
@@ -21,7 +22,15 @@ use std::cell::OnceCell;
 /// `{"ok": <json>}` or `{"error": {code, path, message}}`.
 pub fn envelope(r: Result<String>) -> String {
     match r {
-        Ok(json) => format!("{{\"ok\":{json}}}"),
+        // Sized once: a result carrying media runs to megabytes, and `format!` would grow its
+        // buffer by doubling (copying it each time).
+        Ok(json) => {
+            let mut out = String::with_capacity(json.len() + 8);
+            out.push_str("{\"ok\":");
+            out.push_str(&json);
+            out.push('}');
+            out
+        }
         Err(e) => error_json(&e),
     }
 }
@@ -162,6 +171,23 @@ struct CaseArgs {
     per_invocation: Option<bool>,
     #[serde(default, alias = "efficiency_metrics")]
     efficiency_metrics: Option<bool>,
+    #[serde(default)]
+    explain: Option<bool>,
+    /// The JS skin's wire: per-invocation results as columns (`api::columns`).
+    #[serde(default)]
+    columns: Option<bool>,
+    /// With `columns`: the skin holds the invocation objects; do not echo them.
+    #[serde(default)]
+    caller_invocations: Option<bool>,
+}
+
+/// The wire a result is written in: rows (evalcore's JSON) or, for the JS skin, columns.
+fn wire_of(columns: Option<bool>, caller_invocations: Option<bool>) -> Option<columns::Echo> {
+    columns.unwrap_or(false).then_some(if caller_invocations.unwrap_or(false) {
+        columns::Echo::Caller
+    } else {
+        columns::Echo::Here
+    })
 }
 
 /// A case and its actual invocations, parsed once.
@@ -176,6 +202,8 @@ pub struct PreparedCase {
     call_index: OnceCell<CallIndex>,
     /// Set for prepared cases (scored many times); a one-shot evaluation compares calls directly.
     reusable: bool,
+    /// `None`: results as evalcore's JSON; `Some`: per-invocation results as columns.
+    wire: Option<columns::Echo>,
 }
 
 #[derive(Deserialize, Default)]
@@ -187,12 +215,24 @@ struct EvalOptions {
     per_invocation: Option<bool>,
     #[serde(default, alias = "efficiency_metrics")]
     efficiency_metrics: Option<bool>,
+    #[serde(default)]
+    explain: Option<bool>,
+    #[serde(default)]
+    columns: Option<bool>,
+    #[serde(default)]
+    caller_invocations: Option<bool>,
 }
 
-fn detail(base: Detail, include_invocations: Option<bool>, per_invocation: Option<bool>) -> Detail {
+fn detail(
+    base: Detail,
+    include_invocations: Option<bool>,
+    per_invocation: Option<bool>,
+    explain: Option<bool>,
+) -> Detail {
     Detail {
         invocations: include_invocations.unwrap_or(base.invocations),
         per_invocation: per_invocation.unwrap_or(base.per_invocation),
+        explain: explain.unwrap_or(base.explain),
     }
 }
 
@@ -212,10 +252,11 @@ impl PreparedCase {
             actual: a.actual,
             eval_set_id: a.eval_set_id.unwrap_or_default(),
             config: a.config,
-            detail: detail(Detail::default(), a.include_invocations, a.per_invocation),
+            detail: detail(Detail::default(), a.include_invocations, a.per_invocation, a.explain),
             efficiency_metrics: a.efficiency_metrics.unwrap_or(true),
             call_index: OnceCell::new(),
             reusable: false,
+            wire: wire_of(a.columns, a.caller_invocations),
         })
     }
 
@@ -237,7 +278,13 @@ impl PreparedCase {
         })
     }
 
-    fn run(&self, config: &EvalConfig, detail: Detail, efficiency_metrics: bool) -> Result<String> {
+    fn run(
+        &self,
+        config: &EvalConfig,
+        detail: Detail,
+        efficiency_metrics: bool,
+        wire: Option<columns::Echo>,
+    ) -> Result<String> {
         let call_index = self.reuse_index(config).then(|| {
             self.call_index
                 .get_or_init(|| CallIndex::build(&self.actual, self.case.conversation.as_deref()))
@@ -245,14 +292,23 @@ impl PreparedCase {
         let run = CaseRun {
             efficiency_metrics,
             call_index,
-            explain: detail.per_invocation,
+            explain: detail.explains(),
         };
         let outcome = evaluate_case(&self.case, &self.actual, config, &run)?;
-        Ok(self.result_json(outcome, detail))
+        Ok(self.result_json(outcome, detail, wire))
     }
 
-    /// The EvalCaseResult of `outcome` as evalcore's JSON, the invocations borrowed.
-    fn result_json(&self, outcome: crate::schema::result::CaseOutcome, detail: Detail) -> String {
+    /// The EvalCaseResult of `outcome` as evalcore's JSON (the invocations borrowed), or in the
+    /// skin's column wire.
+    fn result_json(
+        &self,
+        outcome: crate::schema::result::CaseOutcome,
+        detail: Detail,
+        wire: Option<columns::Echo>,
+    ) -> String {
+        if let Some(echo) = wire {
+            return columns::result_json(&self.eval_set_id, &self.case, &self.actual, outcome, detail, echo);
+        }
         let actual = self.actual.iter().map(Cow::Borrowed).collect();
         to_json(&EvalCaseResult::of(
             &self.eval_set_id,
@@ -272,10 +328,15 @@ impl PreparedCase {
         };
         let o: EvalOptions = options(opts)?;
         let efficiency = o.efficiency_metrics.unwrap_or(self.efficiency_metrics);
+        let wire = match o.columns {
+            Some(_) => wire_of(o.columns, o.caller_invocations),
+            None => self.wire,
+        };
         self.run(
             &cfg,
-            detail(self.detail, o.include_invocations, o.per_invocation),
+            detail(self.detail, o.include_invocations, o.per_invocation, o.explain),
             efficiency,
+            wire,
         )
     }
 }
@@ -284,7 +345,7 @@ impl PreparedCase {
 pub fn evaluate_invocations(args: &str) -> Result<String> {
     let p = PreparedCase::parse(args)?;
     let cfg = p.own_config()?;
-    p.run(&cfg, p.detail, p.efficiency_metrics)
+    p.run(&cfg, p.detail, p.efficiency_metrics, p.wire)
 }
 
 /// Options of `loadEvalSetResult`.

@@ -44,13 +44,13 @@ pub async fn evaluate_invocations_with(
     let run = CaseRun {
         efficiency_metrics: p.efficiency_metrics,
         call_index: None,
-        explain: p.detail.per_invocation,
+        explain: p.detail.explains(),
     };
     let outcome = evaluate_case_with(&p.case, &p.actual, &cfg, &run, ports).await;
     if let Some(c) = &client {
         c.close();
     }
-    Ok(p.result_json(outcome?, p.detail))
+    Ok(p.result_json(outcome?, p.detail, p.wire))
 }
 
 /// `planJudgeCalls`: every judge call `evaluateInvocations` would make, without sending any.
@@ -103,6 +103,8 @@ struct RunArgsJson {
     app_name: Option<String>,
     #[serde(default)]
     include_invocations: Option<bool>,
+    #[serde(default)]
+    explain: Option<bool>,
     #[serde(default)]
     per_invocation: Option<bool>,
     #[serde(default)]
@@ -162,7 +164,7 @@ pub async fn evaluate_eval_set(
         concurrency: a.concurrency.unwrap_or(4).max(1),
         eval_ids: a.eval_ids,
         app_name: a.app_name.unwrap_or_else(|| "evalcore".into()),
-        detail: detail(Detail::default(), a.include_invocations, a.per_invocation),
+        detail: detail(Detail::default(), a.include_invocations, a.per_invocation, a.explain),
         efficiency_metrics: a.efficiency_metrics.unwrap_or(true),
         agent_timeout_ms: a.agent_timeout_ms.unwrap_or(0.0),
     };

@@ -46,6 +46,25 @@ pub fn response_text(inv: &Invocation, include_intermediate: bool) -> String {
     parts.join("\n")
 }
 
+/// The contents whose texts `response_text` gathers before the final one with
+/// `include_intermediate_responses_in_final`: every event's content, or the legacy intermediate
+/// responses.
+pub fn response_events(inv: &Invocation) -> Vec<Content> {
+    match &inv.intermediate_data {
+        Some(IntermediateData::Events(events)) => events.iter().filter_map(|e| e.content.clone()).collect(),
+        Some(IntermediateData::Legacy {
+            intermediate_responses, ..
+        }) => intermediate_responses
+            .iter()
+            .map(|(_, ps)| Content {
+                role: None,
+                parts: Some(ps.clone()),
+            })
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
 /// The user's text of an invocation.
 pub fn user_text(inv: &Invocation) -> String {
     inv.user_content.text().into_owned()

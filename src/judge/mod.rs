@@ -4,6 +4,8 @@
 
 pub mod context;
 pub mod limit;
+pub mod media;
+mod media_wire;
 pub mod parse;
 pub mod prompts;
 pub mod provider;
@@ -47,12 +49,15 @@ pub struct JudgeRequest {
     pub model_hint: Option<String>,
     /// The criterion's `judge_model_config` (generation settings passed to the provider).
     pub config: Option<Value>,
+    /// The media parts of what the prompt shows, sent only when the judge option `media` is on.
+    pub media: media::Media,
 }
 
 /// Why a judge call produced no answer; becomes NOT_EVALUATED with this reason.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JudgeFailure {
-    /// `judge_error`, `cassette_miss`, `budget_exhausted`, `dry_run`, `needs_judge`, `cancelled`.
+    /// `judge_error`, `cassette_miss`, `budget_exhausted`, `dry_run`, `needs_judge`, `cancelled`,
+    /// `media_unsupported`, `media_too_large`.
     pub reason: &'static str,
     pub message: String,
 }

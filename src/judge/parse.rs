@@ -244,9 +244,8 @@ fn parse_rubric_blocks(text: &str) -> Vec<RubricAnswer> {
 /// ADK's normalisation for matching an echoed property text to a rubric: NFKC, typographic
 /// quotes and dashes made plain, whitespace runs collapsed, decoration stripped, lower case.
 pub fn normalize_property(text: &str) -> String {
-    use unicode_normalization::UnicodeNormalization;
-    let nfkc: String = text
-        .nfkc()
+    let nfkc: String = crate::text::unicode::nfkc14(text)
+        .chars()
         .map(|c| match c {
             '\u{2018}' | '\u{2019}' => '\'',
             '\u{201c}' | '\u{201d}' => '"',

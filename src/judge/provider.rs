@@ -1,6 +1,9 @@
 //! Providers' wire formats: Gemini `generateContent`, OpenAI-compatible chat completions and
 //! Anthropic messages. Building a request and reading a reply are pure; sending is the host's.
 
+use super::media::MediaItem;
+pub use super::media_wire::MediaRefusal;
+use super::media_wire::{graft, media_parts};
 use serde_json::{json, Map, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,22 +50,27 @@ pub struct HttpRequest {
 
 /// Builds the provider request for one prompt. `config` is a criterion's `judge_model_config`
 /// (genai GenerateContentConfig); its sampling fields are mapped where the provider has them.
+/// `media` (empty unless the judge takes media) follow the prompt, each after a text label saying
+/// whose it is; a part the provider cannot take refuses the whole request.
+#[allow(clippy::too_many_arguments)]
 pub fn build(
     provider: Provider,
     base_url: &str,
     model: &str,
     prompt: &str,
+    media: &[MediaItem],
     config: Option<&Value>,
     extra_headers: &[(String, String)],
     max_tokens: u32,
-) -> HttpRequest {
+) -> Result<HttpRequest, MediaRefusal> {
     let base = base_url.trim_end_matches('/');
     let cfg = |snake: &str, camel: &str| config.and_then(|c| c.get(camel).or_else(|| c.get(snake))).cloned();
     let temperature = cfg("temperature", "temperature");
     let top_p = cfg("top_p", "topP");
     let max_out = cfg("max_output_tokens", "maxOutputTokens");
     let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
-    let (url, body) = match provider {
+    // Where the prompt sits in the body: with media, that node becomes the list of parts.
+    let (url, body, prompt_at): (String, Value, [&str; 3]) = match provider {
         Provider::Gemini => {
             let mut gen = Map::new();
             if let Some(Value::Object(c)) = config {
@@ -92,7 +100,11 @@ pub fn build(
                     }
                 }
             }
-            (format!("{base}/models/{model}:generateContent"), b)
+            (
+                format!("{base}/models/{model}:generateContent"),
+                b,
+                ["contents", "0", "parts"],
+            )
         }
         Provider::OpenAi => {
             let mut b = json!({"model": model, "messages": [{"role": "user", "content": prompt}]});
@@ -107,7 +119,7 @@ pub fn build(
                     o.insert("max_tokens".into(), t);
                 }
             }
-            (format!("{base}/chat/completions"), b)
+            (format!("{base}/chat/completions"), b, ["messages", "0", "content"])
         }
         Provider::Anthropic => {
             headers.push(("anthropic-version".to_string(), "2023-06-01".to_string()));
@@ -121,18 +133,33 @@ pub fn build(
                     o.insert("top_p".into(), t);
                 }
             }
-            (format!("{base}/messages"), b)
+            (format!("{base}/messages"), b, ["messages", "0", "content"])
         }
     };
     for (k, v) in extra_headers {
         headers.retain(|(h, _)| !h.eq_ignore_ascii_case(k));
         headers.push((k.clone(), v.clone()));
     }
-    HttpRequest {
-        url,
-        headers,
-        body: body.to_string(),
-    }
+    let body = if media.is_empty() {
+        body.to_string()
+    } else {
+        let parts = media_parts(provider, prompt, media)?;
+        let inline: usize = media.iter().map(|m| m.inline_len() as usize).sum();
+        // One pass: the base64 of each item is written straight into the body.
+        let mut out = Vec::with_capacity(prompt.len() + inline.div_ceil(3) * 4 + 1024);
+        serde_json::to_writer(&mut out, &graft(body, &prompt_at, parts)).map_err(|e| MediaRefusal {
+            reason: "media_unsupported",
+            message: format!("the request could not be written: {e}"),
+        })?;
+        String::from_utf8(out).unwrap_or_default()
+    };
+    Ok(HttpRequest { url, headers, body })
+}
+
+/// Whether `provider` takes every item of `media` (the refusal `build` would give), without
+/// writing any body.
+pub fn check_media(provider: Provider, media: &[MediaItem]) -> Result<(), MediaRefusal> {
+    media_parts(provider, "", media).map(drop)
 }
 
 /// What a reply body says: the answer text, or why there is none.
@@ -317,10 +344,12 @@ mod tests {
             "http://x/v1/",
             "m",
             "hi",
+            &[],
             None,
             &[("authorization".into(), "Bearer k".into())],
             1024,
-        );
+        )
+        .unwrap();
         assert_eq!(r.url, "http://x/v1/chat/completions");
         let b: Value = serde_json::from_str(&r.body).unwrap();
         assert_eq!(b["messages"][0]["content"], "hi");
@@ -330,14 +359,16 @@ mod tests {
             "http://g",
             "gemini-2.5-flash",
             "hi",
+            &[],
             Some(&json!({"temperature": 0.2})),
             &[],
             1024,
-        );
+        )
+        .unwrap();
         assert_eq!(r.url, "http://g/models/gemini-2.5-flash:generateContent");
         let b: Value = serde_json::from_str(&r.body).unwrap();
         assert_eq!(b["generationConfig"]["temperature"], 0.2);
-        let r = build(Provider::Anthropic, "http://a", "claude", "hi", None, &[], 1024);
+        let r = build(Provider::Anthropic, "http://a", "claude", "hi", &[], None, &[], 1024).unwrap();
         assert_eq!(r.url, "http://a/messages");
         assert!(r.headers.iter().any(|(k, _)| k == "anthropic-version"));
     }

@@ -168,4 +168,22 @@ mod adk_text {
         let back: String = serde_json::from_str(&text).unwrap();
         assert_eq!(back, format_report("[]", "").unwrap());
     }
+
+    #[test]
+    fn media_parts_are_named_where_adk_drops_them() {
+        let case = json!({"eval_set_id": "s", "eval_id": "c", "final_eval_status": "PASSED",
+            "overall_eval_metric_results": [],
+            "eval_metric_result_per_invocation": [{
+                "actual_invocation": {"invocation_id": "a", "user_content": {"parts": [
+                    {"text": "What colour is this square?"},
+                    {"inline_data": {"mime_type": "image/png", "data": "iVBORw0KGgo="}}]},
+                    "final_response": {"parts": [{"file_data": {"file_uri": "gs://b/a.wav", "mime_type": "audio/wav", "display_name": "answer"}}]}},
+                "eval_metric_results": []}]});
+        let got = format_report(&case.to_string(), DETAILED).unwrap();
+        assert!(got.contains("  prompt:                     What colour is this square?\n                              [inline_data: image/png, 8 bytes]\n"), "{got}");
+        assert!(
+            got.contains("  actual_response:            [file_data: audio/wav \"answer\", gs://b/a.wav]\n"),
+            "{got}"
+        );
+    }
 }

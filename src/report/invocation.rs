@@ -14,16 +14,26 @@ const FIELD_VALUE_COLUMN: usize = 30;
 const FIELD_VALUE_WIDTH: usize = 80;
 const DURATION_METRIC: &str = "invocation_duration_v1";
 
-/// `_convert_content_to_text`: non-empty part texts joined with newlines.
+/// `_convert_content_to_text`: non-empty part texts joined with newlines. evalcore adds a line
+/// naming each media part (`[inline_data: image/png, 1234 bytes]`) where ADK drops it, so the
+/// text is ADK's whenever there is no media.
 fn content_text(content: Option<&Content>) -> String {
-    let texts: Vec<&str> = content
-        .and_then(|c| c.parts.as_deref())
-        .unwrap_or(&[])
-        .iter()
-        .filter_map(|p| p.text.as_deref())
-        .filter(|t| !t.is_empty())
-        .collect();
-    texts.join("\n")
+    let mut out = String::new();
+    let mut line = |t: &str| {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(t);
+    };
+    for p in content.and_then(|c| c.parts.as_deref()).unwrap_or(&[]) {
+        if let Some(t) = p.text.as_deref().filter(|t| !t.is_empty()) {
+            line(t);
+        }
+        if let Some(m) = p.media_text() {
+            line(&m);
+        }
+    }
+    out
 }
 
 /// Every function call of an invocation's intermediate data, in either shape.

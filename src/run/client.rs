@@ -7,6 +7,7 @@
 use super::{FetchError, Host, HttpCall, HttpReply};
 use crate::error::EvalError;
 use crate::judge::limit::Limit;
+use crate::judge::media::MediaItem;
 use crate::judge::provider::{self, Provider, Reply};
 use crate::judge::{JudgeFailure, JudgePort, JudgeRequest};
 use crate::schema::config::kind;
@@ -47,7 +48,14 @@ pub struct JudgeSettings {
     pub cassette_entries: Map<String, Value>,
     pub dry_run: bool,
     pub max_calls: Option<u64>,
+    /// Send the media parts of what a judge is shown (off: ADK's text-only judges).
+    pub media: bool,
+    /// Inline media bytes one call may carry.
+    pub max_media_bytes: u64,
 }
+
+/// `maxMediaBytes` by default: 15 MB of bytes is 20 MB of base64, Gemini's inline request limit.
+pub const DEFAULT_MAX_MEDIA_BYTES: u64 = 15_000_000;
 
 /// How to reach an LLM judge: the `judge` option as the host gives it, minus what only the host
 /// holds (`fetch`, a cassette's file and callback). Unknown keys are refused, so a misspelt
@@ -110,6 +118,17 @@ pub struct JudgeOption {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(optional))]
     max_calls: Option<f64>,
+    /// Send the images, audio and documents (`inline_data`, `file_data`) of the user turn and the
+    /// responses to the judge, in the provider's format (default false: text only, as ADK).
+    /// Media a provider cannot take make the call NOT_EVALUATED (reason media_unsupported).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    media: Option<bool>,
+    /// Inline media bytes one judge call may carry (default 15000000); a call over it is
+    /// NOT_EVALUATED (reason media_too_large).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    max_media_bytes: Option<f64>,
 }
 
 /// A judge cassette: recorded answers keyed by request.
@@ -188,6 +207,8 @@ impl JudgeSettings {
             cassette_entries: o.cassette.and_then(|c| c.entries).unwrap_or_default(),
             dry_run: o.dry_run.unwrap_or(false),
             max_calls: o.max_calls.filter(|x| *x >= 0.0).map(|x| x as u64),
+            media: o.media.unwrap_or(false),
+            max_media_bytes: pos("maxMediaBytes", o.max_media_bytes, DEFAULT_MAX_MEDIA_BYTES as f64)? as u64,
         })
     }
 }
@@ -209,6 +230,10 @@ struct Inner {
     stats: RefCell<JudgeStats>,
     budget_used: Cell<u64>,
     planned: RefCell<Vec<PlannedCall>>,
+    /// Bodies with media by request identity (sample left out), alive while a call holds them:
+    /// the samples of a request share one body instead of one copy of the media each.
+    /// (A list: it holds at most the requests in flight.)
+    bodies: RefCell<Vec<(String, std::rc::Weak<String>)>>,
 }
 
 /// The judge client of one run (cheap to clone).
@@ -228,6 +253,7 @@ impl JudgeClient {
             stats: RefCell::new(JudgeStats::default()),
             budget_used: Cell::new(0),
             planned: RefCell::new(Vec::new()),
+            bodies: RefCell::new(Vec::new()),
         }))
     }
 
@@ -257,15 +283,31 @@ impl JudgeClient {
     }
 }
 
-/// A request's identity: provider, model, body and sample index. Not the URL: the same call
-/// recorded against one endpoint (a proxy, a local server) replays against another.
-fn cassette_key(provider: Provider, model: &str, body: &str, sample: u32) -> String {
+/// A request's identity: provider, model, the text-only body, sample index, then the media
+/// (each item's digest, computed once). Not the URL: the same call recorded against one endpoint
+/// (a proxy, a local server) replays against another. Without media it is the key of ADK's
+/// text-only request; without a sample, the identity its samples share.
+fn cassette_key(provider: Provider, model: &str, body: &str, sample: Option<u32>, media: &[MediaItem]) -> String {
     let mut h = Sha256::new();
-    for part in [provider.as_str(), model, body, &sample.to_string()] {
+    for part in [provider.as_str(), model, body] {
         h.update(part.as_bytes());
         h.update([0u8]);
     }
+    if let Some(n) = sample {
+        h.update(n.to_string().as_bytes());
+        h.update([0u8]);
+    }
+    for m in media {
+        m.identify(&mut h);
+    }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A request ready for the host: its body shared by retries and by the samples of one request.
+struct Call {
+    url: String,
+    headers: Vec<(String, String)>,
+    body: Rc<String>,
 }
 
 /// The host's fetch raced against the core's own timer: the host is asked to abort at the
@@ -329,7 +371,7 @@ impl Inner {
     async fn send(
         self: Rc<Self>,
         req: JudgeRequest,
-        http: provider::HttpRequest,
+        http: Call,
         model: String,
         key: String,
     ) -> Result<String, JudgeFailure> {
@@ -429,16 +471,46 @@ impl JudgePort for JudgeClient {
             let Some(model) = s.model.clone().or_else(|| req.model_hint.clone()) else {
                 return Err(failure("judge_error", "the judge names no model: set `judge.model`"));
             };
-            let http = provider::build(
-                s.provider,
-                &s.base_url,
-                &model,
-                &req.prompt,
-                req.config.as_ref(),
-                &s.headers,
-                s.max_tokens,
-            );
-            let key = cassette_key(s.provider, &model, &http.body, req.sample);
+            let media: &[MediaItem] = if s.media { &req.media } else { &[] };
+            let inline: u64 = media.iter().map(|m| m.inline_len()).sum();
+            if inline > s.max_media_bytes {
+                return Err(failure(
+                    "media_too_large",
+                    format!(
+                        "judge call for {}: its media are {inline} bytes inline, over `judge.maxMediaBytes` ({}); raise it, or send text only (`judge.media: false`)",
+                        Inner::describe(&req),
+                        s.max_media_bytes
+                    ),
+                ));
+            }
+            let build = |media: &[MediaItem]| {
+                provider::build(
+                    s.provider,
+                    &s.base_url,
+                    &model,
+                    &req.prompt,
+                    media,
+                    req.config.as_ref(),
+                    &s.headers,
+                    s.max_tokens,
+                )
+                .map_err(|r| {
+                    failure(
+                        r.reason,
+                        format!("judge call for {}: {}", Inner::describe(&req), r.message),
+                    )
+                })
+            };
+            provider::check_media(s.provider, media).map_err(|r| {
+                failure(
+                    r.reason,
+                    format!("judge call for {}: {}", Inner::describe(&req), r.message),
+                )
+            })?;
+            // The text-only request (ADK's): its body and the media's digests make the key, so a
+            // replay answers only for the very same image, and the bytes are hashed once.
+            let text = build(&[])?;
+            let key = cassette_key(s.provider, &model, &text.body, Some(req.sample), media);
             let existing = inner.memo.borrow().get(&key).cloned();
             if let Some(shared) = existing {
                 inner.stats.borrow_mut().deduplicated += 1;
@@ -458,6 +530,38 @@ impl JudgePort for JudgeClient {
                     ));
                 }
             }
+            // With media, the body is built only now (a replay never needs it), once for all the
+            // samples of the request.
+            let http = if media.is_empty() {
+                Call {
+                    url: text.url,
+                    headers: text.headers,
+                    body: Rc::new(text.body),
+                }
+            } else {
+                let id = cassette_key(s.provider, &model, &text.body, None, media);
+                let shared = inner
+                    .bodies
+                    .borrow()
+                    .iter()
+                    .find(|(k, _)| *k == id)
+                    .and_then(|(_, w)| w.upgrade());
+                let body = match shared {
+                    Some(b) => b,
+                    None => {
+                        let b = Rc::new(build(media)?.body);
+                        let mut bodies = inner.bodies.borrow_mut();
+                        bodies.retain(|(_, w)| w.strong_count() > 0);
+                        bodies.push((id, Rc::downgrade(&b)));
+                        b
+                    }
+                };
+                Call {
+                    url: text.url,
+                    headers: text.headers,
+                    body,
+                }
+            };
             if s.dry_run {
                 inner.planned.borrow_mut().push(PlannedCall {
                     metric: req.metric.clone(),
@@ -471,7 +575,7 @@ impl JudgePort for JudgeClient {
                     // What a batching host sends itself (auth headers are its own); it hands the
                     // replies back as cassette entries {key: {status, body}} in replay mode.
                     url: http.url.clone(),
-                    body: http.body.clone(),
+                    body: (*http.body).clone(),
                 });
                 return Err(failure("dry_run", "dry run: the judge call was listed, not sent"));
             }

@@ -92,6 +92,7 @@ fn req(prompt: &str, sample: u32) -> JudgeRequest {
         prompt: prompt.into(),
         model_hint: None,
         config: None,
+        media: crate::judge::media::none(),
     }
 }
 
@@ -244,4 +245,115 @@ fn cassette_record_then_replay_and_miss() {
         json!({"baseUrl": "https://elsewhere/v1", "headers": {"authorization": "k"}, "cassette": {"mode": "replay", "entries": entries}}),
     );
     assert_eq!(ask(&c3, req("p", 0)), Ok("recorded".into()));
+}
+
+fn with_image(prompt: &str, bytes: &[u8]) -> JudgeRequest {
+    use crate::judge::media::{MediaItem, Source};
+    let item = MediaItem::new(
+        "user prompt",
+        Some("image/png".into()),
+        Source::Inline(crate::schema::bytes::Bytes(bytes.into())),
+        None,
+    );
+    JudgeRequest {
+        media: Rc::from(vec![item]),
+        ..req(prompt, 0)
+    }
+}
+
+#[test]
+fn media_off_sends_the_text_only_request_media_on_sends_the_image() {
+    let (fake, c) = setup(vec![ok("a"), ok("b")], json!({}));
+    assert!(ask(&c, with_image("p", b"png")).is_ok());
+    let (_, plain) = setup(vec![ok("a")], json!({}));
+    assert!(ask(&plain, req("p", 0)).is_ok());
+    // Off (the default): the body is the text-only one, byte for byte.
+    assert_eq!(
+        fake.sent.borrow()[0].body.as_str(),
+        r#"{"model":"m","messages":[{"role":"user","content":"p"}]}"#
+    );
+    let (fake, c) = setup(vec![ok("a")], json!({"media": true}));
+    assert!(ask(&c, with_image("p", b"png")).is_ok());
+    let body: Value = serde_json::from_str(&fake.sent.borrow()[0].body).unwrap();
+    assert_eq!(
+        body["messages"][0]["content"][2]["image_url"]["url"],
+        "data:image/png;base64,cG5n"
+    );
+}
+
+#[test]
+fn media_budget_and_refusals_are_not_sent() {
+    let (fake, c) = setup(vec![], json!({"media": true, "maxMediaBytes": 2}));
+    let e = ask(&c, with_image("p", b"png")).unwrap_err();
+    assert_eq!(e.reason, "media_too_large");
+    assert!(
+        e.message.contains("3 bytes inline, over `judge.maxMediaBytes` (2)"),
+        "{}",
+        e.message
+    );
+    let (_, c) = setup(vec![], json!({"provider": "anthropic", "media": true}));
+    let mut r = with_image("p", b"RIFF");
+    if let Some(m) = Rc::get_mut(&mut r.media).and_then(|m| m.first_mut()) {
+        m.mime = Some("audio/wav".into());
+    }
+    let e = ask(&c, r).unwrap_err();
+    assert_eq!(e.reason, "media_unsupported");
+    assert!(e.message.contains("anthropic judges do not take"), "{}", e.message);
+    assert!(fake.sent.borrow().is_empty());
+    let e = JudgeSettings::from_json(&json!({"provider": "openai", "maxMediaBytes": -1})).unwrap_err();
+    assert_eq!(e.path, "$.judge.maxMediaBytes");
+}
+
+#[test]
+fn cassette_keys_cover_the_media_bytes() {
+    let (fake, c) = setup(vec![ok("seen")], json!({"media": true, "cassette": {"mode": "record"}}));
+    assert_eq!(ask(&c, with_image("p", b"png")), Ok("seen".into()));
+    let ev = fake.events.borrow()[0].clone();
+    let entries = json!({ ev["key"].as_str().unwrap(): ev["entry"] });
+    let (_, c2) = setup(
+        vec![],
+        json!({"media": true, "cassette": {"mode": "replay", "entries": entries}}),
+    );
+    assert_eq!(ask(&c2, with_image("p", b"png")), Ok("seen".into()));
+    // One byte of the image changed: another request, a miss.
+    assert_eq!(ask(&c2, with_image("p", b"pnh")).unwrap_err().reason, "cassette_miss");
+    // The same cassette replayed with media off is another request too.
+    let (_, c3) = setup(vec![], json!({"cassette": {"mode": "replay", "entries": entries}}));
+    assert_eq!(ask(&c3, with_image("p", b"png")).unwrap_err().reason, "cassette_miss");
+}
+
+#[test]
+fn samples_and_retries_of_a_media_request_share_one_body() {
+    use crate::judge::media::MediaItem;
+    let (fake, c) = setup(vec![status(503, None), ok("a"), ok("b")], json!({"media": true}));
+    let first = with_image("p", b"png");
+    let media: Rc<[MediaItem]> = first.media.clone();
+    let second = JudgeRequest {
+        sample: 1,
+        media: media.clone(),
+        ..req("p", 0)
+    };
+    // Both samples in flight at once (the first is retried after a 503).
+    let (a, b) = futures_executor::block_on(futures_util::future::join(c.ask(first), c.ask(second)));
+    assert_eq!((a.is_ok(), b.is_ok()), (true, true));
+    let sent = fake.sent.borrow();
+    assert_eq!(sent.len(), 3);
+    assert!(
+        sent.iter().all(|call| Rc::ptr_eq(&call.body, &sent[0].body)),
+        "one body for every call"
+    );
+    assert!(sent[0].body.contains("cG5n"));
+}
+
+#[test]
+fn an_unsupported_part_is_refused_before_the_cassette_is_asked() {
+    let (_, c) = setup(
+        vec![],
+        json!({"provider": "anthropic", "media": true, "cassette": {"mode": "replay"}}),
+    );
+    let mut r = with_image("p", b"RIFF");
+    if let Some(m) = Rc::get_mut(&mut r.media).and_then(|m| m.first_mut()) {
+        m.mime = Some("audio/wav".into());
+    }
+    assert_eq!(ask(&c, r).unwrap_err().reason, "media_unsupported");
 }

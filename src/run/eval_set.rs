@@ -383,7 +383,7 @@ async fn score(
     let case_run = CaseRun {
         efficiency_metrics: args.efficiency_metrics,
         call_index: None,
-        explain: args.detail.per_invocation,
+        explain: args.detail.explains(),
     };
     match evaluate_case_with(case, &actual, &args.config, &case_run, ports).await {
         Err(e) => inference_failure(set_id, case, run, session, e.code.as_str(), &e.message),

@@ -17,7 +17,8 @@ use futures_util::future::LocalBoxFuture;
 pub struct HttpCall {
     pub url: String,
     pub headers: Vec<(String, String)>,
-    pub body: String,
+    /// Shared: a retry, or another sample of the same request, sends the same body without a copy.
+    pub body: std::rc::Rc<String>,
     pub timeout_ms: f64,
 }
 

@@ -165,6 +165,7 @@ pub async fn next_message(
             prompt,
             model_hint: cfg.model.clone(),
             config: cfg.model_configuration.clone(),
+            media: crate::judge::media::none(),
         })
         .await
         .map_err(|f| {

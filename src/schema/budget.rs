@@ -152,6 +152,11 @@ pub fn check(text: &str, what: &str) -> Result<()> {
             ),
         ));
     }
+    // Every value the scan counts takes at least one byte of text (a `[`, `{` or `,`), plus the
+    // first: when even that many values fit the limit, the scan cannot find too many.
+    if cost(len.saturating_add(1), text.len()) <= l.max_parse_bytes {
+        return Ok(());
+    }
     let (values, read) = scan(text.as_bytes());
     let cost = cost(values, read);
     if cost > l.max_parse_bytes {
@@ -194,6 +199,14 @@ pub fn reply_may_fit(utf16_len: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_worst_case_bound_is_never_below_the_scan() {
+        for text in [&b"[[[[[[]]]]]]"[..], b"[,,,,,,]", b"{}", b"1", b"", b"[1,{\"a\":[]},\"x,[\"]"] {
+            let len = text.len() as u64;
+            assert!(parse_cost(text) <= cost(len + 1, text.len()), "{:?}", String::from_utf8_lossy(text));
+        }
+    }
 
     #[test]
     fn counts_values_outside_strings() {

@@ -2,12 +2,14 @@
 
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
+use std::rc::Rc;
 
 /// The bytes of a `Blob.data` or `Part.thought_signature`, as base64 text (both alphabets read,
-/// the URL-safe one written).
+/// the URL-safe one written). Decoded once when read and shared thereafter: a clone (an
+/// invocation kept in a result, media handed to a judge request) copies no bytes.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Bytes(#[cfg_attr(feature = "ts", ts(type = "string"))] pub Vec<u8>);
+pub struct Bytes(#[cfg_attr(feature = "ts", ts(type = "string"))] pub Rc<[u8]>);
 
 fn sextet(c: u8) -> Option<u8> {
     match c {
@@ -46,10 +48,33 @@ pub fn decode(s: &str) -> Option<Vec<u8>> {
 }
 
 const URL_SAFE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const STANDARD: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// Encodes with the URL-safe alphabet and padding, as google.genai dumps bytes.
 pub fn encode(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    encode_into(bytes, URL_SAFE, &mut out);
+    out
+}
+
+/// Standard base64 (`+/`, padded) of `bytes`, as providers take media, written by `Display`
+/// (`format!`/`write!` or serde's `collect_str` stream it into their output: no intermediate string).
+pub struct StandardBase64<'a>(pub &'a [u8]);
+
+impl fmt::Display for StandardBase64<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // 3 KiB of input per 4 KiB piece of output.
+        let mut piece = String::with_capacity(4096);
+        for block in self.0.chunks(3072) {
+            piece.clear();
+            encode_into(block, STANDARD, &mut piece);
+            f.write_str(&piece)?;
+        }
+        Ok(())
+    }
+}
+
+fn encode_into(bytes: &[u8], alphabet: &[u8; 64], out: &mut String) {
     for chunk in bytes.chunks(3) {
         let b = [
             chunk.first().copied().unwrap_or(0),
@@ -61,13 +86,12 @@ pub fn encode(bytes: &[u8]) -> String {
         let keep = chunk.len() + 1;
         for (i, &k) in idx.iter().enumerate() {
             if i < keep {
-                out.push(char::from(URL_SAFE.get(k as usize).copied().unwrap_or(b'A')));
+                out.push(char::from(alphabet.get(k as usize).copied().unwrap_or(b'A')));
             } else {
                 out.push('=');
             }
         }
     }
-    out
 }
 
 impl Serialize for Bytes {
@@ -86,7 +110,7 @@ impl<'de> Deserialize<'de> for Bytes {
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Bytes, E> {
                 decode(v)
-                    .map(Bytes)
+                    .map(|b| Bytes(b.into()))
                     .ok_or_else(|| E::custom("invalid base64: expected standard or URL-safe base64 text"))
             }
         }
@@ -109,5 +133,12 @@ mod tests {
         assert!(decode("ab$=").is_none());
         assert!(decode("ab===").is_none());
         assert_eq!(decode("").unwrap(), Vec::<u8>::new());
+        assert_eq!(StandardBase64(&[0xfb, 0xff]).to_string(), "+/8=");
+        // Pieces of 3 KiB join without padding in between.
+        let long: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
+        assert_eq!(
+            StandardBase64(&long).to_string().replace('+', "-").replace('/', "_"),
+            encode(&long)
+        );
     }
 }

@@ -191,6 +191,53 @@ impl Content {
     }
 }
 
+/// A media part in words, for people and judges: `[inline_data: image/png "name", 1234 bytes]`,
+/// `[file_data: application/pdf, gs://bucket/doc.pdf]`.
+pub fn media_text(
+    kind: &str,
+    mime: Option<&str>,
+    name: Option<&str>,
+    size: Option<usize>,
+    uri: Option<&str>,
+) -> String {
+    let mut s = format!("[{kind}: {}", mime.filter(|m| !m.is_empty()).unwrap_or("unknown type"));
+    if let Some(n) = name.filter(|n| !n.is_empty()) {
+        s.push_str(&format!(" {n:?}"));
+    }
+    if let Some(n) = size {
+        s.push_str(&format!(", {n} bytes"));
+    }
+    if let Some(u) = uri {
+        s.push_str(&format!(", {}", if u.is_empty() { "no URI" } else { u }));
+    }
+    s.push(']');
+    s
+}
+
+impl Part {
+    /// [`media_text`] of an `inline_data` or `file_data` part; None for other parts.
+    pub fn media_text(&self) -> Option<String> {
+        if let Some(b) = &self.inline_data {
+            let size = b.data.as_ref().map_or(0, |d| d.0.len());
+            return Some(media_text(
+                "inline_data",
+                b.mime_type.as_deref(),
+                b.display_name.as_deref(),
+                Some(size),
+                None,
+            ));
+        }
+        let f = self.file_data.as_ref()?;
+        Some(media_text(
+            "file_data",
+            f.mime_type.as_deref(),
+            f.display_name.as_deref(),
+            None,
+            Some(f.file_uri.as_deref().unwrap_or("")),
+        ))
+    }
+}
+
 /// Text of an optional Content; missing content gives "" as in ADK's deterministic metrics.
 pub fn text_of(c: Option<&Content>) -> Cow<'_, str> {
     c.map(Content::text).unwrap_or(Cow::Borrowed(""))

@@ -8,7 +8,7 @@
 use super::eval_set::{EvalCase, RubricScore};
 use super::invocation::Invocation;
 use super::json_path;
-use super::result::{Breakdown, CaseOutcome, Cell, Detail, EvalStatus, MetricHeader, SentenceLabel};
+use super::result::{Breakdown, CaseOutcome, Cell, Detail, Details, EvalStatus, MetricHeader, SentenceLabel};
 use crate::error::{EvalError, Result};
 use serde::de::Deserializer;
 use serde::ser::{SerializeStruct, Serializer};
@@ -201,9 +201,24 @@ pub struct EvalMetricResult {
     pub judge_model_options: Option<Value>,
 }
 
+impl MetricDetails {
+    /// The written form of a metric's computed details.
+    pub fn of(d: Details) -> MetricDetails {
+        MetricDetails {
+            rubric_scores: d.rubric_scores,
+            token_usage_details: d.token_usage_details,
+            duration_details: d.duration_details,
+            error: d.error,
+            reason: d.reason.map(Cow::Borrowed),
+            trajectory: d.trajectory,
+            sentences: d.sentences,
+        }
+    }
+}
+
 impl EvalMetricResult {
-    fn of(header: &MetricHeader, cell: Cell) -> EvalMetricResult {
-        let d = cell.details;
+    /// A fresh result: the metric's header with one cell's score, status and details.
+    pub fn of(header: &MetricHeader, cell: Cell) -> EvalMetricResult {
         EvalMetricResult {
             metric_name: header.name.clone(),
             threshold: header.threshold,
@@ -211,15 +226,7 @@ impl EvalMetricResult {
             custom_function_path: None,
             score: cell.score,
             eval_status: cell.status,
-            details: MetricDetails {
-                rubric_scores: d.rubric_scores,
-                token_usage_details: d.token_usage_details,
-                duration_details: d.duration_details,
-                error: d.error,
-                reason: d.reason.map(Cow::Borrowed),
-                trajectory: d.trajectory,
-                sentences: d.sentences,
-            },
+            details: MetricDetails::of(cell.details),
             judge_model_options: None,
         }
     }

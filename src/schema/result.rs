@@ -219,6 +219,15 @@ pub struct Detail {
     pub invocations: bool,
     /// Write `eval_metric_result_per_invocation` at all (false: case-level results only).
     pub per_invocation: bool,
+    /// With per-invocation results: explain each trajectory mismatch (`details.trajectory`).
+    pub explain: bool,
+}
+
+impl Detail {
+    /// Whether metrics compute per-invocation explanations.
+    pub fn explains(&self) -> bool {
+        self.per_invocation && self.explain
+    }
 }
 
 impl Default for Detail {
@@ -226,6 +235,7 @@ impl Default for Detail {
         Detail {
             invocations: true,
             per_invocation: true,
+            explain: true,
         }
     }
 }

@@ -4,3 +4,4 @@ pub mod highlight;
 pub mod porter;
 pub mod rouge;
 pub mod tokenize;
+pub mod unicode;

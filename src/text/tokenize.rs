@@ -2,7 +2,6 @@
 //! ASCII words), pinned to the Unicode 14 tables of the Python 3.11 reference.
 
 use unicode_general_category::{get_general_category, GeneralCategory as Gc};
-use unicode_normalization::UnicodeNormalization;
 
 use super::cache::with_cache;
 
@@ -15,7 +14,7 @@ use super::cache::with_cache;
 /// code point against `unicodedata` / `str.lower` of Python 3.11; re-derive when
 /// the guard test `unicode_tables_are_the_audited_ones` fails.
 #[rustfmt::skip]
-const UNASSIGNED_IN_14: [u32; 134] = [
+pub const UNASSIGNED_IN_14: [u32; 134] = [
     0x557, 0x558, 0x58B, 0x58C, 0x5C8, 0x5CF, 0x88F, 0x88F, 0x892, 0x897, 0xC5B, 0xC5C,
     0xCD7, 0xCDC, 0xCF3, 0xCFF, 0xECE, 0xECF, 0x1ACF, 0x1AFF, 0x1B4D, 0x1B4F, 0x1B7F, 0x1B7F,
     0x1C89, 0x1C8F, 0x209D, 0x209F, 0x2427, 0x243F, 0x2FFC, 0x2FFF, 0x31E4, 0x31EF,
@@ -31,7 +30,7 @@ const UNASSIGNED_IN_14: [u32; 134] = [
     0x1FBCB, 0x1FBEF, 0x2B739, 0x2B73F, 0x2CEA2, 0x2CEAF, 0x2EBE1, 0x2F7FF, 0x3134B, 0xE0000,
 ];
 
-fn unassigned_in_14(c: char) -> bool {
+pub(super) fn unassigned_in_14(c: char) -> bool {
     let cp = u32::from(c);
     if cp < 0x557 {
         return false;
@@ -71,29 +70,6 @@ fn is_word(gc: Option<Gc>) -> bool {
                     | Gc::OtherNumber
             )
         )
-}
-
-/// NFKC as Python 3.11 computes it: code points unassigned in Unicode 14 are
-/// starters without decomposition there, so they split the text into pieces
-/// that normalise independently and pass through unchanged themselves.
-fn nfkc14(text: &str) -> String {
-    // Always normalising beats the crate's quick check, whose NFKC_QC lookup is
-    // a long `match` that costs more than the perfect-hash decomposition.
-    let mut out = String::with_capacity(text.len() + text.len() / 4);
-    if !text.chars().any(unassigned_in_14) {
-        out.extend(text.nfkc());
-        return out;
-    }
-    let mut piece_start = 0;
-    for (i, c) in text.char_indices() {
-        if unassigned_in_14(c) {
-            out.extend(text.get(piece_start..i).unwrap_or_default().nfkc());
-            out.push(c);
-            piece_start = i + c.len_utf8();
-        }
-    }
-    out.extend(text.get(piece_start..).unwrap_or_default().nfkc());
-    out
 }
 
 /// Word_Break MidLetter, MidNumLet and Single_Quote: the case-ignorable
@@ -206,32 +182,52 @@ fn ascii_alnum(b: u8) -> bool {
 }
 
 /// Calls `f` with every whitespace-separated chunk ADK's scan produces, before
-/// the per-chunk rouge tokenizer. Every chunk is a substring of the normalised,
-/// lower-cased text, so no chunk is copied.
+/// the per-chunk rouge tokenizer.
 pub(super) fn for_each_chunk(text: &str, mut f: impl FnMut(&str)) {
     if text.is_ascii() {
-        // NFKC is the identity on ASCII, and lower-casing cannot move a chunk
-        // boundary, so only chunks holding capitals need a lower-cased copy.
-        let mut lowered = String::new();
-        let bytes = text.as_bytes();
-        let mut pos = 0;
-        while let Some(skip) = bytes.get(pos..).and_then(|r| r.iter().position(|&b| ascii_alnum(b))) {
-            let start = pos + skip;
-            let rest = bytes.get(start..).unwrap_or_default();
-            pos = start + rest.iter().position(|&b| !ascii_alnum(b)).unwrap_or(rest.len());
-            let chunk = text.get(start..pos).unwrap_or_default();
-            if chunk.bytes().any(|b| b.is_ascii_uppercase()) {
-                lowered.clear();
-                lowered.push_str(chunk);
-                lowered.make_ascii_lowercase();
-                f(&lowered);
-            } else {
-                f(chunk);
-            }
-        }
+        ascii_chunks(text, &mut f);
         return;
     }
-    let lowered = lower14(&nfkc14(text));
+    // NFKC, lower-casing and chunking never reach across ASCII whitespace: it is a
+    // starter that composes with nothing, it is neither cased nor case-ignorable (so it
+    // ends the final-sigma context) and it separates chunks. Each whitespace-separated
+    // segment is therefore done on its own, and only the segments holding non-ASCII
+    // characters go through the Unicode tables.
+    for segment in text.split([' ', '\t', '\n', '\r']) {
+        if segment.is_ascii() {
+            ascii_chunks(segment, &mut f);
+        } else {
+            unicode_chunks(segment, &mut f);
+        }
+    }
+}
+
+/// `for_each_chunk` of ASCII text: NFKC is the identity on ASCII, and lower-casing
+/// cannot move a chunk boundary, so only chunks holding capitals need a lower-cased copy.
+fn ascii_chunks(text: &str, f: &mut impl FnMut(&str)) {
+    let mut lowered = String::new();
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    while let Some(skip) = bytes.get(pos..).and_then(|r| r.iter().position(|&b| ascii_alnum(b))) {
+        let start = pos + skip;
+        let rest = bytes.get(start..).unwrap_or_default();
+        pos = start + rest.iter().position(|&b| !ascii_alnum(b)).unwrap_or(rest.len());
+        let chunk = text.get(start..pos).unwrap_or_default();
+        if chunk.bytes().any(|b| b.is_ascii_uppercase()) {
+            lowered.clear();
+            lowered.push_str(chunk);
+            lowered.make_ascii_lowercase();
+            f(&lowered);
+        } else {
+            f(chunk);
+        }
+    }
+}
+
+/// `for_each_chunk` of any text through the Unicode tables: every chunk is a substring
+/// of the normalised, lower-cased text.
+fn unicode_chunks(text: &str, f: &mut impl FnMut(&str)) {
+    let lowered = lower14(&super::unicode::nfkc14(text));
     let mut start: Option<usize> = None;
     for (i, c) in lowered.char_indices() {
         let class = classify(c);
@@ -265,6 +261,43 @@ pub fn tokenize(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn chunks(text: &str, by_segments: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut push = |c: &str| out.push(c.to_string());
+        if by_segments {
+            for_each_chunk(text, &mut push);
+        } else {
+            unicode_chunks(text, &mut push);
+        }
+        out
+    }
+
+    /// Splitting non-ASCII text at ASCII whitespace changes no chunk: texts built from
+    /// pieces that meet at the boundaries where it could matter (final sigma, combining
+    /// marks and compatibility spaces next to the whitespace, capitals, CJK, Thai).
+    #[test]
+    fn segments_give_the_whole_texts_chunks() {
+        let pieces = [
+            "ΟΔΟΣ", "Σ", "aΣ", "Σa", "\u{301}", "e\u{301}", "caf\u{e9}", "\u{a0}", "\u{a8}", "\u{2003}",
+            "ﬁne", "ＡＢＣ", "x²", "東京は", "สวัสดีครับ", "Привет", "İ", "ß", "Word", "it's", "3.14",
+            "'", "-", "\u{345}", "\u{3a3}\u{301}", "ǅ", "",
+        ];
+        let seps = [" ", "\t", "\n", "\r\n", "  ", "", ".", " \u{301}", "\u{a0}"];
+        let mut n = 0;
+        for a in pieces {
+            for sep in seps {
+                for b in pieces {
+                    for sep2 in [" ", ""] {
+                        let text = format!("{a}{sep}{b}{sep2}{a}");
+                        assert_eq!(chunks(&text, true), chunks(&text, false), "{text:?}");
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert!(n > 10_000);
+    }
 
     #[test]
     fn spec_table() {

@@ -11,6 +11,17 @@ mod host;
 use crate::api;
 use wasm_bindgen::prelude::*;
 
+/// Runs once when the instance starts: the core's NFKC comes from the JS engine (the build
+/// leaves the Unicode normalisation tables out; see `text::unicode`).
+#[wasm_bindgen(start)]
+pub fn start() {
+    crate::text::unicode::set_host_nfkc(host_nfkc);
+}
+
+fn host_nfkc(text: &str) -> String {
+    String::from(js_sys::JsString::from(text).normalize("NFKC"))
+}
+
 /// `loadEvalSet(input, options)`: `input` is JSON text, `options` is `{"id"?, "sessionInput"?}` JSON or "".
 #[wasm_bindgen(js_name = loadEvalSetJson)]
 pub fn load_eval_set_json(input: &str, options: &str) -> String {

@@ -249,3 +249,32 @@ test('a conversation-scenario case (no expected invocations): the simulated user
   assert.deepEqual(log.errors, []);
   await page.close();
 });
+
+test('media parts: images shown inline from their bytes (URL-safe base64, as result files hold them), other media named', async (t) => {
+  const { COLOURS, png, wav } = await import('../js/support/media.mjs');
+  const dir = tempDir('media');
+  const result = JSON.parse(readFileSync(hello.results[0], 'utf8'));
+  const r = result.eval_case_results.find((c) => c.eval_id === 'greeting');
+  const image = png(COLOURS.green, 6, 3);
+  const inv = r.eval_metric_result_per_invocation[0];
+  inv.actual_invocation.user_content.parts.push({ inline_data: { mime_type: 'image/png', data: image.toString('base64url') } });
+  inv.actual_invocation.final_response.parts.push({ inline_data: { mime_type: 'audio/wav', data: wav(50).toString('base64url') } },
+    { inline_data: { mime_type: 'image/svg+xml', data: Buffer.from('<svg onload="alert(1)"/>').toString('base64url') } });
+  writeFileSync(join(dir, 'media.evalset_result.json'), JSON.stringify(result));
+  const s = await serve([join(dir, 'media.evalset_result.json')]);
+  t.after(() => s.close());
+  const { page, log } = await open(browser, `${s.url}#case/greeting`);
+  await page.waitForSelector('article.case section.invocation .user figure.media img');
+  const img = page.locator('section.invocation .user figure.media img').first();
+  await page.waitForFunction(() => document.querySelector('figure.media img')?.complete);
+  assert.deepEqual(await img.evaluate((el) => [el.naturalWidth, el.naturalHeight]), [6, 3]);
+  assert.equal(await page.locator('section.invocation .user figcaption').first().innerText(), `image/png, ${image.length.toLocaleString('en-US')} bytes`);
+  const named = await page.locator('section.invocation .pair div.media').allInnerTexts();
+  assert.ok(named.some((x) => /^\[inline_data: audio\/wav, [\d,]+ bytes\]$/.test(x)), named.join(' | '));
+  // An SVG is named, never rendered (it could carry script).
+  assert.ok(named.some((x) => x.startsWith('[inline_data: image/svg+xml')), named.join(' | '));
+  assert.equal(await page.locator('img[src^="data:image/svg"]').count(), 0);
+  await shot(page, 'case-media');
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});

@@ -81,6 +81,11 @@ describe('flags', () => {
     assert.throws(() => judgeFromFlags({ judge: 'mistral:large' }, {}), /PROVIDER:MODEL/);
     assert.throws(() => judgeFromFlags({ judge_cassette: 'c' }, {}), /needs --judge/);
     assert.throws(() => judgeFromFlags({ judge: 'openai:m', judge_mode: 'replay' }, {}), /needs --judge_cassette/);
+    // --judge_media: the judge sees the turns' images, audio and documents.
+    assert.equal(judgeFromFlags({ judge: 'openai:m', judge_media: true }, {}).media, true);
+    assert.equal(judgeFromFlags({ judge: 'openai:m' }, {}).media, undefined);
+    assert.throws(() => judgeFromFlags({ judge_media: true }, {}), /--judge_media needs --judge/);
+    assert.equal(parseArgs(['a.mjs', 's.json', '--judge', 'openai:m', '--judge_media'], FLAGS, 'eval').options.judge_media, true);
   });
 });
 

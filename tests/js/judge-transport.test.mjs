@@ -217,7 +217,8 @@ describe('concurrency', () => {
     const onWarning = (w) => warnings.push(`${w.name}: ${w.message}`);
     process.on('warning', onWarning);
     try {
-      server.script(byTurn([1, 2, 3, 4, 5, 6], { delayMs: 100 }));
+      // Each reply waits 1 s, so all 30 calls are in flight together even on a loaded machine.
+      server.script(byTurn([1, 2, 3, 4, 5, 6], { delayMs: 1000 }));
       await run({ n: 6, config: frm(5), judge: judgeFor('openai', { concurrency: 30 }) });
       assert.equal(server.maxInFlight, 30);
       await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
@@ -228,7 +229,8 @@ describe('concurrency', () => {
   });
 
   test('the default: 8 calls in flight', async () => {
-    server.script(byTurn([1, 2, 3, 4, 5, 6], { delayMs: 250 }));
+    // 500 ms per reply: time enough for 8 calls to be in flight together on a loaded machine.
+    server.script(byTurn([1, 2, 3, 4, 5, 6], { delayMs: 500 }));
     await run({ n: 6, config: frm(5) });
     assert.equal(server.requests.length, 30);
     assert.equal(server.maxInFlight, DEFAULT_CONCURRENCY, `the server saw ${server.maxInFlight} calls in flight`);

@@ -244,6 +244,8 @@ describe('configuration', () => {
     assert.deepEqual(o, { limits: { maxCases: 7 }, token: 't', judge: { provider: 'anthropic', model: 'claude-x', headers: { 'x-api-key': 'ak-1' } }, agents: { a: { url: 'https://agent.example/turn' } } });
     assert.deepEqual(optionsFromEnv({ EVALCORE_JUDGE: 'gemini:g', GOOGLE_API_KEY: 'gk' }).judge.headers, { 'x-goog-api-key': 'gk' });
     assert.equal(optionsFromEnv({ EVALCORE_JUDGE: 'openai:m' }).judge.headers, undefined);
+    assert.equal(optionsFromEnv({ EVALCORE_JUDGE: 'openai:m', EVALCORE_JUDGE_MEDIA: '1' }).judge.media, true);
+    assert.equal(optionsFromEnv({ EVALCORE_JUDGE: 'openai:m', EVALCORE_JUDGE_MEDIA: '0' }).judge.media, undefined);
     assert.equal(typeof optionsFromEnv({ EVALCORE_LOG: '1' }).log, 'function');
     assert.equal(optionsFromEnv({ EVALCORE_LOG: '0' }).log, undefined);
     for (const [env, path] of [
@@ -254,6 +256,8 @@ describe('configuration', () => {
       [{ EVALCORE_MAX_CASES: '0' }, 'EVALCORE_MAX_CASES'],
       [{ EVALCORE_MAX_BODY_BYTES: '1e9' }, 'EVALCORE_MAX_BODY_BYTES'],
       [{ EVALCORE_LOG: 'yes' }, 'EVALCORE_LOG'],
+      [{ EVALCORE_JUDGE: 'openai:m', EVALCORE_JUDGE_MEDIA: 'yes' }, 'EVALCORE_JUDGE_MEDIA'],
+      [{ EVALCORE_JUDGE_MEDIA: '1' }, 'EVALCORE_JUDGE_MEDIA'],
       [{ EVALCORE_CORS_ORIGINS: 'https://a.example/path' }, 'EVALCORE_CORS_ORIGINS'],
     ]) {
       assert.throws(() => optionsFromEnv(env), (e) => e instanceof EvalError && e.code === 'config' && e.path === path && !e.message.includes('secret-looking-value'), JSON.stringify(env));

@@ -32,6 +32,7 @@ export const FLAGS = {
   agent_timeout: 'seconds',
   judge_timeout: 'seconds',
   judge_retries: 'count',
+  judge_media: 'bool',
   dry_run: 'bool',
   no_save: 'bool',
 };
@@ -69,6 +70,8 @@ Options:
   --judge_retries N           retries of a judge call on 408/429/5xx and network errors
                               (default 6); a judge that refuses the connection twice is not
                               called again in the run
+  --judge_media               show the judge the images, audio and documents of the user turn
+                              and the responses (default: text only, as ADK)
   --dry_run                   send no judge call: count the calls the run would make
   --agent_timeout SECONDS     longest wait for one agent turn (default ${DEFAULT_AGENT_TIMEOUT_S}; 0: none); a turn
                               that takes longer fails its case (agent_timeout)
@@ -97,7 +100,7 @@ const COMMAND = 'eval';
 /** The Judge for the --judge flags, with the provider's API key from the environment. */
 export function judgeFromFlags(opts, env = process.env) {
   if (opts.judge === undefined) {
-    for (const f of ['judge_base_url', 'judge_cassette', 'judge_mode', 'judge_timeout', 'judge_retries', 'dry_run']) {
+    for (const f of ['judge_base_url', 'judge_cassette', 'judge_mode', 'judge_timeout', 'judge_retries', 'judge_media', 'dry_run']) {
       if (opts[f] !== undefined) throw new UsageError(`--${f} needs --judge PROVIDER:MODEL`, COMMAND);
     }
     return undefined;
@@ -110,6 +113,7 @@ export function judgeFromFlags(opts, env = process.env) {
   else if (opts.judge_mode !== undefined) throw new UsageError('--judge_mode needs --judge_cassette FILE', COMMAND);
   if (opts.judge_timeout !== undefined) judge.timeoutMs = opts.judge_timeout * 1000;
   if (opts.judge_retries !== undefined) judge.maxRetries = opts.judge_retries;
+  if (opts.judge_media) judge.media = true;
   if (opts.dry_run) judge.dryRun = true;
   const headers = {};
   if (judge.provider === 'gemini') {

@@ -45,6 +45,8 @@ const str = (env, name) => {
  *   EVALCORE_TOKEN                 bearer token the /v1 routes require (none: open)
  *   EVALCORE_JUDGE                 provider:model (gemini, openai, anthropic)
  *   EVALCORE_JUDGE_BASE_URL        the provider's base URL
+ *   EVALCORE_JUDGE_MEDIA           1: the judge is shown the turns' images, audio and documents
+ *                                  (judge.media); 0 or unset: text only, as ADK
  *   GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY
  *   EVALCORE_AGENTS                JSON {"name": "https://agent/turn"}: agents a request may name
  *   EVALCORE_CORS_ORIGINS          origins (comma separated) or * that browsers may call from
@@ -64,6 +66,11 @@ export function optionsFromEnv(env) {
     const judge = { provider: m[1], model: m[2].trim() };
     const base = str(env, 'EVALCORE_JUDGE_BASE_URL');
     if (base !== undefined) judge.baseUrl = base;
+    const media = str(env, 'EVALCORE_JUDGE_MEDIA');
+    if (media !== undefined && media !== '0' && media !== '1') {
+      throw new EvalError('config', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_JUDGE_MEDIA must be 1 (the judge sees images, audio and documents) or 0');
+    }
+    if (media === '1') judge.media = true;
     const keyName = KEY_ENV[judge.provider].find((k) => str(env, k) !== undefined);
     if (keyName !== undefined) {
       const key = str(env, keyName);
@@ -71,8 +78,10 @@ export function optionsFromEnv(env) {
         : judge.provider === 'openai' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
     }
     options.judge = judge;
-  } else if (str(env, 'EVALCORE_JUDGE_BASE_URL') !== undefined) {
-    throw new EvalError('config', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_BASE_URL needs EVALCORE_JUDGE=provider:model');
+  } else {
+    for (const name of ['EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA']) {
+      if (str(env, name) !== undefined) throw new EvalError('config', name, `${name} needs EVALCORE_JUDGE=provider:model`);
+    }
   }
   const logging = str(env, 'EVALCORE_LOG');
   if (logging !== undefined) {
@@ -152,7 +161,7 @@ export function secretsOf(options) {
 }
 
 /** Every variable optionsFromEnv reads. */
-const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_AGENTS', 'EVALCORE_LOG', 'EVALCORE_CORS_ORIGINS',
+const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_AGENTS', 'EVALCORE_LOG', 'EVALCORE_CORS_ORIGINS',
   ...Object.values(KEY_ENV).flat(), ...Object.values(LIMIT_ENV)];
 
 /**

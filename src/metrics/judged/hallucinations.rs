@@ -7,7 +7,7 @@ use super::{aligned, ask_all, overall_cell, Ask};
 use crate::judge::context::{response_text, validation_context};
 use crate::judge::parse::{sentence_verdicts, sentences};
 use crate::judge::vote::exact_mean;
-use crate::judge::{prompts, CallKind, JudgeFailure, JudgeModelOptions, JudgePort};
+use crate::judge::{media, prompts, CallKind, JudgeFailure, JudgeModelOptions, JudgePort};
 use crate::metrics::{empty_outcome, judge_criterion, pass, Ctx, NotEvaluated, Outcome};
 use crate::schema::result::{Cell, EvalStatus, SentenceLabel};
 use crate::schema::{Criterion, Invocation, InvocationEvent};
@@ -17,10 +17,13 @@ use futures_util::future::{join_all, LocalBoxFuture};
 struct Step {
     text: String,
     context: String,
+    /// The user's media, part of the context.
+    media: media::Media,
 }
 
 fn steps_of(inv: &Invocation, intermediate: bool) -> Vec<Step> {
     let events = inv.events();
+    let user_media = media::for_turn(inv, None, None, false);
     let mut steps = Vec::new();
     if intermediate {
         let mut before: Vec<InvocationEvent> = Vec::new();
@@ -46,6 +49,7 @@ fn steps_of(inv: &Invocation, intermediate: bool) -> Vec<Step> {
                     steps.push(Step {
                         text: t.to_string(),
                         context: context.clone(),
+                        media: user_media.clone(),
                     });
                 }
             }
@@ -57,6 +61,7 @@ fn steps_of(inv: &Invocation, intermediate: bool) -> Vec<Step> {
         steps.push(Step {
             text: fin,
             context: validation_context(inv, events),
+            media: user_media,
         });
     }
     steps
@@ -84,6 +89,8 @@ async fn score_step(
             samples: 1,
             first_sample: k,
             kind: CallKind::Segmenter,
+            // The segmenter only splits text.
+            media: media::none(),
         }],
     )
     .await;
@@ -105,6 +112,8 @@ async fn score_step(
             samples: 1,
             first_sample: k,
             kind: CallKind::Validator,
+            // The context the sentences are checked against: the user's media are part of it.
+            media: step.media.clone(),
         }],
     )
     .await;

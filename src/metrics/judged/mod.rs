@@ -14,6 +14,7 @@ pub use user_turn::{persona_text, user_turn_quality};
 
 use super::{Ctx, NotEvaluated, Outcome};
 use crate::judge::limit::Limit;
+use crate::judge::media::Media;
 use crate::judge::{CallKind, JudgeFailure, JudgeModelOptions, JudgePort, JudgeRequest};
 use crate::schema::Criterion;
 use futures_util::future::{join_all, LocalBoxFuture};
@@ -34,6 +35,8 @@ pub(crate) struct Ask {
     /// Sample index of the first sample (0 except for hallucinations_v1's steps).
     pub first_sample: u32,
     pub kind: CallKind,
+    /// The media of what the prompt shows (sent when the judge takes media).
+    pub media: Media,
 }
 
 /// Sends every sample of every ask (bounded by `parallelism_limit` when one is given) and
@@ -57,6 +60,7 @@ pub(crate) async fn ask_all(
                 prompt: a.prompt.clone(),
                 model_hint: opts.judge_model.clone(),
                 config: opts.judge_model_config.clone(),
+                media: a.media.clone(),
             };
             async move {
                 let _permit = match &limit {

@@ -4,7 +4,7 @@
 use super::{ask_all, binary_cell, overall_cell, Ask};
 use crate::judge::context::{response_text, user_text};
 use crate::judge::parse::response_match_label;
-use crate::judge::{prompts, CallKind, JudgeFailure, JudgePort};
+use crate::judge::{media, prompts, CallKind, JudgeFailure, JudgePort};
 use crate::metrics::{empty_outcome, judge_criterion, require_expected, Ctx, NotEvaluated, Outcome};
 use crate::schema::result::{Cell, EvalStatus};
 use crate::schema::Criterion;
@@ -31,6 +31,7 @@ pub fn response_match_v2<'a>(
                 samples: opts.samples(5),
                 first_sample: 0,
                 kind: CallKind::Judge,
+                media: media::for_turn(e, Some(a), Some(e), incl),
             })
             .collect();
         let answers = ask_all(port, metric, opts, asks).await;
@@ -61,6 +62,7 @@ pub fn safety<'a>(
                 samples: opts.samples(1),
                 first_sample: 0,
                 kind: CallKind::Judge,
+                media: media::for_turn(a, Some(a), None, c.include_intermediate_responses_in_final),
             })
             .collect();
         let answers = ask_all(port, metric, opts, asks).await;

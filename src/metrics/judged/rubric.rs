@@ -10,7 +10,7 @@ use crate::judge::context::{
 use crate::judge::parse::{normalize_property, rubric_answers};
 use crate::judge::prompts::{self, RubricLine};
 use crate::judge::vote::{exact_mean, rubric_vote};
-use crate::judge::{CallKind, JudgeFailure, JudgePort};
+use crate::judge::{media, CallKind, JudgeFailure, JudgePort};
 use crate::metrics::{empty_outcome, judge_criterion, pass, Ctx, NotEvaluated, Outcome};
 use crate::schema::eval_set::{Rubric, RubricScore};
 use crate::schema::result::Cell;
@@ -178,6 +178,9 @@ fn per_invocation_rubric_metric<'a>(
     metric: &'a str,
     rubric_type: &'static str,
     prompt: PromptFn,
+    // Whether the prompt shows the agent's answer (final response quality) or only the tool
+    // usage (tool use quality): the media sent follow what the prompt shows.
+    with_response: bool,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
     Box::pin(async move {
         let jc = judge_criterion(metric, c)?;
@@ -196,6 +199,12 @@ fn per_invocation_rubric_metric<'a>(
                 samples: opts.samples(5),
                 first_sample: 0,
                 kind: CallKind::Judge,
+                media: media::for_turn(
+                    a,
+                    Some(a).filter(|_| with_response),
+                    None,
+                    c.include_intermediate_responses_in_final,
+                ),
             });
             rubrics.push(eff);
         }
@@ -236,7 +245,7 @@ pub fn final_response_quality<'a>(
     port: &'a dyn JudgePort,
     metric: &'a str,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
-    per_invocation_rubric_metric(ctx, c, port, metric, "FINAL_RESPONSE_QUALITY", frq_prompt)
+    per_invocation_rubric_metric(ctx, c, port, metric, "FINAL_RESPONSE_QUALITY", frq_prompt, true)
 }
 
 pub fn tool_use_quality<'a>(
@@ -245,7 +254,7 @@ pub fn tool_use_quality<'a>(
     port: &'a dyn JudgePort,
     metric: &'a str,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
-    per_invocation_rubric_metric(ctx, c, port, metric, "TOOL_USE_QUALITY", tuq_prompt)
+    per_invocation_rubric_metric(ctx, c, port, metric, "TOOL_USE_QUALITY", tuq_prompt, false)
 }
 
 /// rubric_based_multi_turn_trajectory_quality_v1: the whole conversation judged once, at the
@@ -292,6 +301,7 @@ pub fn multi_turn_trajectory<'a>(
                 samples: opts.samples(5),
                 first_sample: 0,
                 kind: CallKind::Judge,
+                media: media::for_conversation(ctx.actual),
             }],
         )
         .await;

@@ -77,6 +77,7 @@ pub fn user_turn_quality<'a>(
                 ),
                 samples: opts.samples(5),
                 first_sample: 0,
+                media: crate::judge::media::none(),
                 kind: CallKind::Judge,
             });
         }
@@ -92,6 +93,7 @@ pub fn user_turn_quality<'a>(
             ),
             samples: opts.samples(5),
             first_sample: 0,
+            media: crate::judge::media::none(),
             kind: CallKind::Judge,
         });
         let answers = ask_all(port, metric, opts, asks).await;

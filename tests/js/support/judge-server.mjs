@@ -39,7 +39,7 @@ import {
 } from './judge-wire.mjs';
 
 export { OracleScript, routeText, routingTable, questionTag } from './judge-routing.mjs';
-export { requestText, wireOf } from './judge-wire.mjs';
+export { requestMedia, requestText, validateRequest, wireOf } from './judge-wire.mjs';
 
 const DEFAULT_FALLBACK = Object.freeze({ status: 400, error: 'no scripted reply left for this request', code: 'script_exhausted' });
 

@@ -61,6 +61,98 @@ export function wantsStream(info, body) {
   return info.wire === 'gemini' ? info.stream === true : body.stream === true;
 }
 
+const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const OPENAI_IMAGES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+const ANTHROPIC_IMAGES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+const isHttp = (u) => typeof u === 'string' && /^https?:\/\//i.test(u);
+
+/** Why a provider would reject one content part / block (media included), or null. */
+function partProblem(wire, p, at) {
+  if (!isObject(p)) return `${at} must be an object`;
+  if (wire === 'gemini') {
+    const kinds = ['text', 'inlineData', 'inline_data', 'fileData', 'file_data'].filter((k) => p[k] !== undefined);
+    if (kinds.length !== 1) return `${at} must hold exactly one of text, inlineData, fileData (found ${kinds.join(', ') || 'none'})`;
+    const inline = p.inlineData ?? p.inline_data;
+    const file = p.fileData ?? p.file_data;
+    if (kinds[0] === 'text') return typeof p.text === 'string' ? null : `${at}.text must be a string`;
+    if (inline !== undefined) {
+      if (!isObject(inline) || typeof (inline.mimeType ?? inline.mime_type) !== 'string') return `${at}.inlineData.mimeType is required`;
+      return typeof inline.data === 'string' && STANDARD_BASE64.test(inline.data) ? null : `${at}.inlineData.data must be base64`;
+    }
+    if (!isObject(file) || typeof (file.fileUri ?? file.file_uri) !== 'string') return `${at}.fileData.fileUri is required`;
+    return null;
+  }
+  if (wire === 'openai') {
+    if (p.type === 'text') return typeof p.text === 'string' ? null : `${at}.text must be a string`;
+    if (p.type === 'image_url') {
+      const url = p.image_url?.url;
+      if (isHttp(url)) return null;
+      const m = typeof url === 'string' ? /^data:([^;,]+);base64,(.*)$/s.exec(url) : null;
+      if (!m) return `${at}.image_url.url must be an http(s) URL or a base64 data URL`;
+      if (!OPENAI_IMAGES.includes(m[1])) return `${at}: image type ${m[1]} is not supported`;
+      return STANDARD_BASE64.test(m[2]) ? null : `${at}.image_url.url: the data is not base64`;
+    }
+    if (p.type === 'input_audio') {
+      const a = p.input_audio;
+      if (!isObject(a) || !['wav', 'mp3'].includes(a.format)) return `${at}.input_audio.format must be wav or mp3`;
+      return typeof a.data === 'string' && STANDARD_BASE64.test(a.data) ? null : `${at}.input_audio.data must be base64 (no data: prefix)`;
+    }
+    if (p.type === 'file') {
+      const f = p.file;
+      const m = typeof f?.file_data === 'string' ? /^data:application\/pdf;base64,(.*)$/s.exec(f.file_data) : null;
+      if (!m || typeof f.filename !== 'string') return `${at}.file needs filename and a PDF data URL in file_data`;
+      return STANDARD_BASE64.test(m[1]) ? null : `${at}.file.file_data: the data is not base64`;
+    }
+    return `${at}.type ${JSON.stringify(p.type)} is not a content part type`;
+  }
+  if (p.type === 'text') return typeof p.text === 'string' ? null : `${at}.text must be a string`;
+  if (p.type === 'image' || p.type === 'document') {
+    const src = p.source;
+    if (!isObject(src)) return `${at}.source is required`;
+    if (src.type === 'url') return isHttp(src.url) ? null : `${at}.source.url must be a URL`;
+    if (src.type !== 'base64') return `${at}.source.type must be base64 or url`;
+    const types = p.type === 'image' ? ANTHROPIC_IMAGES : ['application/pdf'];
+    if (!types.includes(src.media_type)) return `${at}.source.media_type ${JSON.stringify(src.media_type)} is not one of ${types.join(', ')}`;
+    return typeof src.data === 'string' && STANDARD_BASE64.test(src.data) ? null : `${at}.source.data must be base64`;
+  }
+  return `${at}.type ${JSON.stringify(p.type)} is not a content block type`;
+}
+
+/**
+ * The media a request carries, in order: `{ kind, mime, data }` (a Buffer) for inline bytes,
+ * `{ kind, mime, uri }` for URIs. `kind` names the provider's part type.
+ */
+export function requestMedia(wire, body) {
+  const out = [];
+  const dataUrl = (u) => /^data:([^;,]+);base64,(.*)$/s.exec(u ?? '');
+  const lists = wire === 'gemini' ? (body.contents ?? []).map((c) => c?.parts) : (body.messages ?? []).map((m) => m?.content);
+  for (const list of lists) {
+    if (!Array.isArray(list)) continue;
+    for (const p of list) {
+      if (!isObject(p)) continue;
+      const inline = p.inlineData ?? p.inline_data;
+      const file = p.fileData ?? p.file_data;
+      if (inline) out.push({ kind: 'inlineData', mime: inline.mimeType ?? inline.mime_type, data: Buffer.from(inline.data, 'base64') });
+      else if (file) out.push({ kind: 'fileData', mime: file.mimeType ?? file.mime_type, uri: file.fileUri ?? file.file_uri });
+      else if (p.type === 'image_url') {
+        const m = dataUrl(p.image_url?.url);
+        out.push(m ? { kind: 'image_url', mime: m[1], data: Buffer.from(m[2], 'base64') } : { kind: 'image_url', uri: p.image_url?.url });
+      } else if (p.type === 'input_audio') {
+        out.push({ kind: 'input_audio', mime: `audio/${p.input_audio.format}`, data: Buffer.from(p.input_audio.data, 'base64') });
+      } else if (p.type === 'file') {
+        const m = dataUrl(p.file?.file_data);
+        out.push({ kind: 'file', mime: m?.[1], data: m ? Buffer.from(m[2], 'base64') : null });
+      } else if (p.type === 'image' || p.type === 'document') {
+        const src = p.source ?? {};
+        out.push(src.type === 'base64'
+          ? { kind: p.type, mime: src.media_type, data: Buffer.from(src.data, 'base64') }
+          : { kind: p.type, uri: src.url });
+      }
+    }
+  }
+  return out;
+}
+
 /** Why the provider would reject this request before looking at it (400), or null. */
 export function validateRequest(wire, body, headers) {
   if (!isObject(body)) return 'the body is not a JSON object';
@@ -78,6 +170,10 @@ export function validateRequest(wire, body, headers) {
     if (bad) return bad;
     for (const [i, m] of body.messages.entries()) {
       if (typeof m.content !== 'string' && !Array.isArray(m.content)) return `messages[${i}].content must be a string or an array of parts`;
+      for (const [j, p] of (Array.isArray(m.content) ? m.content : []).entries()) {
+        const bad = partProblem(wire, p, `messages[${i}].content[${j}]`);
+        if (bad) return bad;
+      }
     }
     if (body.n !== undefined && !(Number.isInteger(body.n) && body.n >= 1)) return '`n` must be a positive integer';
     return null;
@@ -87,6 +183,10 @@ export function validateRequest(wire, body, headers) {
     if (bad) return bad;
     for (const [i, c] of body.contents.entries()) {
       if (!Array.isArray(c.parts) || c.parts.length === 0) return `contents[${i}].parts must be a non-empty array`;
+      for (const [j, p] of c.parts.entries()) {
+        const bad = partProblem(wire, p, `contents[${i}].parts[${j}]`);
+        if (bad) return bad;
+      }
     }
     return null;
   }
@@ -98,6 +198,10 @@ export function validateRequest(wire, body, headers) {
     if (bad) return bad;
     for (const [i, m] of body.messages.entries()) {
       if (typeof m.content !== 'string' && !Array.isArray(m.content)) return `messages[${i}].content must be a string or an array of blocks`;
+      for (const [j, p] of (Array.isArray(m.content) ? m.content : []).entries()) {
+        const bad = partProblem(wire, p, `messages[${i}].content[${j}]`);
+        if (bad) return bad;
+      }
     }
     if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system)) return '`system` must be a string or an array of blocks';
     return null;

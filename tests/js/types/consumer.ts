@@ -172,7 +172,7 @@ async function runIt(): Promise<void> {
   const signal = { aborted: false, addEventListener() {}, removeEventListener() {} };
   const r: EvalSetResult = await evaluate({
     evalSet: { eval_set_id: "s", eval_cases: [] }, agent, numRuns: 2, concurrency: 2, signal,
-    judge: { provider: "openai", model: "m", baseUrl: "http://127.0.0.1:1", cassette: { path: "c.json", mode: "auto" }, maxCalls: 10 },
+    judge: { provider: "openai", model: "m", baseUrl: "http://127.0.0.1:1", cassette: { path: "c.json", mode: "auto" }, maxCalls: 10, media: true, maxMediaBytes: 5_000_000 },
     customMetrics: { length: lengthMetric },
     onProgress: (p) => { const d: number = p.casesDone; void d; },
   });

@@ -1,0 +1,72 @@
+// The per-invocation part of a fresh case result crosses from the core as columns (see
+// src/api/columns.rs): each metric's header once, its scores, statuses and non-empty details as
+// arrays, and the echoed invocations at most once. This builds the rows of
+// `eval_metric_result_per_invocation` from them, in the model's shape and key order. The echoed
+// invocations are the core's own (normalised) parse of the input, never the caller's objects: a
+// caller's invocation may lack defaults or use another accepted shape.
+import { EvalError } from './errors.js';
+
+// The members the core writes today (src/api/columns.rs); a wire with others is built generically.
+const HEAD_KEYS = ['metric_name', 'threshold', 'criterion', 'custom_function_path'];
+const EMPTY_KEYS = ['rubric_scores', 'token_usage_details', 'duration_details'];
+
+function sameKeys(obj, keys) {
+  const own = Object.keys(obj);
+  return own.length === keys.length && own.every((k, i) => k === keys[i]);
+}
+
+/**
+ * Replaces the column form in `result.eval_metric_result_per_invocation` with its rows.
+ * `held` is `{actual, expected}`, the objects the core was told the skin holds; returns the
+ * invocations the wire carried (`{actual, expected}`) when it carried them, else null.
+ */
+export function expandColumns(result, held) {
+  const cols = result?.eval_metric_result_per_invocation;
+  if (cols === null || typeof cols !== 'object' || Array.isArray(cols) || cols.columns !== 1) return null;
+  const { n, statuses, empty, metrics } = cols;
+  let actual = null;
+  let expected = null;
+  let carried = null;
+  if (cols.invocations === 'here') {
+    actual = cols.actual;
+    expected = cols.expected;
+    carried = { actual, expected };
+  } else if (cols.invocations === 'caller') {
+    actual = held?.actual;
+    expected = cols.expected_len === null ? null : held?.expected;
+    if (!Array.isArray(actual) || actual.length !== n
+      || (cols.expected_len !== null && (!Array.isArray(expected) || expected.length !== cols.expected_len))) {
+      throw new EvalError('internal', '', 'evalcore: the invocations held for a result do not match the ones the core scored');
+    }
+  }
+  const echo = actual !== null;
+  const rows = new Array(n);
+  for (let i = 0; i < n; i++) {
+    rows[i] = echo
+      ? { actual_invocation: actual[i], expected_invocation: expected === null ? null : (expected[i] ?? null), eval_metric_results: [] }
+      : { eval_metric_results: [] };
+  }
+  const emptyOf = sameKeys(empty, EMPTY_KEYS)
+    ? () => ({ rubric_scores: null, token_usage_details: null, duration_details: null })
+    : () => ({ ...empty });
+  for (const m of metrics) {
+    const { head, score, status, details } = m;
+    const list = (i) => rows[i].eval_metric_results;
+    if (sameKeys(head, HEAD_KEYS)) {
+      // Object literals of one fixed shape: several times faster to build than spreads.
+      const { metric_name, threshold, criterion, custom_function_path } = head;
+      for (let i = 0; i < status.length; i++) {
+        list(i).push({
+          metric_name, threshold, criterion, custom_function_path,
+          score: score[i], eval_status: statuses[status[i]], details: details[i] ?? emptyOf(),
+        });
+      }
+    } else {
+      for (let i = 0; i < status.length; i++) {
+        list(i).push({ ...head, score: score[i], eval_status: statuses[status[i]], details: details[i] ?? emptyOf() });
+      }
+    }
+  }
+  result.eval_metric_result_per_invocation = rows;
+  return carried;
+}

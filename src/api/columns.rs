@@ -1,0 +1,158 @@
+//! The wire form of a fresh case result's per-invocation part, for the JS skin: one column per
+//! metric (its header once, then scores, statuses and the details that are not empty) instead of
+//! one object per invocation and metric, and the echoed invocations at most once. The skin builds
+//! the rows of ADK's `eval_metric_result_per_invocation` from it (`pkg/lib/columns.js`); a prepared
+//! case's later runs refer to the invocations its first run carried. The rows it builds equal what
+//! `EvalCaseResult`'s serialisation writes (tested in tests/js/columns.test.mjs).
+
+use crate::schema::eval_result::{EvalCaseResult, MetricDetails};
+use crate::schema::result::{CaseOutcome, Detail, Details, EvalStatus};
+use crate::schema::{EvalCase, Invocation};
+use serde::Serialize;
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// Where the echoed invocations come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Echo {
+    /// In the wire, once each (the skin has no objects of its own).
+    Here,
+    /// Left out: the skin holds the objects an earlier result of this prepared case carried;
+    /// only their counts are written, for the skin to check.
+    Caller,
+}
+
+#[derive(Serialize)]
+struct Head<'a> {
+    metric_name: &'a str,
+    threshold: Option<f64>,
+    criterion: &'a Option<Value>,
+    custom_function_path: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct MetricColumn<'a> {
+    head: Head<'a>,
+    score: Vec<Option<f64>>,
+    /// Indexes into `statuses`.
+    status: Vec<u8>,
+    /// `null` where the details are empty (the skin writes a copy of `empty` there).
+    details: Vec<Option<MetricDetails>>,
+}
+
+#[derive(Serialize)]
+struct Columns<'a> {
+    columns: u8,
+    n: usize,
+    invocations: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    actual: Option<&'a [Invocation]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<Option<&'a [Invocation]>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected_len: Option<Option<usize>>,
+    statuses: [&'static str; 4],
+    empty: MetricDetails,
+    metrics: Vec<MetricColumn<'a>>,
+}
+
+const KEY: &str = "\"eval_metric_result_per_invocation\":[]";
+
+/// `EvalCaseResult::of(..)` as JSON text, its per-invocation results in the column form.
+pub fn result_json(
+    eval_set_id: &str,
+    case: &EvalCase,
+    actual: &[Invocation],
+    mut outcome: CaseOutcome,
+    detail: Detail,
+    echo: Echo,
+) -> String {
+    if !detail.per_invocation {
+        return to_json(&EvalCaseResult::of(eval_set_id, case, Vec::new(), outcome, detail));
+    }
+    let n = actual.len();
+    let cells: Vec<_> = outcome
+        .metrics
+        .iter_mut()
+        .map(|m| std::mem::take(&mut m.per_invocation))
+        .collect();
+    let empty = Details::default();
+    let metrics = outcome
+        .metrics
+        .iter()
+        .zip(cells)
+        .map(|(m, cells)| {
+            let len = cells.len().min(n);
+            let mut col = MetricColumn {
+                head: Head {
+                    metric_name: &m.header.name,
+                    threshold: m.header.threshold,
+                    criterion: &m.header.criterion,
+                    custom_function_path: None,
+                },
+                score: Vec::with_capacity(len),
+                status: Vec::with_capacity(len),
+                details: Vec::with_capacity(len),
+            };
+            for cell in cells.into_iter().take(len) {
+                col.score.push(cell.score);
+                col.status.push(status_index(cell.status));
+                col.details
+                    .push((cell.details != empty).then(|| MetricDetails::of(cell.details)));
+            }
+            col
+        })
+        .collect();
+    let expected = case.conversation.as_deref();
+    let (inv_actual, inv_expected, expected_len, label) = match (detail.invocations, echo) {
+        (false, _) => (None, None, None, "none"),
+        (true, Echo::Here) => (Some(actual), Some(expected), None, "here"),
+        (true, Echo::Caller) => (None, None, Some(expected.map(<[Invocation]>::len)), "caller"),
+    };
+    let columns = to_json(&Columns {
+        columns: 1,
+        n,
+        invocations: label,
+        actual: inv_actual,
+        expected: inv_expected,
+        expected_len,
+        statuses: EvalStatus::ALL.map(EvalStatus::as_str),
+        empty: MetricDetails::default(),
+        metrics,
+    });
+    let mut head = EvalCaseResult::of(
+        eval_set_id,
+        case,
+        Vec::<Cow<Invocation>>::new(),
+        outcome,
+        Detail {
+            invocations: false,
+            per_invocation: false,
+            explain: false,
+        },
+    );
+    head.eval_metric_result_per_invocation = Some(Vec::new());
+    let text = to_json(&head);
+    // The member is the last of its kind in the text: what follows it (session id, user id,
+    // run, error) holds only strings, where a quote is always escaped, so the unescaped key
+    // cannot appear there; anything before it (criteria, trajectory details) could hold it.
+    match text.rfind(KEY) {
+        Some(at) => {
+            let value_at = at + KEY.len() - 2;
+            let mut out = String::with_capacity(text.len() + columns.len());
+            out.push_str(&text[..value_at]);
+            out.push_str(&columns);
+            out.push_str(&text[value_at + 2..]);
+            out
+        }
+        None => text,
+    }
+}
+
+fn status_index(s: EvalStatus) -> u8 {
+    s.as_int() - 1
+}
+
+fn to_json<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "null".to_string())
+}
