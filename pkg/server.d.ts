@@ -143,3 +143,37 @@ export interface EvalSetsManager {
 
 /** The manager over `store`; `now` (seconds since the epoch) stamps new sets and results. */
 export declare function evalSetsManager(store: Store, options?: { now?: () => number }): EvalSetsManager;
+
+/** Options of devUiRoutes: where eval sets live, how an app runs, where chats were recorded. */
+export interface DevUiRoutesOptions {
+  /** The eval-set manager the routes read and write (evalSetsManager(store)). */
+  evalSets: EvalSetsManager;
+  /** The Agent that runs app `appName`, e.g. `fromAdkAgent(rootAgent, { sessionService })`. */
+  agentFor: (appName: string) => Agent | Promise<Agent>;
+  /** The @google/adk session service the chat ran in: add_session reads the session from it. */
+  sessionService: { getSession(req: { appName: string; userId: string; sessionId: string }): Promise<unknown> };
+  /** The judge LLM-judged metrics use (as evaluate takes it). */
+  judge?: Judge;
+  /** Largest request body in bytes (default 8 MiB). */
+  maxBodyBytes?: number;
+  /** Told, one line each, what the UI cannot show: why a metric was NOT_EVALUATED, why a case failed to run. */
+  log?: (line: string) => void;
+}
+
+/**
+ * ADK's dev-server eval routes (`/dev/apps/{app}/...` and the legacy `/apps/{app}/...`) as the dev
+ * UI's Eval tab calls them: camelCase answers, integer statuses, errors as
+ * `{detail, error: {code, path, message}}`. Resolves to null for a path that is not an eval route.
+ */
+export declare function devUiRoutes(options: DevUiRoutesOptions): (request: Request) => Promise<Response | null>;
+
+/** Node: express-style middleware answering the eval routes with `handle`, passing on the rest. */
+export declare function devUiMiddleware(handle: (request: Request) => Promise<Response | null>): (req: unknown, res: unknown, next: () => void) => void;
+
+/**
+ * Node: @google/adk-devtools' server for the agents in `agentsDir` (dev UI, chat, sessions) with
+ * the eval routes answered by evalcore; eval sets kept under `evalsDir` (default agentsDir).
+ */
+export declare function startDevUi(options: {
+  agentsDir: string; host?: string; port?: number; evalsDir?: string; judge?: Judge; log?: (line: string) => void;
+}): Promise<{ url: string; server: unknown; handle: (request: Request) => Promise<Response | null>; stop(): Promise<void> }>;

@@ -6,6 +6,9 @@
 #
 #   bash scripts/examples.sh                  every example
 #   bash scripts/examples.sh node_test vitest only these
+#   bash scripts/examples.sh --install-only adk_agent
+#                                             install only (setup.sh: the endpoint's and the dev UI's
+#                                             tests use examples/adk_agent's @google/adk and devtools)
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,6 +41,11 @@ JS
 
 failed=()
 ran=0
+install_only=0
+if [ "${1:-}" = --install-only ]; then
+  install_only=1
+  shift
+fi
 only=("$@")
 for manifest in "$ROOT"/examples/*/package.json; do
   [ -e "$manifest" ] || continue
@@ -63,7 +71,7 @@ for manifest in "$ROOT"/examples/*/package.json; do
     fi
     echo "$want" > "$dir/node_modules/$STAMP"
   fi
-  if ! (cd "$dir" && npm test); then
+  if [ "$install_only" = 0 ] && ! (cd "$dir" && npm test); then
     failed+=("$name")
   fi
 done

@@ -149,4 +149,10 @@ for i in "${!pids[@]}"; do
 done
 rm -rf "$LOGDIR"
 
+# 5. examples/adk_agent's own dependencies (@google/adk, @google/adk-devtools, from its lock file):
+#    the dev UI's tests (tests/e2e/devui.test.mjs, tests/server/devui.test.mjs) run its agent and
+#    the devtools bundle before scripts/examples.sh runs the examples themselves.
+say "examples/adk_agent dependencies (npm ci when its lock file changed)"
+bash "$ROOT/scripts/examples.sh" --install-only adk_agent >/dev/null || { echo "[setup] npm ci in examples/adk_agent failed" >&2; exit 1; }
+
 say "wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $("$TOOLS/node_modules/.bin/wasm-opt" --version | awk '{print $1, $3}'), tsc $("$TOOLS/node_modules/.bin/tsc" --version | awk '{print $2}'), deno $("$TOOLS/node_modules/@deno/linux-x64-glibc/deno" --version | awk 'NR==1{print $2}'), $("$TOOLS/node_modules/.bin/workerd" --version)"

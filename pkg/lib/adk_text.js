@@ -61,3 +61,21 @@ export function evalStatusName(value, path = '') {
 export function pythonTime() {
   return (performance.timeOrigin + performance.now()) / 1000;
 }
+
+/**
+ * A value in ADK's snake_case file shape as ADK's dev server answers it: camelCase field names
+ * (pydantic's aliases), null fields left out, user data (state, tool args and responses) as is.
+ */
+export function adkApiJson(value) {
+  ensureReady();
+  return unwrap(core('adkApiJson', stringify(value === undefined ? null : value, 'value', true)));
+}
+
+/**
+ * A recorded session (`{events}` in ADK Python's JSON shape, or the events) as ADK Invocations,
+ * the conversation ADK's dev server makes of a session it adds to an eval set.
+ */
+export function sessionInvocations(session) {
+  ensureReady();
+  return unwrap(core('sessionInvocationsJson', stringify(session, 'session', true)));
+}

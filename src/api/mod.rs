@@ -389,6 +389,20 @@ pub fn format_eval_set_file(input: &str, compact: bool) -> Result<String> {
     Ok(to_json(&crate::report::adk_file::eval_set_text(&v, compact)))
 }
 
+/// A model in ADK's snake_case file JSON as ADK's dev server answers it: camelCase field names
+/// (pydantic's aliases), `None` fields left out, user data as it is.
+pub fn adk_api_json(input: &str) -> Result<String> {
+    let v = load::parse_json(input)?;
+    Ok(crate::report::adk_api::by_alias(&v).to_string())
+}
+
+/// A recorded session (an object with `events`, or the events) as ADK Invocations, as ADK's dev
+/// server turns a session into an eval case's conversation.
+pub fn session_invocations(input: &str) -> Result<String> {
+    let v = load::parse_json(input)?;
+    Ok(to_json(&crate::run::session::invocations_from_session(&v)?))
+}
+
 /// ADK's eval id for a conversation scenario `add_eval_case` adds: the first 8 hex digits of the
 /// SHA-256 of `json.dumps(scenario.model_dump(), sort_keys=True)`, a built-in persona id dumped as
 /// its persona object; as a JSON string literal.

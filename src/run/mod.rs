@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod client;
 pub mod eval_set;
+pub mod session;
 pub mod simulator;
 pub mod summary;
 

@@ -207,6 +207,18 @@ pub fn format_eval_set_file_json(input: &str, compact: bool) -> String {
     api::envelope(api::format_eval_set_file(input, compact))
 }
 
+/// ADK's snake_case JSON as its dev server answers it (camelCase, no nulls). Returns an envelope.
+#[wasm_bindgen(js_name = adkApiJson)]
+pub fn adk_api_json(input: &str) -> String {
+    api::envelope(api::adk_api_json(input))
+}
+
+/// A recorded session's events as ADK Invocations. Returns an envelope.
+#[wasm_bindgen(js_name = sessionInvocationsJson)]
+pub fn session_invocations_json(input: &str) -> String {
+    api::envelope(api::session_invocations(input))
+}
+
 /// Python's text of a JSON value: `form` "repr" (`repr()` of `json.loads`) or "json"
 /// (`json.dumps(sort_keys=True)`). Returns an envelope whose `ok` is the text.
 /// ADK's eval id of a conversation scenario (JSON). Returns an envelope.

@@ -12,6 +12,10 @@ import { __trapForTesting } from '../../pkg/lib/test_hooks.js';
 import { readEvalSetResult } from '../../pkg/lib/history.js';
 import { toJUnit, toJson, toMarkdown } from '../../pkg/lib/reports.js';
 import { convertOpenAIMessages, fromFunction } from '../../pkg/lib/adapters/generic.js';
+import { adkApiJson, sessionInvocations } from '../../pkg/lib/adk_text.js';
+import { devUiRoutes } from '../../pkg/lib/server/devui.js';
+import { evalSetsManager } from '../../pkg/lib/store/manager.js';
+import { memoryStore } from '../../pkg/lib/store/store.js';
 
 const { EvalError } = api;
 
@@ -308,6 +312,56 @@ export const TARGETS = {
     return api.evaluate({ evalSet: set, agent: fakeAgent(r, c), config: r.chance(0.5) ? c.configs[0] : mutate(r, c.configs[0], 1), concurrency: 1 + r.int(4), numRuns: 1 + r.int(2) });
   },
 };
+
+// A recorded session as ADK Python writes events: one turn with a tool call and an answer.
+const SESSION = { id: 's', app_name: 'a', user_id: 'u', events: [
+  { invocation_id: 'e-1', author: 'user', timestamp: 1.5, content: { role: 'user', parts: [{ text: 'roll a 6-sided die' }] } },
+  { invocation_id: 'e-1', author: 'agent', timestamp: 2, content: { role: 'model', parts: [{ function_call: { id: 'c', name: 'roll_die', args: { sides: 6 } } }] } },
+  { invocation_id: 'e-1', author: 'agent', content: { role: 'user', parts: [{ function_response: { id: 'c', name: 'roll_die', response: { result: 4 } } }] } },
+  { invocation_id: 'e-1', author: 'agent', content: { role: 'model', parts: [{ text: 'I rolled a 4.' }] } },
+] };
+const DEV_ROUTES = [
+  ['GET', 'eval_sets'], ['POST', 'eval-sets'], ['POST', 'eval_sets/s1'], ['GET', 'eval_sets/s1/evals'],
+  ['POST', 'eval_sets/s1/add_session'], ['GET', 'eval_sets/s1/evals/c1'], ['PUT', 'eval_sets/s1/evals/c1'],
+  ['DELETE', 'eval_sets/s1/evals/c1'], ['POST', 'eval_sets/s1/run_eval'], ['GET', 'eval_results'],
+  ['GET', 'eval_results/x'], ['GET', 'metrics-info'],
+];
+
+Object.assign(TARGETS, {
+  sessionInvocations: (r) => sessionInvocations(mutate(r, r.chance(0.2) ? SESSION.events : SESSION, some(r))),
+  adkApiJson: (r, c) => adkApiJson(mutate(r, r.pick([c.evalSet, c.results[0], SESSION]), some(r))),
+  devUiRoutes: async (r, c) => {
+    // The dev UI's routes over hostile bodies and paths: any answer but a 500 (our own bug).
+    const sets = evalSetsManager(memoryStore());
+    await sets.createEvalSet('a', 's1');
+    await sets.addEvalCase('a', 's1', { ...c.cases[0], eval_id: 'c1' });
+    const session = mutate(r, { ...SESSION, events: SESSION.events.map((e) => ({ ...e, invocationId: e.invocation_id })) }, some(r));
+    const handle = devUiRoutes({
+      evalSets: sets,
+      agentFor: async () => fakeAgent(r, c),
+      sessionService: { getSession: async () => (r.chance(0.8) ? session : null) },
+    });
+    const [method, tail] = r.pick(DEV_ROUTES);
+    const body = r.pick([
+      { eval_set: { eval_set_id: 's2' } }, { evalId: 'c2', sessionId: 's', userId: 'u' }, { ...c.cases[0], eval_id: 'c1' },
+      { evalIds: ['c1'], evalMetrics: [{ metricName: 'response_match_score', threshold: 0.5 }, { metricName: 'tool_trajectory_avg_score', threshold: 1 }] },
+    ]);
+    const init = { method };
+    if (method !== 'GET' && method !== 'DELETE') init.body = r.chance(0.1) ? text(r) : JSON.stringify(mutate(r, body, some(r)));
+    let app = 'a';
+    if (r.chance(0.1)) {
+      try {
+        app = encodeURIComponent(text(r, 8)) || 'a';
+      } catch {
+        app = '%E0%A4%A'; // a lone surrogate has no UTF-8: send a malformed escape instead
+      }
+    }
+    const res = await handle(new Request(`http://x/${r.pick(['dev/apps', 'apps'])}/${app}/${tail}`, init));
+    if (res === null) return res;
+    if (res.status === 500) throw new RangeError(`devUiRoutes answered 500: ${await res.text()}`);
+    return res.status;
+  },
+});
 
 // The detector's own checks (`--target __hang` etc.; never picked at random): each must be a finding.
 const held = [];

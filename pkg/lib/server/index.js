@@ -11,6 +11,8 @@ export { memoryStore } from '../store/store.js';
 export { fsStore } from '../store/fs.js';
 export { kvStore, r2Store } from '../store/workers.js';
 export { evalSetsManager } from '../store/manager.js';
+export { devUiRoutes } from './devui.js';
+export { devUiMiddleware, startDevUi } from './devtools.js';
 
 /** The process environment: `Deno.env` (needs --allow-env) or `process.env`. */
 function hostEnv() {

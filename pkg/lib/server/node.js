@@ -37,6 +37,16 @@ export async function serveNode(handler, { port = 8787, host = '127.0.0.1' } = {
 }
 
 async function bridge(handler, req, res) {
+  const request = requestOf(req, res);
+  const response = await handler(request, undefined, { waitUntil() {} });
+  await writeResponse(response, req, res, request.signal);
+}
+
+/**
+ * A Node request as a fetch `Request` whose signal aborts when the client goes away. Its body is
+ * read only when the Request's body is (a middleware that passes a request on must not call this).
+ */
+export function requestOf(req, res) {
   const abort = new AbortController();
   // 'close' on the response before it finished: the client went away.
   res.on('close', () => {
@@ -52,7 +62,12 @@ async function bridge(handler, req, res) {
     duplex: hasBody ? 'half' : undefined,
     signal: abort.signal,
   });
-  const response = await handler(request, undefined, { waitUntil() {} });
+  return request;
+}
+
+/** Writes a fetch `Response` to a Node response, streaming its body until `signal` aborts. */
+export async function writeResponse(response, req, res, signal) {
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const out = {};
   response.headers.forEach((v, k) => { out[k] = v; });
   if (hasBody && !req.complete) {
@@ -68,7 +83,7 @@ async function bridge(handler, req, res) {
     return;
   }
   const reader = response.body.getReader();
-  abort.signal.addEventListener('abort', () => reader.cancel(abort.signal.reason).catch(() => {}), { once: true });
+  signal.addEventListener('abort', () => reader.cancel(signal.reason).catch(() => {}), { once: true });
   try {
     for (;;) {
       const { done, value } = await reader.read();

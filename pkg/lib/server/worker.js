@@ -13,6 +13,7 @@ export { httpAgent } from './agents.js';
 export { memoryStore } from '../store/store.js';
 export { kvStore, r2Store } from '../store/workers.js';
 export { evalSetsManager } from '../store/manager.js';
+export { devUiRoutes } from './devui.js';
 
 const handlerFor = envHandlers(createHandler);
 

@@ -52,3 +52,23 @@ async function manage(): Promise<void> {
   void [ids, created, maybe, oneCase, back, results, viaHandler, bytes];
 }
 void manage;
+
+// ADK's dev UI eval routes: a fetch-style handler (null for other paths), a Node middleware,
+// and devtools' server with them in front.
+import { devUiMiddleware, devUiRoutes, startDevUi } from 'evalcore/server';
+const devUi = devUiRoutes({
+  evalSets: managed,
+  agentFor: async () => async (turn) => turn.text,
+  sessionService: { getSession: async () => null },
+});
+async function devUiUse(): Promise<void> {
+  const maybeAnswer: Response | null = await devUi(new Request('http://127.0.0.1/dev/apps/a/eval_sets'));
+  const middleware = devUiMiddleware(devUi);
+  const started = await startDevUi({ agentsDir: 'agents', port: 0, evalsDir: 'evals' });
+  const url: string = started.url;
+  await started.stop();
+  // @ts-expect-error agentFor is required
+  devUiRoutes({ evalSets: managed, sessionService: { getSession: async () => null } });
+  void [maybeAnswer, middleware, url];
+}
+void devUiUse;
