@@ -4,8 +4,7 @@
 //! EVALCORE_WRITE_NFKC is set, and otherwise fails when the committed file differs; the JS test
 //! tests/js/nfkc.test.mjs then checks the engine against it, code point by code point.
 
-use evalcore::text::tokenize::UNASSIGNED_IN_14;
-use evalcore::text::unicode::nfkc14;
+use evalcore::text::unicode::{nfkc14, UNASSIGNED_IN_14};
 use std::fmt::Write;
 
 fn table() -> String {

@@ -4,7 +4,7 @@
 //! the request body when it is serialised (no intermediate string per item).
 
 use super::media::{MediaItem, Source};
-use super::provider::Provider;
+use super::Provider;
 use crate::schema::bytes::StandardBase64;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;

@@ -15,6 +15,41 @@ pub use crate::schema::criteria::JudgeModelOptions;
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
 
+/// A judge provider, by its wire format (`provider` writes requests, `media_wire` media parts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provider {
+    Gemini,
+    OpenAi,
+    Anthropic,
+}
+
+impl Provider {
+    pub fn parse(s: &str) -> Option<Provider> {
+        match s.to_ascii_lowercase().as_str() {
+            "gemini" | "google" => Some(Provider::Gemini),
+            "openai" | "openai-compatible" | "openai_compatible" => Some(Provider::OpenAi),
+            "anthropic" | "claude" => Some(Provider::Anthropic),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provider::Gemini => "gemini",
+            Provider::OpenAi => "openai",
+            Provider::Anthropic => "anthropic",
+        }
+    }
+
+    pub fn default_base_url(self) -> &'static str {
+        match self {
+            Provider::Gemini => "https://generativelanguage.googleapis.com/v1beta",
+            Provider::OpenAi => "https://api.openai.com/v1",
+            Provider::Anthropic => "https://api.anthropic.com/v1",
+        }
+    }
+}
+
 /// What a judge call is for: the metric's verdict, or one stage of hallucinations_v1, or the
 /// simulated user's next message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,39 +6,7 @@ pub use super::media_wire::MediaRefusal;
 use super::media_wire::{graft, media_parts};
 use serde_json::{json, Map, Value};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Provider {
-    Gemini,
-    OpenAi,
-    Anthropic,
-}
-
-impl Provider {
-    pub fn parse(s: &str) -> Option<Provider> {
-        match s.to_ascii_lowercase().as_str() {
-            "gemini" | "google" => Some(Provider::Gemini),
-            "openai" | "openai-compatible" | "openai_compatible" => Some(Provider::OpenAi),
-            "anthropic" | "claude" => Some(Provider::Anthropic),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Provider::Gemini => "gemini",
-            Provider::OpenAi => "openai",
-            Provider::Anthropic => "anthropic",
-        }
-    }
-
-    pub fn default_base_url(self) -> &'static str {
-        match self {
-            Provider::Gemini => "https://generativelanguage.googleapis.com/v1beta",
-            Provider::OpenAi => "https://api.openai.com/v1",
-            Provider::Anthropic => "https://api.anthropic.com/v1",
-        }
-    }
-}
+pub use super::Provider;
 
 /// An HTTP request for the host to send.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,42 +4,7 @@
 use unicode_general_category::{get_general_category, GeneralCategory as Gc};
 
 use super::cache::with_cache;
-
-/// Code points unassigned in Unicode 14.0 to which a newer table of ours (std
-/// 17.0 case mappings, unicode-normalization 18.0, unicode-general-category 16.0)
-/// gives a category, decomposition, combining class or case mapping, as inclusive
-/// `start, end` pairs. Each pair is a whole run of Unicode 14 `Cn`, so later
-/// additions inside these runs are covered too. Python 3.11 treats all of them as
-/// unassigned (no category, no mapping), and so do we. Derived by comparing every
-/// code point against `unicodedata` / `str.lower` of Python 3.11; re-derive when
-/// the guard test `unicode_tables_are_the_audited_ones` fails.
-#[rustfmt::skip]
-pub const UNASSIGNED_IN_14: [u32; 134] = [
-    0x557, 0x558, 0x58B, 0x58C, 0x5C8, 0x5CF, 0x88F, 0x88F, 0x892, 0x897, 0xC5B, 0xC5C,
-    0xCD7, 0xCDC, 0xCF3, 0xCFF, 0xECE, 0xECF, 0x1ACF, 0x1AFF, 0x1B4D, 0x1B4F, 0x1B7F, 0x1B7F,
-    0x1C89, 0x1C8F, 0x209D, 0x209F, 0x2427, 0x243F, 0x2FFC, 0x2FFF, 0x31E4, 0x31EF,
-    0xA7CB, 0xA7CF, 0xA7D2, 0xA7D2, 0xA7D4, 0xA7D4, 0xA7DA, 0xA7F1, 0x105BD, 0x105FF,
-    0x107BB, 0x107FF, 0x10940, 0x1097F, 0x10D3A, 0x10E5F, 0x10EB2, 0x10EFF, 0x1123F, 0x1127F,
-    0x11375, 0x113FF, 0x116CA, 0x116FF, 0x11AF9, 0x11BFF, 0x11DAA, 0x11EDF, 0x11EF9, 0x11FAF,
-    0x1342F, 0x1342F, 0x13439, 0x143FF, 0x14647, 0x167FF, 0x16B90, 0x16E3F, 0x16E9B, 0x16EFF,
-    0x16FF2, 0x16FFF, 0x187F8, 0x187FF, 0x18CD6, 0x18CFF, 0x18D09, 0x1AFEF, 0x1B123, 0x1B14F,
-    0x1B153, 0x1B163, 0x1BCA4, 0x1CEFF, 0x1D127, 0x1D128, 0x1D246, 0x1D2DF, 0x1D6A6, 0x1D6A7,
-    0x1DF1F, 0x1DFFF, 0x1E02B, 0x1E0FF, 0x1E300, 0x1E7DF, 0x1F6D8, 0x1F6DC, 0x1F774, 0x1F77F,
-    0x1F7D9, 0x1F7DF, 0x1F8B2, 0x1F8FF, 0x1FA75, 0x1FA77, 0x1FA87, 0x1FA8F, 0x1FAAD, 0x1FAAF,
-    0x1FABB, 0x1FABF, 0x1FAC6, 0x1FACF, 0x1FADA, 0x1FADF, 0x1FAE8, 0x1FAEF, 0x1FAF7, 0x1FAFF,
-    0x1FBCB, 0x1FBEF, 0x2B739, 0x2B73F, 0x2CEA2, 0x2CEAF, 0x2EBE1, 0x2F7FF, 0x3134B, 0xE0000,
-];
-
-pub(super) fn unassigned_in_14(c: char) -> bool {
-    let cp = u32::from(c);
-    if cp < 0x557 {
-        return false;
-    }
-    // Number of pair boundaries at or below `cp`: odd means inside a pair.
-    let bounds_below = UNASSIGNED_IN_14.partition_point(|&b| b < cp);
-    let on_bound = UNASSIGNED_IN_14.get(bounds_below) == Some(&cp);
-    bounds_below % 2 == 1 || on_bound
-}
+use super::unicode::unassigned_in_14;
 
 /// General category as Python 3.11 sees it (`None` = unassigned in Unicode 14).
 fn category14(c: char) -> Option<Gc> {
@@ -371,7 +336,9 @@ mod tests {
 
     #[test]
     fn unassigned_table_is_sorted_pairs() {
-        assert!(UNASSIGNED_IN_14.windows(2).all(|w| w.first() <= w.get(1)));
+        assert!(super::super::unicode::UNASSIGNED_IN_14
+            .windows(2)
+            .all(|w| w.first() <= w.get(1)));
         assert!(unassigned_in_14('\u{557}') && unassigned_in_14('\u{558}'));
         assert!(unassigned_in_14('\u{209E}') && !unassigned_in_14('\u{209C}'));
         assert!(unassigned_in_14('\u{E0000}') && !unassigned_in_14('\u{E0001}'));
