@@ -8,7 +8,7 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-EVALCORE_SETUP_FUZZ=0 bash scripts/setup.sh && bash scripts/build.sh || exit 1
+EVALCORE_SETUP_FUZZ=0 EVALCORE_SETUP_EXAMPLES=0 bash scripts/setup.sh && bash scripts/build.sh || exit 1
 EX=examples/hello_world
 
 cli() {

@@ -137,7 +137,20 @@ if node -e 'const p=require(process.argv[1]); process.exit(Object.keys({...p.dep
   (cd "$ROOT/pkg" && npm install --no-audit --no-fund --loglevel=error)
 fi
 
-# The cargo installs started in step 2.
+# 5. examples/adk_agent's own dependencies (@google/adk, @google/adk-devtools, from its lock file):
+#    the dev UI's tests (tests/e2e/devui.test.mjs, tests/server/devui.test.mjs) run its agent and
+#    the devtools bundle before scripts/examples.sh runs the examples themselves. Installed in the
+#    background beside the cargo installs; the demo does not need it (EVALCORE_SETUP_EXAMPLES=0).
+if [ "${EVALCORE_SETUP_EXAMPLES:-1}" = 0 ]; then
+  say "examples/adk_agent dependencies: not needed here"
+else
+  say "examples/adk_agent dependencies (npm ci when its lock file changed)"
+  bash "$ROOT/scripts/examples.sh" --install-only adk_agent >"$LOGDIR/examples-adk_agent.log" 2>&1 &
+  pids+=($!)
+  names+=(examples-adk_agent)
+fi
+
+# The background installs: the cargo ones started in step 2, the example's npm ci of step 5.
 for i in "${!pids[@]}"; do
   if wait "${pids[$i]}"; then
     say "${names[$i]}: installed"
@@ -148,11 +161,5 @@ for i in "${!pids[@]}"; do
   fi
 done
 rm -rf "$LOGDIR"
-
-# 5. examples/adk_agent's own dependencies (@google/adk, @google/adk-devtools, from its lock file):
-#    the dev UI's tests (tests/e2e/devui.test.mjs, tests/server/devui.test.mjs) run its agent and
-#    the devtools bundle before scripts/examples.sh runs the examples themselves.
-say "examples/adk_agent dependencies (npm ci when its lock file changed)"
-bash "$ROOT/scripts/examples.sh" --install-only adk_agent >/dev/null || { echo "[setup] npm ci in examples/adk_agent failed" >&2; exit 1; }
 
 say "wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $("$TOOLS/node_modules/.bin/wasm-opt" --version | awk '{print $1, $3}'), tsc $("$TOOLS/node_modules/.bin/tsc" --version | awk '{print $2}'), deno $("$TOOLS/node_modules/@deno/linux-x64-glibc/deno" --version | awk 'NR==1{print $2}'), $("$TOOLS/node_modules/.bin/workerd" --version)"
