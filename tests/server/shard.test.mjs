@@ -1,0 +1,199 @@
+// A sharded run (evaluate({..., actual, remote})) over three real workerd instances of the
+// module worker on 127.0.0.1, each judging through the same loopback judge (its EVALCORE_JUDGE
+// env), compared with the local run of the same input (evaluate({..., actual, judge}) against
+// that judge): the result files the core writes must be the same text. Also: a 413 shard split
+// in two, an instance killed mid-run (its streamed cases kept, the rest sent elsewhere, none
+// counted twice), Ctrl-C (an abort signal) cancelling every shard's request, a bad token, and no
+// endpoint left.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import * as api from '../../pkg/index.js';
+import { formatEvalSetResult } from '../../pkg/lib/history.js';
+import { requestText, startJudgeServer } from '../js/support/judge-server.mjs';
+import { freePort, removeWork, startWorkerd, workDir } from './support.mjs';
+
+const TOKEN = 'tok-shard-5d2e8a71c4';
+const KEY = 'sk-shard-9b3f0e6a21';
+const N = 60;
+const CONFIG = { criteria: { response_match_score: 0.6, final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 1 } } } };
+
+/** N cases with one or two turns; the recorded replies differ from the expected ones in places. */
+function corpus(n, setId = 'shard_set') {
+  const evalCases = [];
+  const actual = {};
+  for (let i = 0; i < n; i++) {
+    const id = `case_${String(i).padStart(3, '0')}`;
+    const turns = 1 + (i % 2);
+    const conv = [];
+    const got = [];
+    for (let t = 0; t < turns; t++) {
+      const user = { role: 'user', parts: [{ text: `Where is order ${i}-${t}?` }] };
+      conv.push({ invocation_id: `${id}-e${t}`, user_content: user, final_response: { role: 'model', parts: [{ text: `Order ${i}-${t} ships on day ${(i + t) % 7}` }] } });
+      got.push({ invocation_id: `${id}-a${t}`, user_content: user, final_response: { role: 'model', parts: [{ text: `Order ${i}-${t} ships on day ${(i * t + 2) % 5} from the depot` }] } });
+    }
+    evalCases.push({ eval_id: id, conversation: conv });
+    actual[id] = got;
+  }
+  return { evalSet: { eval_set_id: setId, eval_cases: evalCases }, actual };
+}
+
+/** The judge's verdict, a function of the prompt only: every instance gets the same answer. */
+function verdict(rec) {
+  const text = requestText(rec.wire ?? 'openai', rec.body ?? {});
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
+  const valid = h % 3 !== 0;
+  return { text: JSON.stringify({ reasoning: `checked (${h % 97})`, is_the_agent_response_valid: valid ? 'valid' : 'invalid' }) };
+}
+
+/** The ADK result file text of a result, with the id and time stamp that differ per run fixed. */
+const fileText = (r) => formatEvalSetResult({ ...r, eval_set_result_id: 'x', eval_set_result_name: 'x', creation_timestamp: 1 });
+
+const works = [];
+const instances = [];
+let judge;
+let local;
+const { evalSet, actual } = corpus(N);
+
+before(async () => {
+  judge = await startJudgeServer({ latencyMs: 40 });
+  judge.script(verdict);
+  const env = {
+    EVALCORE_TOKEN: TOKEN, EVALCORE_JUDGE: 'openai:judge-model', EVALCORE_JUDGE_BASE_URL: judge.baseUrl, OPENAI_API_KEY: KEY,
+    // Fewer cases per request than the client's shards of 10: each is refused (413) and split.
+    EVALCORE_MAX_CASES: '8',
+  };
+  for (let i = 0; i < 3; i++) {
+    const w = workDir();
+    works.push(w);
+    instances.push(await startWorkerd(env, w));
+  }
+  local = await api.evaluate({
+    evalSet, actual, config: CONFIG,
+    judge: { provider: 'openai', model: 'judge-model', baseUrl: judge.baseUrl, headers: { authorization: `Bearer ${KEY}` } },
+  });
+});
+
+after(async () => {
+  await Promise.all(instances.map((s) => s.stop()));
+  await judge?.close();
+  for (const w of works) removeWork(w);
+});
+
+const urls = () => instances.map((s) => s.url);
+
+describe('a run sharded over workerd instances', () => {
+  test('the local run is a real mix of verdicts (the comparison can fail)', () => {
+    assert.equal(local.eval_case_results.length, N);
+    const judged = local.eval_case_results.map((r) => r.overall_eval_metric_results.find((m) => m.metric_name === 'final_response_match_v2'));
+    const statuses = new Set(judged.map((m) => m.eval_status));
+    assert.deepEqual([...statuses].sort(), ['FAILED', 'PASSED'], 'judged metric both passes and fails');
+    assert.ok(local.eval_case_results.some((r) => r.final_eval_status === 'PASSED'));
+    assert.ok(local.eval_case_results.some((r) => r.final_eval_status === 'FAILED'));
+    // Results are in the eval set's order, whatever order they finished in.
+    assert.deepEqual(local.eval_case_results.map((r) => r.eval_id), evalSet.eval_cases.map((c) => c.eval_id));
+  });
+
+  test('3 instances, 6 shards split to 12 by the instances\' 413: the same result file as the local run', async () => {
+    const events = [];
+    const streamed = [];
+    const remote = await api.evaluate({
+      evalSet, actual, config: CONFIG, remote: { endpoints: urls(), token: TOKEN },
+      onProgress: (p) => events.push(p), onCaseResult: (r) => streamed.push(r.eval_id),
+    });
+    assert.equal(fileText(remote), fileText(local));
+    assert.deepEqual(remote, { ...local, eval_set_result_id: remote.eval_set_result_id, eval_set_result_name: remote.eval_set_result_name, creation_timestamp: remote.creation_timestamp });
+    assert.equal(streamed.length, N);
+    assert.equal(new Set(streamed).size, N);
+    const done = events.at(-1);
+    assert.equal(done.phase, 'done');
+    assert.equal(done.casesDone, N);
+    assert.equal(done.shardsDone, 12);
+    assert.ok(done.endpoints.every((e) => e.cases > 0), `every instance scored cases: ${JSON.stringify(done.endpoints)}`);
+    assert.equal(done.endpoints.reduce((n, e) => n + e.cases, 0), N);
+    assert.ok(events.some((e) => e.phase === 'shard_retry' && /too_many_cases/.test(e.why)));
+  });
+
+  test('selected cases (evalIds) only, in the set\'s order', async () => {
+    const ids = ['case_007', 'case_002', 'case_031'];
+    const remote = await api.evaluate({ evalSet, actual, config: CONFIG, evalIds: ids, remote: { endpoints: urls(), token: TOKEN } });
+    assert.deepEqual(remote.eval_case_results.map((r) => r.eval_id), ['case_002', 'case_007', 'case_031']);
+    const want = local.eval_case_results.filter((r) => ids.includes(r.eval_id));
+    assert.deepEqual(remote.eval_case_results, want);
+  });
+
+  test('errors: a bad token, a case the endpoint refuses (its path in the whole set), no endpoint left', async () => {
+    await assert.rejects(api.evaluate({ evalSet, actual, config: CONFIG, remote: { endpoints: urls(), token: 'wrong' } }),
+      (e) => e instanceof api.EvalError && e.code === 'unauthorized' && Array.isArray(e.partialResult?.eval_case_results));
+    // Case 41 has a turn too many: the core refuses it (count_mismatch) on whichever instance gets it.
+    const bad = structuredClone(actual);
+    bad.case_041 = [...bad.case_041, bad.case_041[0]];
+    await assert.rejects(api.evaluate({ evalSet, actual: bad, config: CONFIG, remote: { endpoints: urls(), token: TOKEN, shards: 12 } }),
+      (e) => e instanceof api.EvalError && e.path.startsWith('$.actual.case_041') && e.partialResult.eval_case_results.every((r) => r.eval_id !== 'case_041'));
+    const dead = `http://127.0.0.1:${await freePort()}`;
+    await assert.rejects(api.evaluate({ evalSet, actual, config: CONFIG, remote: { endpoints: [dead], token: TOKEN, maxCasesPerShard: 8 } }),
+      (e) => e instanceof api.EvalError && e.code === 'remote_unavailable' && e.path === '$.remote.endpoints' && e.partialResult.eval_case_results.length === 0);
+    await assert.rejects(api.evaluate({ evalSet, actual, remote: { endpoints: ['ftp://x'] } }), (e) => e.code === 'schema' && e.path === '$.remote.endpoints[0]');
+    await assert.rejects(api.evaluate({ evalSet, actual: { case_000: [] }, remote: { endpoints: urls() } }), (e) => e.code === 'schema' && e.path === '$.actual.case_001');
+    await assert.rejects(api.evaluate({ evalSet, actual, remote: { endpoints: urls() }, judge: { provider: 'openai', model: 'm' } }), (e) => e.code === 'unsupported' && e.path === '$.judge');
+  });
+
+  test('an abort signal cancels every shard\'s request; what completed is kept', async () => {
+    judge.reset();
+    // Slower answers, so most of the run is still ahead when it is interrupted.
+    judge.script((rec) => ({ ...verdict(rec), delayMs: 300 }));
+    const totalCalls = evalSet.eval_cases.reduce((n, c) => n + c.conversation.length, 0);
+    const controller = new AbortController();
+    let seen = 0;
+    let atAbort = -1;
+    const run = api.evaluate({
+      evalSet, actual, config: CONFIG, signal: controller.signal, remote: { endpoints: urls(), token: TOKEN, maxCasesPerShard: 8 },
+      onCaseResult: () => {
+        seen++;
+        // Mid-way through the next round of judge calls (each takes 300 ms), not as one ends.
+        if (seen === 5) {
+          setTimeout(() => {
+            atAbort = judge.requests.length;
+            controller.abort(new Error('interrupted'));
+          }, 150);
+        }
+      },
+    });
+    await assert.rejects(run, (e) => e.name === 'AbortError' && e.partialResult.eval_case_results.length >= 5 && e.partialResult.eval_case_results.length < N);
+    // The instances stop calling the judge once their clients are gone.
+    await new Promise((r) => setTimeout(r, 400));
+    const settled = judge.requests.length;
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(judge.requests.length, settled, 'no judge call after the abort settled');
+    judge.script(verdict);
+    // Calls already sent when Ctrl-C came are answered; hardly any starts after it.
+    assert.ok(settled - atAbort <= 4 && settled < totalCalls, `judge calls: ${atAbort} at the abort, ${settled} in all of ${totalCalls}`);
+  });
+
+  test('one instance killed mid-run: the result is complete and the same, no case counted twice', async () => {
+    const victim = instances[2];
+    const events = [];
+    const streamed = [];
+    let killed = false;
+    const remote = await api.evaluate({
+      evalSet, actual, config: CONFIG, remote: { endpoints: urls(), token: TOKEN, maxCasesPerShard: 8 },
+      onProgress: (p) => events.push(p),
+      onCaseResult: (r) => {
+        streamed.push(r.eval_id);
+        const fromVictim = events.at(-1)?.endpoint === victim.url;
+        if (!killed && streamed.length >= 6 && !fromVictim) {
+          killed = true;
+          victim.child.kill('SIGKILL');
+        }
+      },
+    });
+    assert.ok(killed);
+    assert.equal(fileText(remote), fileText(local));
+    assert.equal(streamed.length, N);
+    assert.equal(new Set(streamed).size, N, 'no case streamed twice');
+    const retries = events.filter((e) => e.phase === 'shard_retry' && e.endpoint === victim.url);
+    assert.ok(retries.length >= 1, 'the killed instance\'s shards were retried');
+    const done = events.at(-1);
+    assert.equal(done.endpoints.find((e) => e.url === victim.url).down, true);
+  });
+});
