@@ -207,6 +207,8 @@ export interface Progress {
   requests?: number;
   retries?: number;
   duplicatesDropped?: number;
+  /** Remote runs: judge calls the endpoints made (from each shard's summary line). */
+  judgeCalls?: number;
   /** Remote runs, `shard_*` and `case`: which shard, on which endpoint. */
   shard?: number;
   endpoint?: string;

@@ -55,9 +55,10 @@ export function recordedCases(args, fn) {
  * The EvalSetResult of scored cases, made by the core's model: the results in the eval set's
  * order (not completion order, so a local and a sharded run agree), named as ADK names a new result.
  */
-export function recordedResult(set, results, appName) {
+export function recordedResult(set, results, appName, numRuns = 1) {
   const made = createEvalSetResult(appName ?? 'evalcore', set.eval_set_id, results);
-  return loadEvalSetResult(made);
+  // With several runs the core adds the run summary, as it does for a local run.
+  return loadEvalSetResult(made, numRuns > 1 ? { runSummary: true } : undefined);
 }
 
 /** `evaluate({evalSet, actual, config?, judge?, evalIds?, concurrency?, signal?, onProgress?, onCaseResult?})`. */

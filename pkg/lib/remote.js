@@ -4,7 +4,8 @@
 // (recorded.js). A failed shard keeps what it streamed and sends only the rest elsewhere; a case
 // is counted once. Only fetch is used: it runs wherever evalcore runs.
 import { EvalError } from './errors.js';
-import { loadEvalConfig } from './api.js';
+import { loadEvalConfig, loadEvalSet } from './api.js';
+import { evaluate } from './run.js';
 import { describe, parseJsonBytes, toMember } from './wire.js';
 import { recordedCases, recordedResult } from './recorded.js';
 
@@ -115,17 +116,6 @@ class ShardFailure extends Error {
 export async function evaluateRemote(args) {
   const fn = 'evaluate';
   const opts = remoteOptions(args.remote, fn);
-  if (args.agent !== undefined && args.agent !== null) {
-    throw new EvalError('unsupported', '$.agent', `${fn}: a remote run scores recorded replies: give actual (eval id -> invocations) instead of agent`);
-  }
-  if (args.judge !== undefined && args.judge !== null) {
-    throw new EvalError('unsupported', '$.judge', `${fn}: a remote run is judged by the endpoints' own judge (EVALCORE_JUDGE); leave judge out`);
-  }
-  if (args.numRuns !== undefined && args.numRuns !== null && args.numRuns !== 1) {
-    throw new EvalError('schema', '$.numRuns', `${fn}: recorded invocations are one run; numRuns must be 1`);
-  }
-  const { signal, onProgress, onCaseResult } = args;
-  const { set, cases } = recordedCases(args, fn);
   const configText = args.config === undefined || args.config === null ? null : toMember(args.config, 'config', true);
   try {
     // A config every endpoint would refuse is refused here, before any request.
@@ -134,11 +124,91 @@ export async function evaluateRemote(args) {
     if (!(e instanceof EvalError)) throw e;
     throw new EvalError(e.code, e.path.replace(/^\$/, '$.config'), `${fn}: config: ${e.message}`, { cause: e });
   }
+  if (args.agent !== undefined && args.agent !== null) return agentThenRemote(args, opts, configText);
+  if (args.judge !== undefined && args.judge !== null) {
+    throw new EvalError('unsupported', '$.judge', `${fn}: a remote run is judged by the endpoints' own judge (EVALCORE_JUDGE); leave judge out`);
+  }
+  if (args.numRuns !== undefined && args.numRuns !== null && args.numRuns !== 1) {
+    throw new EvalError('schema', '$.numRuns', `${fn}: recorded invocations are one run; numRuns must be 1`);
+  }
+  const { set, cases } = recordedCases(args, fn);
+  const partial = (got) => recordedResult(set, got, args.appName);
+  const results = await shardRun({ fn, set, cases, configText, opts, args, partial });
+  return partial(results);
+}
 
+/**
+ * `evaluate({agent, remote})`: the agent's turns run here (a run without criteria collects each
+ * case's actual invocations), the scoring and its judge calls over the endpoints, one run after
+ * the other. A case the agent could not complete keeps its local result (FAILED, its error):
+ * no metric is computed for it in a local run either. Session, user and run of each case are the
+ * local run's.
+ */
+async function agentThenRemote(args, opts, configText) {
+  const fn = 'evaluate';
+  const numRuns = args.numRuns ?? 1;
+  const forward = (stage) => (p) => {
+    if (typeof args.onProgress !== 'function') return;
+    try {
+      args.onProgress({ ...p, stage });
+    } catch {
+      // A failing listener never stops the run.
+    }
+  };
+  const local = {};
+  for (const k of ['evalSet', 'agent', 'numRuns', 'concurrency', 'evalIds', 'signal', 'appName', 'agentTimeoutMs', 'judge', 'customMetrics']) {
+    if (args[k] !== undefined) local[k] = args[k];
+  }
+  const set = loadEvalSet(args.evalSet);
+  let collected;
+  try {
+    collected = await evaluate({ ...local, config: { criteria: {} }, onProgress: forward('agent') });
+  } catch (e) {
+    // Nothing was scored yet: what an interrupted run keeps is empty.
+    if (e !== null && typeof e === 'object' && 'partialResult' in e) e.partialResult = recordedResult(set, [], args.appName);
+    throw e;
+  }
+  const byRun = Array.from({ length: numRuns }, () => new Map());
+  for (const r of collected.eval_case_results) byRun[r.run ?? 0]?.set(r.eval_id, r);
+  const wanted = args.evalIds === undefined || args.evalIds === null ? null : new Set(args.evalIds);
+  const selected = [...set.eval_cases.entries()].filter(([, c]) => wanted === null || wanted.has(c.eval_id));
+  const merged = [];
+  const sessionOf = (got, mine) => ({ ...got, session_id: mine.session_id, user_id: mine.user_id, run: mine.run });
+  for (let run = 0; run < numRuns; run++) {
+    const cases = [];
+    for (const [index, evalCase] of selected) {
+      const mine = byRun[run].get(evalCase.eval_id);
+      if (mine === undefined || mine.error) continue;
+      cases.push({ index, evalCase, actual: (mine.eval_metric_result_per_invocation ?? []).map((p) => p.actual_invocation) });
+    }
+    const done = [...merged];
+    const partial = (got) => recordedResult(set, [...done, ...got.map((r) => sessionOf(r, byRun[run].get(r.eval_id)))], args.appName, numRuns);
+    const onCaseResult = typeof args.onCaseResult === 'function' ? (r) => args.onCaseResult(sessionOf(r, byRun[run].get(r.eval_id))) : undefined;
+    const scored = await shardRun({
+      fn, set, cases, configText, opts, partial, run,
+      args: { signal: args.signal, onProgress: forward('score'), onCaseResult },
+    });
+    const byId = new Map(scored.map((r) => [r.eval_id, r]));
+    for (const [, evalCase] of selected) {
+      const mine = byRun[run].get(evalCase.eval_id);
+      if (mine === undefined) continue;
+      const got = byId.get(evalCase.eval_id);
+      merged.push(got === undefined ? mine : sessionOf(got, mine));
+    }
+  }
+  return recordedResult(set, merged, args.appName, numRuns);
+}
+
+/**
+ * The sharded scoring of `cases` ([{index, evalCase, actual}]): resolves to their results in the
+ * same order. On a fatal error or an abort, throws with `partialResult` = `partial(scored so far)`.
+ */
+async function shardRun({ fn, set, cases, configText, opts, args, partial, run = 0 }) {
+  const { signal, onProgress, onCaseResult } = args;
   // Position of each selected case in `cases`: results land there, so the order is the set's.
   const results = new Array(cases.length);
   const tally = { casesDone: 0, casesTotal: cases.length, passed: 0, failed: 0, notEvaluated: 0 };
-  const stats = { shardsTotal: 0, shardsDone: 0, shardsRunning: 0, requests: 0, retries: 0, duplicatesDropped: 0 };
+  const stats = { shardsTotal: 0, shardsDone: 0, shardsRunning: 0, requests: 0, retries: 0, duplicatesDropped: 0, judgeCalls: 0 };
   const positions = cases.map((_, i) => i);
   const size = Math.ceil(cases.length / Math.max(opts.shards, Math.ceil(cases.length / opts.maxCasesPerShard)) || 1);
   const queue = slices(positions, Math.ceil(cases.length / size)).map((items) => ({ id: stats.shardsTotal++, items, attempts: 0, avoid: new Set(), notBefore: 0 }));
@@ -157,7 +227,7 @@ export async function evaluateRemote(args) {
   const progress = (phase, extra = {}) => {
     if (typeof onProgress !== 'function') return;
     try {
-      onProgress({ phase, run: 0, ...tally, ...stats, ...extra });
+      onProgress({ phase, run, ...tally, ...stats, ...extra });
     } catch {
       // A failing listener never stops the run.
     }
@@ -293,6 +363,7 @@ export async function evaluateRemote(args) {
           const line = parseJsonBytes(bytes, 'a line of the endpoint\'s ndjson');
           if (line !== null && typeof line === 'object' && 'summary' in line) {
             summary = true;
+            if (Number.isInteger(line.summary?.judge_calls)) stats.judgeCalls += line.summary.judge_calls;
           } else if (line !== null && typeof line === 'object' && 'error' in line) {
             if (line.error?.code === 'internal') throw new ShardFailure('http', `the endpoint failed: ${line.error.message}`);
             throw new ShardFailure('refused', 'error line', { retry: false, error: serverError(shard, line.error, 200) });
@@ -401,22 +472,20 @@ export async function evaluateRemote(args) {
   } finally {
     signal?.removeEventListener?.('abort', onAbort);
   }
-  const partial = () => recordedResult(set, results.filter((r) => r !== undefined), args.appName);
+  const scored = () => results.filter((r) => r !== undefined);
   if (signal?.aborted) {
     const err = new Error('evalcore: the evaluation was aborted; `partialResult` holds the cases that completed', { cause: signal.reason });
     err.name = 'AbortError';
-    err.partialResult = partial();
+    err.partialResult = partial(scored());
     throw err;
   }
   if (fatal === null && tally.casesDone < cases.length) {
     fatal = new EvalError('remote_unavailable', '$.remote.endpoints', `${fn}: ${cases.length - tally.casesDone} case(s) were not scored: every endpoint failed`);
   }
   if (fatal !== null) {
-    fatal.partialResult = partial();
+    fatal.partialResult = partial(scored());
     throw fatal;
   }
-  const result = partial();
   progress('done', { endpoints: opts.endpoints.map((e) => ({ url: e.url, cases: e.cases, requests: e.requests, down: e.down })) });
-  return result;
+  return results;
 }
-

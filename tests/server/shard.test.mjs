@@ -6,11 +6,14 @@
 // counted twice), Ctrl-C (an abort signal) cancelling every shard's request, a bad token, and no
 // endpoint left.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as api from '../../pkg/index.js';
 import { formatEvalSetResult } from '../../pkg/lib/history.js';
 import { requestText, startJudgeServer } from '../js/support/judge-server.mjs';
-import { freePort, removeWork, startWorkerd, workDir } from './support.mjs';
+import { PKG, freePort, removeWork, startWorkerd, workDir } from './support.mjs';
 
 const TOKEN = 'tok-shard-5d2e8a71c4';
 const KEY = 'sk-shard-9b3f0e6a21';
@@ -44,6 +47,43 @@ function verdict(rec) {
   for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
   const valid = h % 3 !== 0;
   return { text: JSON.stringify({ reasoning: `checked (${h % 97})`, is_the_agent_response_valid: valid ? 'valid' : 'invalid' }) };
+}
+
+/**
+ * What two runs of an agent measure differently (its sessions, timings, a stack trace), set
+ * alike: what is left is what the scoring decided.
+ */
+function unmeasured(result) {
+  const o = JSON.parse(JSON.stringify(result, (k, v) => (
+    k === 'session_id' || k === 'stack' ? 'x' : k === 'duration' || k === 'creation_timestamp' || k === 'total_seconds' ? 0 : v)));
+  const timed = (m) => m.metric_name === 'invocation_duration_v1';
+  for (const c of o.eval_case_results) {
+    for (const m of [...c.overall_eval_metric_results, ...c.eval_metric_result_per_invocation.flatMap((p) => p.eval_metric_results)]) if (timed(m)) m.score = 0;
+  }
+  for (const c of o.run_summary?.cases ?? []) {
+    for (const m of c.metrics) if (timed(m)) Object.assign(m, { case_scores: [], min: 0, max: 0, mean: 0, stddev: 0, invocation_mean: 0 });
+  }
+  return o;
+}
+
+/** `evalcore eval ...` as a child process (async: the loopback judge lives in this process). */
+function cli(args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(PKG, 'bin', 'evalcore.js'), ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Two result file texts are equal; else the first line that differs, with the lines before it. */
+function sameText(got, want, what) {
+  if (got === want) return;
+  const [g, w] = [got.split('\n'), want.split('\n')];
+  const i = g.findIndex((line, k) => line !== w[k]);
+  assert.fail(`${what}: line ${i + 1} differs:\n${w.slice(Math.max(0, i - 12), i).join('\n')}\n- ${w[i]}\n+ ${g[i]}`);
 }
 
 /** The ADK result file text of a result, with the id and time stamp that differ per run fixed. */
@@ -101,7 +141,7 @@ describe('a run sharded over workerd instances', () => {
       evalSet, actual, config: CONFIG, remote: { endpoints: urls(), token: TOKEN },
       onProgress: (p) => events.push(p), onCaseResult: (r) => streamed.push(r.eval_id),
     });
-    assert.equal(fileText(remote), fileText(local));
+    sameText(fileText(remote), fileText(local), 'the result file');
     assert.deepEqual(remote, { ...local, eval_set_result_id: remote.eval_set_result_id, eval_set_result_name: remote.eval_set_result_name, creation_timestamp: remote.creation_timestamp });
     assert.equal(streamed.length, N);
     assert.equal(new Set(streamed).size, N);
@@ -109,6 +149,7 @@ describe('a run sharded over workerd instances', () => {
     assert.equal(done.phase, 'done');
     assert.equal(done.casesDone, N);
     assert.equal(done.shardsDone, 12);
+    assert.equal(done.judgeCalls, evalSet.eval_cases.reduce((n, c) => n + c.conversation.length, 0), 'one judge call per turn, none twice');
     assert.ok(done.endpoints.every((e) => e.cases > 0), `every instance scored cases: ${JSON.stringify(done.endpoints)}`);
     assert.equal(done.endpoints.reduce((n, e) => n + e.cases, 0), N);
     assert.ok(events.some((e) => e.phase === 'shard_retry' && /too_many_cases/.test(e.why)));
@@ -170,6 +211,45 @@ describe('a run sharded over workerd instances', () => {
     assert.ok(settled - atAbort <= 4 && settled < totalCalls, `judge calls: ${atAbort} at the abort, ${settled} in all of ${totalCalls}`);
   });
 
+  test('evaluate({agent, remote}) and `evalcore eval --remote`: the agent here, the scoring there, the local run\'s result', async () => {
+    const dir = workDir();
+    works.push(dir);
+    const small = corpus(24, 'cli_set');
+    // An agent module that replays the recorded replies (case c_005 throws: FAILED locally too).
+    writeFileSync(join(dir, 'replies.json'), JSON.stringify(small.actual));
+    writeFileSync(join(dir, 'agent.mjs'), `import { readFileSync } from 'node:fs';
+const replies = JSON.parse(readFileSync(new URL('./replies.json', import.meta.url), 'utf8'));
+export async function agent(turn) {
+  if (turn.evalId === 'case_005') throw new Error('the agent fell over');
+  return replies[turn.evalId][turn.turnIndex].final_response.parts[0].text;
+}
+`);
+    writeFileSync(join(dir, 'cli_set.evalset.json'), JSON.stringify(small.evalSet));
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG));
+    const common = ['eval', join(dir, 'agent.mjs'), join(dir, 'cli_set.evalset.json'), '--config_file_path', join(dir, 'config.json'), '--num_runs', '2'];
+    const here = await cli([...common, '--judge', 'openai:judge-model', '--judge_base_url', judge.baseUrl, '--concurrency', '1', '--results_dir', join(dir, 'local')], { OPENAI_API_KEY: KEY });
+    const there = await cli([...common, '--remote', urls().join(','), '--shards', '5', '--results_dir', join(dir, 'remote')], { EVALCORE_REMOTE_TOKEN: TOKEN });
+    assert.equal(here.code, 1, here.stderr);
+    assert.equal(there.code, here.code, there.stderr);
+    assert.equal(there.stdout, here.stdout);
+    const files = (sub) => readdirSync(join(dir, sub)).sort().map((f) => api.loadEvalSetResult(readFileSync(join(dir, sub, f))));
+    const [l, r] = [files('local'), files('remote')];
+    assert.equal(l.length, 2);
+    assert.equal(r.length, 2);
+    for (let run = 0; run < 2; run++) sameText(fileText(unmeasured(r[run])), fileText(unmeasured(l[run])), `the result file of run ${run}`);
+    assert.ok(l[0].eval_case_results.some((c) => c.error?.code === 'agent_error'));
+    // The same through the API, with the run summary the core computes over both runs.
+    const replay = async (turn) => small.actual[turn.evalId][turn.turnIndex].final_response.parts[0].text;
+    const judgeHere = { provider: 'openai', model: 'judge-model', baseUrl: judge.baseUrl, headers: { authorization: `Bearer ${KEY}` } };
+    const a = await api.evaluate({ evalSet: small.evalSet, agent: replay, config: CONFIG, judge: judgeHere, numRuns: 2, concurrency: 1 });
+    const b = await api.evaluate({ evalSet: small.evalSet, agent: replay, config: CONFIG, numRuns: 2, remote: { endpoints: urls(), token: TOKEN } });
+    assert.deepEqual(unmeasured(b).run_summary, unmeasured(a).run_summary);
+    // The local run's own judge counters; a remote run's judge calls are the endpoints' (progress `judgeCalls`).
+    assert.ok(a.judge_stats.sent > 0 && !('judge_stats' in b));
+    delete a.judge_stats;
+    sameText(fileText(unmeasured(b)), fileText(unmeasured(a)), 'the API result');
+  });
+
   test('one instance killed mid-run: the result is complete and the same, no case counted twice', async () => {
     const victim = instances[2];
     const events = [];
@@ -188,7 +268,7 @@ describe('a run sharded over workerd instances', () => {
       },
     });
     assert.ok(killed);
-    assert.equal(fileText(remote), fileText(local));
+    sameText(fileText(remote), fileText(local), 'the result file');
     assert.equal(streamed.length, N);
     assert.equal(new Set(streamed).size, N, 'no case streamed twice');
     const retries = events.filter((e) => e.phase === 'shard_retry' && e.endpoint === victim.url);
