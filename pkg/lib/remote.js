@@ -210,8 +210,10 @@ async function shardRun({ fn, set, cases, configText, opts, args, partial, run =
   const tally = { casesDone: 0, casesTotal: cases.length, passed: 0, failed: 0, notEvaluated: 0 };
   const stats = { shardsTotal: 0, shardsDone: 0, shardsRunning: 0, requests: 0, retries: 0, duplicatesDropped: 0, judgeCalls: 0 };
   const positions = cases.map((_, i) => i);
-  const size = Math.ceil(cases.length / Math.max(opts.shards, Math.ceil(cases.length / opts.maxCasesPerShard)) || 1);
-  const queue = slices(positions, Math.ceil(cases.length / size)).map((items) => ({ id: stats.shardsTotal++, items, attempts: 0, avoid: new Set(), notBefore: 0 }));
+  // More shards than asked when they would pass maxCasesPerShard: then a whole number of rounds
+  // of the asked count, so the last round keeps every request slot busy.
+  const rounds = Math.ceil(cases.length / (opts.shards * opts.maxCasesPerShard));
+  const queue = slices(positions, opts.shards * Math.max(1, rounds)).map((items) => ({ id: stats.shardsTotal++, items, attempts: 0, avoid: new Set(), notBefore: 0 }));
   const inFlight = new Set();
   let fatal = null;
   let waiters = [];
