@@ -189,7 +189,9 @@ export type Agent = (turn: AgentTurn) => AgentReply | Promise<AgentReply>;
 
 export interface Progress {
   /** `judge_retry`: a judge call waits before its next attempt (see `retry`); the counts are the run's. */
-  phase: "start" | "case" | "done" | "judge_retry" | "shard_start" | "shard_done" | "shard_retry";
+  phase: "start" | "case" | "done" | "judge_retry" | "shard_start" | "shard_done" | "shard_retry" | "judge_backoff";
+  /** `evaluate({agent, remote})`: the agent's turns here (`agent`), or the scoring over the endpoints (`score`). */
+  stage?: "agent" | "score";
   run: number;
   casesDone: number;
   casesTotal: number;
@@ -209,6 +211,8 @@ export interface Progress {
   duplicatesDropped?: number;
   /** Remote runs: judge calls the endpoints made (from each shard's summary line). */
   judgeCalls?: number;
+  /** Remote runs: 429s the endpoints' judge gave (each paused every shard's start: `judge_backoff`). */
+  throttled?: number;
   /** Remote runs, `shard_*` and `case`: which shard, on which endpoint. */
   shard?: number;
   endpoint?: string;
@@ -236,6 +240,10 @@ export interface RemoteOptions {
   shardTimeoutMs?: number;
   /** Attempts per shard before the run fails with `remote_failed` (default 3). */
   maxAttempts?: number;
+  /** Judge calls in flight across every endpoint (one key's allowance): split over the shard requests, which are never more. */
+  judgeConcurrency?: number;
+  /** Judge calls a minute across every endpoint, split the same way. */
+  judgeCallsPerMinute?: number;
   fetch?: (input: string, init?: any) => Promise<any>;
 }
 

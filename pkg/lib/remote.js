@@ -9,7 +9,7 @@ import { evaluate } from './run.js';
 import { describe, parseJsonBytes, toMember } from './wire.js';
 import { recordedCases, recordedResult } from './recorded.js';
 
-const REMOTE_OPTIONS = ['endpoints', 'shards', 'token', 'fetch', 'perEndpoint', 'maxCasesPerShard', 'shardTimeoutMs', 'maxAttempts'];
+const REMOTE_OPTIONS = ['endpoints', 'shards', 'token', 'fetch', 'perEndpoint', 'maxCasesPerShard', 'shardTimeoutMs', 'maxAttempts', 'judgeConcurrency', 'judgeCallsPerMinute'];
 /** Server errors a retry elsewhere cannot fix: the request itself is wrong. */
 const RETRYABLE_STATUS = (status) => status === 408 || status >= 500;
 /** 413s a smaller shard fixes. */
@@ -53,9 +53,16 @@ function remoteOptions(remote, fn) {
   const fetchFn = remote.fetch ?? globalThis.fetch;
   if (typeof fetchFn !== 'function') throw new EvalError('schema', `${where}.fetch`, `${fn}: remote.fetch must be a function (this runtime has no global fetch)`);
   const perEndpoint = int('perEndpoint', 2);
+  // One provider key's allowance, split over the shard requests in flight: never more requests
+  // at once than calls allowed, each asking its endpoint for its share.
+  const judgeConcurrency = int('judgeConcurrency', null);
+  const judgeCallsPerMinute = int('judgeCallsPerMinute', null);
+  const maxRunning = Math.min(endpoints.length * perEndpoint, judgeConcurrency ?? Infinity, judgeCallsPerMinute ?? Infinity);
   return {
-    endpoints, fetch: fetchFn, token: remote.token || null, perEndpoint,
-    shards: int('shards', endpoints.length * perEndpoint),
+    endpoints, fetch: fetchFn, token: remote.token || null, perEndpoint, maxRunning,
+    judgeConcurrency: judgeConcurrency === null ? null : Math.floor(judgeConcurrency / maxRunning),
+    judgeCallsPerMinute: judgeCallsPerMinute === null ? null : Math.floor(judgeCallsPerMinute / maxRunning),
+    shards: int('shards', maxRunning),
     // The endpoint's own default maxCases: a shard larger than the server takes is split anyway.
     maxCasesPerShard: int('maxCasesPerShard', 100),
     shardTimeoutMs: int('shardTimeoutMs', 120_000),
@@ -208,7 +215,7 @@ async function shardRun({ fn, set, cases, configText, opts, args, partial, run =
   // Position of each selected case in `cases`: results land there, so the order is the set's.
   const results = new Array(cases.length);
   const tally = { casesDone: 0, casesTotal: cases.length, passed: 0, failed: 0, notEvaluated: 0 };
-  const stats = { shardsTotal: 0, shardsDone: 0, shardsRunning: 0, requests: 0, retries: 0, duplicatesDropped: 0, judgeCalls: 0 };
+  const stats = { shardsTotal: 0, shardsDone: 0, shardsRunning: 0, requests: 0, retries: 0, duplicatesDropped: 0, judgeCalls: 0, throttled: 0 };
   const positions = cases.map((_, i) => i);
   // More shards than asked when they would pass maxCasesPerShard: then a whole number of rounds
   // of the asked count, so the last round keeps every request slot busy.
@@ -216,6 +223,8 @@ async function shardRun({ fn, set, cases, configText, opts, args, partial, run =
   const queue = slices(positions, opts.shards * Math.max(1, rounds)).map((items) => ({ id: stats.shardsTotal++, items, attempts: 0, avoid: new Set(), notBefore: 0 }));
   const inFlight = new Set();
   let fatal = null;
+  // The judge said 429 to some endpoint: no shard starts anywhere before this time.
+  let pausedUntil = 0;
   let waiters = [];
   const notify = () => {
     const w = waiters;
@@ -247,6 +256,7 @@ async function shardRun({ fn, set, cases, configText, opts, args, partial, run =
   /** The first queued shard this endpoint may take now, or null. */
   const take = (ep) => {
     const now = Date.now();
+    if (stats.shardsRunning >= opts.maxRunning || pausedUntil > now) return null;
     const alive = healthy();
     for (let i = 0; i < queue.length; i++) {
       const s = queue[i];
@@ -308,6 +318,8 @@ async function shardRun({ fn, set, cases, configText, opts, args, partial, run =
     const members = [`"evalSet":${JSON.stringify({ eval_set_id: set.eval_set_id, eval_cases: evalCases })}`];
     if (configText !== null) members.push(`"config":${configText}`);
     members.push(`"actual":${JSON.stringify(actual)}`);
+    if (opts.judgeConcurrency !== null) members.push(`"judgeConcurrency":${opts.judgeConcurrency}`);
+    if (opts.judgeCallsPerMinute !== null) members.push(`"judgeCallsPerMinute":${opts.judgeCallsPerMinute}`);
     return `{${members.join(',')}}`;
   };
 
@@ -369,6 +381,13 @@ async function shardRun({ fn, set, cases, configText, opts, args, partial, run =
           } else if (line !== null && typeof line === 'object' && 'error' in line) {
             if (line.error?.code === 'internal') throw new ShardFailure('http', `the endpoint failed: ${line.error.message}`);
             throw new ShardFailure('refused', 'error line', { retry: false, error: serverError(shard, line.error, 200) });
+          } else if (line !== null && typeof line === 'object' && 'judge_throttled' in line) {
+            const ms = Number(line.judge_throttled?.retry_after_ms);
+            if (Number.isFinite(ms) && ms > 0) {
+              pausedUntil = Math.max(pausedUntil, Date.now() + Math.min(ms, 60_000));
+              stats.throttled++;
+              progress('judge_backoff', { shard: shard.id, endpoint: ep.url, delayMs: ms });
+            }
           } else if (line !== null && typeof line === 'object' && typeof line.eval_id === 'string') {
             record(shard, line);
           } else {
@@ -403,7 +422,7 @@ async function shardRun({ fn, set, cases, configText, opts, args, partial, run =
       const shard = take(ep);
       if (shard === null) {
         if (queue.length === 0 && stats.shardsRunning === 0) return;
-        const soonest = queue.reduce((m, s) => Math.min(m, s.notBefore), Infinity);
+        const soonest = Math.min(queue.reduce((m, s) => Math.min(m, s.notBefore), Infinity), pausedUntil > Date.now() ? pausedUntil : Infinity);
         await changed(Number.isFinite(soonest) ? Math.max(1, soonest - Date.now()) : 0);
         continue;
       }

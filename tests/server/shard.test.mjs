@@ -179,6 +179,45 @@ describe('a run sharded over workerd instances', () => {
     await assert.rejects(api.evaluate({ evalSet, actual, remote: { endpoints: urls() }, judge: { provider: 'openai', model: 'm' } }), (e) => e.code === 'unsupported' && e.path === '$.judge');
   });
 
+  test('one key\'s allowance split, not multiplied: judgeConcurrency 4 over 6 request slots never has 5 calls in flight', async () => {
+    // Calls a cancelled run of an earlier test left in flight would count as this run's.
+    while (judge.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
+    judge.script((rec) => ({ ...verdict(rec), delayMs: 60 }));
+    const events = [];
+    const remote = await api.evaluate({
+      evalSet, actual, config: CONFIG, remote: { endpoints: urls(), token: TOKEN, maxCasesPerShard: 8, judgeConcurrency: 4 },
+      onProgress: (p) => events.push(p),
+    });
+    const most = judge.maxInFlight;
+    judge.script(verdict);
+    sameText(fileText(remote), fileText(local), 'the result file');
+    assert.ok(most <= 4 && most >= 3, `${most} judge calls in flight at most`);
+    assert.ok(Math.max(...events.map((e) => e.shardsRunning)) <= 4);
+  });
+
+  test('a 429 from the judge seen by one shard pauses every shard\'s start; the result is unchanged', async () => {
+    let first = true;
+    judge.script((rec) => {
+      if (!first) return verdict(rec);
+      first = false;
+      return { status: 429, error: 'rate limited', retryAfter: 1 };
+    });
+    const events = [];
+    const remote = await api.evaluate({
+      evalSet, actual, config: CONFIG, remote: { endpoints: urls(), token: TOKEN, maxCasesPerShard: 4 },
+      onProgress: (p) => events.push({ ...p, at: Date.now() }),
+    });
+    judge.script(verdict);
+    sameText(fileText(remote), fileText(local), 'the result file');
+    const backoff = events.find((e) => e.phase === 'judge_backoff');
+    assert.ok(backoff, 'the endpoint reported the 429');
+    assert.equal(backoff.delayMs, 1000);
+    const during = events.filter((e) => e.phase === 'shard_start' && e.at > backoff.at && e.at < backoff.at + 950);
+    assert.deepEqual(during, [], 'no shard started during the back-off');
+    assert.ok(events.some((e) => e.phase === 'shard_start' && e.at >= backoff.at + 950), 'shards started again after it');
+    assert.equal(events.at(-1).throttled, 1);
+  });
+
   test('an abort signal cancels every shard\'s request; what completed is kept', async () => {
     judge.reset();
     // Slower answers, so most of the run is still ahead when it is interrupted.
