@@ -11,6 +11,7 @@
 // case concurrency = 2 x 4 = 8 cases in flight), so the ratio is N instances against one.
 // Needs the wasm built into pkg/ and workerd in .tools (scripts/setup.sh). Exit code 1 when a
 // result differs from the local run.
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as api from '../pkg/index.js';
 import { formatEvalSetResult } from '../pkg/lib/history.js';
@@ -48,6 +49,12 @@ function verdict(rec) {
   return { text: JSON.stringify({ reasoning: 'checked', is_the_agent_response_valid: h % 3 === 0 ? 'invalid' : 'valid' }) };
 }
 
+/** User + system CPU time of a process so far, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const fileText = (r) => formatEvalSetResult({ ...r, eval_set_result_id: 'x', eval_set_result_name: 'x', creation_timestamp: 1 });
 
 const judge = await startJudgeServer({ latencyMs: LATENCY });
@@ -71,14 +78,21 @@ try {
   const rate = {};
   console.log(`throughput, ${CASES} judged cases (judge ${LATENCY} ms):`);
   console.log('  N   seconds   cases/s   vs N x one instance   judge calls in flight (max)');
+  let cpuPerCase = null;
   for (const n of [1, 2, 4]) {
     judge.reset();
+    const cpu0 = n === 1 ? cpuMs(instances[0].child.pid) : null;
     const t0 = performance.now();
     await api.evaluate({ evalSet, actual, config: CONFIG, remote: { endpoints: urls.slice(0, n) } });
     const s = (performance.now() - t0) / 1000;
+    if (cpu0 !== null) cpuPerCase = (cpuMs(instances[0].child.pid) - cpu0) / CASES;
     rate[n] = CASES / s;
     const ratio = rate[n] / (n * rate[1]);
     console.log(`  ${n}   ${s.toFixed(2).padStart(7)}   ${rate[n].toFixed(1).padStart(7)}   ${ratio.toFixed(2).padStart(19)}${ratio < 0.8 ? ' (below 0.8)' : ''}   ${String(judge.maxInFlight).padStart(27)}`);
+  }
+
+  if (cpuPerCase !== null) {
+    console.log(`workerd CPU per judged case (whole process: HTTP, JSON, scoring, the judge call): ${cpuPerCase.toFixed(2)} ms`);
   }
 
   const big = corpus(BIG, 'big');
