@@ -2,7 +2,8 @@
 // of an agent: each selected case scored as evaluateInvocations scores it, as the evaluation
 // endpoint scores `actual`. The local run a sharded run (remote.js) must equal, case for case.
 import { EvalError } from './errors.js';
-import { evaluateInvocations, loadEvalSet, loadEvalSetResult } from './api.js';
+import { evaluateInvocations, loadEvalSet, loadEvalSetResult, validateEvalConfig } from './api.js';
+import { runHealth } from './health.js';
 import { createEvalSetResult } from './adk_layout.js';
 import { describe, requireObject } from './wire.js';
 
@@ -61,11 +62,40 @@ export function recordedResult(set, results, appName, numRuns = 1) {
   return loadEvalSetResult(made, numRuns > 1 ? { runSummary: true } : undefined);
 }
 
-/** `evaluate({evalSet, actual, config?, judge?, evalIds?, concurrency?, signal?, onProgress?, onCaseResult?})`. */
+/** `strict: true`, as evaluate() has it: a config warning refuses the run before it starts. */
+export function strictBefore(args, fn) {
+  if (args.strict !== undefined && typeof args.strict !== 'boolean') {
+    throw new EvalError('schema', '$.strict', `${fn}: strict must be a boolean, found ${describe(args.strict)}`);
+  }
+  if (!args.strict) return;
+  const { errors, warnings } = validateEvalConfig(args.config);
+  const first = errors[0] ?? warnings[0];
+  if (first !== undefined) {
+    throw new EvalError(first.code, first.path === '' || first.path === '$' ? '$.config' : first.path.replace(/^\$/, '$.config'), `${fn} (strict): ${first.message}`);
+  }
+}
+
+/** `strict: true` after the run: any NOT_EVALUATED metric rejects, the result kept on the error. */
+export function strictAfter(args, result, fn) {
+  if (!args.strict) return result;
+  const h = runHealth(result);
+  if (h.count > 0) {
+    const err = new EvalError('strict', '', `${fn} (strict): ${h.summary}. \`result\` holds the whole result`);
+    err.result = result;
+    throw err;
+  }
+  return result;
+}
+
+/**
+ * `evaluate({evalSet, actual, config?, judge?, evalIds?, concurrency?, signal?, onProgress?,
+ * onCaseResult?, customMetrics?, strict?, includeInvocations?, perInvocation?, efficiencyMetrics?, explain?})`.
+ */
 export async function evaluateRecorded(args) {
   const fn = 'evaluate';
   const { set, cases } = recordedCases(args, fn);
-  const { config, judge, signal, onProgress, onCaseResult, customMetrics } = args;
+  strictBefore(args, fn);
+  const { config, judge, signal, onProgress, onCaseResult, customMetrics, includeInvocations, perInvocation, efficiencyMetrics, explain } = args;
   const concurrency = args.concurrency ?? 4;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new EvalError('schema', '$.concurrency', `${fn}: concurrency must be an integer >= 1, found ${describe(concurrency)}`);
@@ -89,6 +119,7 @@ export async function evaluateRecorded(args) {
       try {
         r = await evaluateInvocations({
           evalCase: c.evalCase, actual: c.actual, config, judge, customMetrics, evalSetId: set.eval_set_id, signal,
+          includeInvocations, perInvocation, efficiencyMetrics, explain,
         });
       } catch (e) {
         stopped = true;
@@ -119,7 +150,7 @@ export async function evaluateRecorded(args) {
     throw err;
   }
   progress('done', null);
-  return result;
+  return strictAfter(args, result, fn);
 }
 
 /** A JSON-path member: `.id` for plain names, `["..."]` otherwise. */

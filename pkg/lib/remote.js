@@ -7,7 +7,14 @@ import { EvalError } from './errors.js';
 import { loadEvalConfig, loadEvalSet } from './api.js';
 import { evaluate } from './run.js';
 import { describe, parseJsonBytes, toMember } from './wire.js';
-import { recordedCases, recordedResult } from './recorded.js';
+import { recordedCases, recordedResult, strictAfter, strictBefore } from './recorded.js';
+
+/** evaluate() options a remote run cannot honour: they shape what the endpoints compute. */
+const LOCAL_ONLY = {
+  customMetrics: 'custom metrics are host functions; the endpoints cannot call them',
+  includeInvocations: 'the endpoints answer full results', perInvocation: 'the endpoints answer full results',
+  efficiencyMetrics: 'the endpoints answer full results', explain: 'the endpoints answer full results',
+};
 
 const REMOTE_OPTIONS = ['endpoints', 'shards', 'token', 'fetch', 'perEndpoint', 'maxCasesPerShard', 'shardTimeoutMs', 'maxAttempts', 'judgeConcurrency', 'judgeCallsPerMinute'];
 /** Server errors a retry elsewhere cannot fix: the request itself is wrong. */
@@ -131,7 +138,11 @@ export async function evaluateRemote(args) {
     if (!(e instanceof EvalError)) throw e;
     throw new EvalError(e.code, e.path.replace(/^\$/, '$.config'), `${fn}: config: ${e.message}`, { cause: e });
   }
-  if (args.agent !== undefined && args.agent !== null) return agentThenRemote(args, opts, configText);
+  for (const [k, why] of Object.entries(LOCAL_ONLY)) {
+    if (args[k] !== undefined && args[k] !== null) throw new EvalError('unsupported', `$.${k}`, `${fn}: ${k} does not go with remote: ${why}`);
+  }
+  strictBefore(args, fn);
+  if (args.agent !== undefined && args.agent !== null) return strictAfter(args, await agentThenRemote(args, opts, configText), fn);
   if (args.judge !== undefined && args.judge !== null) {
     throw new EvalError('unsupported', '$.judge', `${fn}: a remote run is judged by the endpoints' own judge (EVALCORE_JUDGE); leave judge out`);
   }
@@ -141,7 +152,7 @@ export async function evaluateRemote(args) {
   const { set, cases } = recordedCases(args, fn);
   const partial = (got) => recordedResult(set, got, args.appName);
   const results = await shardRun({ fn, set, cases, configText, opts, args, partial });
-  return partial(results);
+  return strictAfter(args, partial(results), fn);
 }
 
 /**
@@ -163,7 +174,7 @@ async function agentThenRemote(args, opts, configText) {
     }
   };
   const local = {};
-  for (const k of ['evalSet', 'agent', 'numRuns', 'concurrency', 'evalIds', 'signal', 'appName', 'agentTimeoutMs', 'judge', 'customMetrics']) {
+  for (const k of ['evalSet', 'agent', 'numRuns', 'concurrency', 'evalIds', 'signal', 'appName', 'agentTimeoutMs', 'judge']) {
     if (args[k] !== undefined) local[k] = args[k];
   }
   const set = loadEvalSet(args.evalSet);
@@ -404,6 +415,8 @@ async function shardRun({ fn, set, cases, configText, opts, args, partial, run =
     } finally {
       clearTimeout(idle);
       inFlight.delete(controller);
+      // A shard given up on mid-stream (a bad line, a protocol error) stops its endpoint's work too.
+      controller.abort(new ShardFailure('stopped', 'the shard ended', { retry: false }));
     }
   }
 

@@ -7,6 +7,7 @@
 // endpoint left.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -177,6 +178,68 @@ describe('a run sharded over workerd instances', () => {
     await assert.rejects(api.evaluate({ evalSet, actual, remote: { endpoints: ['ftp://x'] } }), (e) => e.code === 'schema' && e.path === '$.remote.endpoints[0]');
     await assert.rejects(api.evaluate({ evalSet, actual: { case_000: [] }, remote: { endpoints: urls() } }), (e) => e.code === 'schema' && e.path === '$.actual.case_001');
     await assert.rejects(api.evaluate({ evalSet, actual, remote: { endpoints: urls() }, judge: { provider: 'openai', model: 'm' } }), (e) => e.code === 'unsupported' && e.path === '$.judge');
+  });
+
+  test('a silent endpoint (no line for shardTimeoutMs) and one that sends every line twice: the same result, no case counted twice', async () => {
+    // Takes the request, never answers.
+    const held = [];
+    const silent = createServer((req, res) => held.push(res));
+    await new Promise((r) => silent.listen(0, '127.0.0.1', r));
+    const silentUrl = `http://127.0.0.1:${silent.address().port}`;
+    try {
+      const events = [];
+      const remote = await api.evaluate({
+        evalSet, actual, config: CONFIG, remote: { endpoints: [silentUrl, ...urls()], token: TOKEN, maxCasesPerShard: 8, shardTimeoutMs: 400 },
+        onProgress: (p) => events.push(p),
+      });
+      sameText(fileText(remote), fileText(local), 'the result file');
+      const retried = events.filter((e) => e.phase === 'shard_retry' && e.endpoint === silentUrl);
+      assert.ok(retried.length >= 1 && retried.every((e) => /no answer for 400 ms/.test(e.why)), JSON.stringify(retried));
+      assert.equal(events.at(-1).endpoints.find((e) => e.url === silentUrl).down, true);
+    } finally {
+      for (const res of held) res.destroy();
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
+    // Every ndjson line delivered twice (a proxy that retried, say).
+    const doubling = async (url, init) => {
+      const res = await fetch(url, init);
+      if (!res.ok || res.body === null) return res;
+      const text = await res.text();
+      const doubled = text.split('\n').filter((l) => l !== '').map((l) => (l.includes('"summary"') ? `${l}\n` : `${l}\n${l}\n`)).join('');
+      return new Response(doubled, { status: 200, headers: res.headers });
+    };
+    const events = [];
+    const streamed = [];
+    const twice = await api.evaluate({
+      evalSet, actual, config: CONFIG, remote: { endpoints: urls(), token: TOKEN, maxCasesPerShard: 8, fetch: doubling },
+      onProgress: (p) => events.push(p), onCaseResult: (r) => streamed.push(r.eval_id),
+    });
+    sameText(fileText(twice), fileText(local), 'the result file');
+    assert.equal(streamed.length, N);
+    assert.equal(events.at(-1).duplicatesDropped, N);
+  });
+
+  test('options a remote run cannot honour are refused, and strict holds as in a local run', async () => {
+    await assert.rejects(api.evaluate({ evalSet, actual, config: CONFIG, remote: { endpoints: urls() }, customMetrics: { m: () => ({ score: 1 }) } }),
+      (e) => e.code === 'unsupported' && e.path === '$.customMetrics');
+    await assert.rejects(api.evaluate({ evalSet, actual, config: CONFIG, remote: { endpoints: urls() }, perInvocation: false }),
+      (e) => e.code === 'unsupported' && e.path === '$.perInvocation');
+    judge.reset();
+    const misspelt = { criteria: { ...CONFIG.criteria, response_match_scor: 0.5 } };
+    await assert.rejects(api.evaluate({ evalSet, actual, config: misspelt, strict: true, remote: { endpoints: urls(), token: TOKEN } }),
+      (e) => e instanceof api.EvalError && e.path.startsWith('$.config.criteria') && /strict/.test(e.message));
+    assert.equal(judge.requests.length, 0, 'refused before any request');
+    // A judged metric that cannot be judged (an unknown model answer) fails strict, local and remote alike.
+    judge.script(() => ({ text: 'not json at all' }));
+    const few = { evalSet, actual, evalIds: ['case_001', 'case_002'], config: CONFIG, strict: true };
+    const judgeHere = { provider: 'openai', model: 'judge-model', baseUrl: judge.baseUrl, headers: { authorization: `Bearer ${KEY}` }, maxRetries: 0 };
+    const here = await api.evaluate({ ...few, judge: judgeHere }).then(() => null, (e) => e);
+    const there = await api.evaluate({ ...few, remote: { endpoints: urls(), token: TOKEN } }).then(() => null, (e) => e);
+    judge.script(verdict);
+    assert.equal(here?.code, 'strict');
+    assert.equal(there?.code, 'strict');
+    assert.equal(there.message, here.message);
   });
 
   test('one key\'s allowance split, not multiplied: judgeConcurrency 4 over 6 request slots never has 5 calls in flight', async () => {
