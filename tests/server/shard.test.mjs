@@ -352,6 +352,43 @@ export async function agent(turn) {
     sameText(fileText(unmeasured(b)), fileText(unmeasured(a)), 'the API result');
   });
 
+  test('Ctrl-C in `evalcore eval --remote` cancels every shard: exit 130, no result file, no judge call after it', async () => {
+    const dir = workDir();
+    works.push(dir);
+    const big = corpus(120, 'cli_stop');
+    writeFileSync(join(dir, 'replies.json'), JSON.stringify(big.actual));
+    writeFileSync(join(dir, 'agent.mjs'), `import { readFileSync } from 'node:fs';
+const replies = JSON.parse(readFileSync(new URL('./replies.json', import.meta.url), 'utf8'));
+export const agent = async (turn) => replies[turn.evalId][turn.turnIndex].final_response.parts[0].text;
+`);
+    writeFileSync(join(dir, 'cli_stop.evalset.json'), JSON.stringify(big.evalSet));
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG));
+    while (judge.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
+    judge.script((rec) => ({ ...verdict(rec), delayMs: 300 }));
+    const child = spawn(process.execPath, [join(PKG, 'bin', 'evalcore.js'), 'eval', join(dir, 'agent.mjs'), join(dir, 'cli_stop.evalset.json'),
+      '--config_file_path', join(dir, 'config.json'), '--remote', urls().join(','), '--results_dir', join(dir, 'out')],
+    { env: { PATH: process.env.PATH, HOME: process.env.HOME, EVALCORE_REMOTE_TOKEN: TOKEN } });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    const exited = new Promise((r) => child.on('close', (code) => r(code)));
+    // Interrupt once the endpoints are judging, mid-way through a round of calls.
+    while (judge.requests.length < 6) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 150));
+    child.kill('SIGINT');
+    const code = await exited;
+    await new Promise((r) => setTimeout(r, 500));
+    const settled = judge.requests.length;
+    await new Promise((r) => setTimeout(r, 600));
+    const after = judge.requests.length;
+    judge.script(verdict);
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /interrupted: \d+ case run\(s\) had completed; no result files written/);
+    assert.equal(after, settled, 'no judge call after the interrupt settled');
+    const total = big.evalSet.eval_cases.reduce((n, c) => n + c.conversation.length, 0);
+    assert.ok(settled < total / 2, `${settled} of ${total} judge calls were made`);
+    assert.throws(() => readdirSync(join(dir, 'out')), /ENOENT/);
+  });
+
   test('one instance killed mid-run: the result is complete and the same, no case counted twice', async () => {
     const victim = instances[2];
     const events = [];
