@@ -236,7 +236,7 @@ export interface RemoteOptions {
   perEndpoint?: number;
   /** Largest shard (default 100, the endpoint's default maxCases); an endpoint's 413 halves a shard anyway. */
   maxCasesPerShard?: number;
-  /** A shard with no line from its endpoint for this long is sent elsewhere (default 120000). */
+  /** A shard with no line from its endpoint for this long is sent elsewhere (default 300000). */
   shardTimeoutMs?: number;
   /** Attempts per shard before the run fails with `remote_failed` (default 3). */
   maxAttempts?: number;

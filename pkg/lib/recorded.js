@@ -106,7 +106,16 @@ export async function evaluateRecorded(args) {
   }
   const results = new Array(cases.length);
   const tally = { casesDone: 0, casesTotal: cases.length, passed: 0, failed: 0, notEvaluated: 0 };
-  const progress = (phase, evalId) => onProgress?.({ phase, run: 0, ...tally, evalId });
+  // A listener that throws never stops the run; what it threw is reported at the end.
+  const listenerErrors = [];
+  const safe = (f, v) => {
+    try {
+      f?.(v);
+    } catch (e) {
+      listenerErrors.push(e);
+    }
+  };
+  const progress = (phase, evalId) => safe(onProgress, { phase, run: 0, ...tally, evalId });
   progress('start', null);
   let next = 0;
   let stopped = false;
@@ -130,7 +139,7 @@ export async function evaluateRecorded(args) {
       if (r.final_eval_status === 'PASSED') tally.passed++;
       else if (r.final_eval_status === 'FAILED') tally.failed++;
       else tally.notEvaluated++;
-      onCaseResult?.(r);
+      safe(onCaseResult, r);
       progress('case', c.evalCase.eval_id);
     }
   };
@@ -150,6 +159,11 @@ export async function evaluateRecorded(args) {
     throw err;
   }
   progress('done', null);
+  if (listenerErrors.length > 0) {
+    const err = new AggregateError(listenerErrors, 'evalcore: an onProgress/onCaseResult callback threw (the evaluation itself completed; `result` holds it)');
+    err.result = result;
+    throw err;
+  }
   return strictAfter(args, result, fn);
 }
 

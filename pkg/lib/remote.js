@@ -72,7 +72,7 @@ function remoteOptions(remote, fn) {
     shards: int('shards', maxRunning),
     // The endpoint's own default maxCases: a shard larger than the server takes is split anyway.
     maxCasesPerShard: int('maxCasesPerShard', 100),
-    shardTimeoutMs: int('shardTimeoutMs', 120_000),
+    shardTimeoutMs: int('shardTimeoutMs', 300_000),
     maxAttempts: int('maxAttempts', 3),
   };
 }
@@ -142,7 +142,17 @@ export async function evaluateRemote(args) {
     if (args[k] !== undefined && args[k] !== null) throw new EvalError('unsupported', `$.${k}`, `${fn}: ${k} does not go with remote: ${why}`);
   }
   strictBefore(args, fn);
-  if (args.agent !== undefined && args.agent !== null) return strictAfter(args, await agentThenRemote(args, opts, configText), fn);
+  // What a listener threw, reported when the run is done (as evaluate() does).
+  const listenerErrors = [];
+  const finish = (result) => {
+    if (listenerErrors.length > 0) {
+      const err = new AggregateError(listenerErrors, 'evalcore: an onProgress/onCaseResult callback threw (the evaluation itself completed; `result` holds it)');
+      err.result = result;
+      throw err;
+    }
+    return strictAfter(args, result, fn);
+  };
+  if (args.agent !== undefined && args.agent !== null) return finish(await agentThenRemote(args, opts, configText, listenerErrors));
   if (args.judge !== undefined && args.judge !== null) {
     throw new EvalError('unsupported', '$.judge', `${fn}: a remote run is judged by the endpoints' own judge (EVALCORE_JUDGE); leave judge out`);
   }
@@ -151,8 +161,8 @@ export async function evaluateRemote(args) {
   }
   const { set, cases } = recordedCases(args, fn);
   const partial = (got) => recordedResult(set, got, args.appName);
-  const results = await shardRun({ fn, set, cases, configText, opts, args, partial });
-  return strictAfter(args, partial(results), fn);
+  const results = await shardRun({ fn, set, cases, configText, opts, args: { ...args, listenerErrors }, partial });
+  return finish(partial(results));
 }
 
 /**
@@ -162,15 +172,15 @@ export async function evaluateRemote(args) {
  * no metric is computed for it in a local run either. Session, user and run of each case are the
  * local run's.
  */
-async function agentThenRemote(args, opts, configText) {
+async function agentThenRemote(args, opts, configText, listenerErrors) {
   const fn = 'evaluate';
   const numRuns = args.numRuns ?? 1;
   const forward = (stage) => (p) => {
     if (typeof args.onProgress !== 'function') return;
     try {
       args.onProgress({ ...p, stage });
-    } catch {
-      // A failing listener never stops the run.
+    } catch (e) {
+      listenerErrors.push(e);
     }
   };
   const local = {};
@@ -204,7 +214,7 @@ async function agentThenRemote(args, opts, configText) {
     const onCaseResult = typeof args.onCaseResult === 'function' ? (r) => args.onCaseResult(sessionOf(r, byRun[run].get(r.eval_id))) : undefined;
     const scored = await shardRun({
       fn, set, cases, configText, opts, partial, run,
-      args: { signal: args.signal, onProgress: forward('score'), onCaseResult },
+      args: { signal: args.signal, onProgress: forward('score'), onCaseResult, listenerErrors },
     });
     const byId = new Map(scored.map((r) => [r.eval_id, r]));
     for (const [, evalCase] of selected) {
@@ -250,8 +260,9 @@ async function shardRun({ fn, set, cases, configText, opts, args, partial, run =
     if (typeof onProgress !== 'function') return;
     try {
       onProgress({ phase, run, ...tally, ...stats, ...extra });
-    } catch {
-      // A failing listener never stops the run.
+    } catch (e) {
+      // A failing listener never stops the run; it is reported at its end.
+      args.listenerErrors?.push(e);
     }
   };
   const stopAll = (reason) => {
@@ -303,8 +314,8 @@ async function shardRun({ fn, set, cases, configText, opts, args, partial, run =
     if (typeof onCaseResult === 'function') {
       try {
         onCaseResult(line);
-      } catch {
-        // As above.
+      } catch (e) {
+        args.listenerErrors?.push(e);
       }
     }
     progress('case', { evalId: line.eval_id, shard: shard.id, endpoint: shard.ep.url });
@@ -483,18 +494,21 @@ async function shardRun({ fn, set, cases, configText, opts, args, partial, run =
     }
     shard.attempts++;
     ep.failures++;
-    // Two failures in a row: the instance is taken out of this run (its shards go elsewhere).
-    if (ep.failures >= 2) ep.down = true;
+    // Two failures in a row take an endpoint out of the run while another is left; the last one
+    // stays (one Workers URL fronts many instances: a retry there may reach another).
+    if (ep.failures >= 2 && healthy().some((o) => o !== ep)) ep.down = true;
     if (shard.attempts >= opts.maxAttempts) {
-      return fail(new EvalError('remote_failed', '$.remote.endpoints', `${fn}: shard ${shard.id} (${left.length} case(s) left) failed ${shard.attempts} times; last on ${ep.url}: ${e.message}`));
-    }
-    if (healthy().length === 0) {
-      return fail(new EvalError('remote_unavailable', '$.remote.endpoints', `${fn}: every endpoint failed; last ${ep.url}: ${e.message}`));
+      const none = opts.endpoints.every((o) => o.down || o.failures >= 2);
+      return fail(none
+        ? new EvalError('remote_unavailable', '$.remote.endpoints', `${fn}: every endpoint failed (${left.length} case(s) of shard ${shard.id} left after ${shard.attempts} attempts); last ${ep.url}: ${e.message}`)
+        : new EvalError('remote_failed', '$.remote.endpoints', `${fn}: shard ${shard.id} (${left.length} case(s) left) failed ${shard.attempts} times; last on ${ep.url}: ${e.message}`));
     }
     stats.retries++;
     shard.avoid.add(ep.url);
-    queue.unshift({ ...shard, items: left });
-    progress('shard_retry', { shard: shard.id, endpoint: ep.url, why: e.message, casesLeft: left.length });
+    // A re-send waits a little more each time (it may go back to the same endpoint).
+    const delayMs = Math.min(250 * 2 ** (shard.attempts - 1), 5_000);
+    queue.unshift({ ...shard, items: left, notBefore: Date.now() + delayMs });
+    progress('shard_retry', { shard: shard.id, endpoint: ep.url, why: e.message, casesLeft: left.length, delayMs });
     return undefined;
   }
 

@@ -53,6 +53,16 @@ describe('evaluate({evalSet, actual}) here', () => {
     assert.deepEqual(await code(api.evaluate({ evalSet, actual, strict: 'yes' })), { code: 'schema', path: '$.strict' });
   });
 
+  test('a listener that throws does not stop the run: AggregateError with the whole result, here and remote', async () => {
+    for (const remote of [undefined, { endpoints: ['http://a.test'], fetch: inProcess(handler) }]) {
+      const err = await api.evaluate({ evalSet, actual, config, remote, onCaseResult: (r) => { if (r.eval_id === 'c4') throw new Error('listener bug'); } })
+        .then(() => null, (e) => e);
+      assert.ok(err instanceof AggregateError, String(err));
+      assert.equal(err.errors[0].message, 'listener bug');
+      assert.equal(err.result.eval_case_results.length, 12);
+    }
+  });
+
   test('an abort keeps the cases that completed', async () => {
     const controller = new AbortController();
     let n = 0;
