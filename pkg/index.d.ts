@@ -189,7 +189,9 @@ export type Agent = (turn: AgentTurn) => AgentReply | Promise<AgentReply>;
 
 export interface Progress {
   /** `judge_retry`: a judge call waits before its next attempt (see `retry`); the counts are the run's. */
-  phase: "start" | "case" | "done" | "judge_retry";
+  phase: "start" | "case" | "done" | "judge_retry" | "shard_start" | "shard_done" | "shard_retry" | "judge_backoff";
+  /** `evaluate({agent, remote})`: the agent's turns here (`agent`), or the scoring over the endpoints (`score`). */
+  stage?: "agent" | "score";
   run: number;
   casesDone: number;
   casesTotal: number;
@@ -199,6 +201,74 @@ export interface Progress {
   evalId?: string | null;
   /** With phase `judge_retry`. */
   retry?: { metric: string; attempt: number; maxRetries: number; delayMs: number; why: string };
+  /** Remote runs (`remote`): shards planned (grows when an endpoint's 413 splits one), finished, in flight. */
+  shardsTotal?: number;
+  shardsDone?: number;
+  shardsRunning?: number;
+  /** Remote runs: shard requests sent, shards re-sent after a failure, results an endpoint sent twice (dropped). */
+  requests?: number;
+  retries?: number;
+  duplicatesDropped?: number;
+  /** Remote runs: judge calls the endpoints made (from each shard's summary line). */
+  judgeCalls?: number;
+  /** Remote runs: 429s the endpoints' judge gave (each paused every shard's start: `judge_backoff`). */
+  throttled?: number;
+  /** Remote runs, `shard_*` and `case`: which shard, on which endpoint. */
+  shard?: number;
+  endpoint?: string;
+  /** `shard_retry`: why the shard is sent again, how many of its cases are left, the wait (429). */
+  why?: string;
+  casesLeft?: number;
+  delayMs?: number;
+  /** Remote runs, `done`: each endpoint's share (`down`: taken out of the run after failing twice in a row). */
+  endpoints?: number | { url: string; cases: number; requests: number; down: boolean }[];
+}
+
+/** Where a remote run sends its shards (README "Sharded runs"). */
+export interface RemoteOptions {
+  /** Endpoint base URLs (`/v1/evaluate` is appended), as an array or comma-separated. */
+  endpoints: string[] | string;
+  /** Shards to split the cases into (default: endpoints x perEndpoint; more when a shard would pass maxCasesPerShard). */
+  shards?: number;
+  /** The endpoints' EVALCORE_TOKEN. */
+  token?: string;
+  /** Shard requests in flight per endpoint (default 2). */
+  perEndpoint?: number;
+  /** Largest shard (default 100, the endpoint's default maxCases); an endpoint's 413 halves a shard anyway. */
+  maxCasesPerShard?: number;
+  /** A shard with no line from its endpoint for this long is sent elsewhere (default 300000). */
+  shardTimeoutMs?: number;
+  /** Attempts per shard before the run fails with `remote_failed` (default 3). */
+  maxAttempts?: number;
+  /** Judge calls in flight across every endpoint (one key's allowance): split over the shard requests, which are never more. */
+  judgeConcurrency?: number;
+  /** Judge calls a minute across every endpoint, split the same way. */
+  judgeCallsPerMinute?: number;
+  fetch?: (input: string, init?: any) => Promise<any>;
+}
+
+/**
+ * evaluate() over recorded agent replies: `actual` maps each eval id to its invocations, scored
+ * as evaluateInvocations scores them; results in the eval set's order. With `remote`, the cases
+ * are sharded over evaluation endpoints (judged by their own judge) and merged into the same result.
+ */
+export interface EvaluateRecordedArgs<Custom extends string = never> {
+  evalSet: EvalSet | JsonInput;
+  actual: Record<string, Invocation[] | JsonObject[]>;
+  agent?: undefined;
+  remote?: RemoteOptions;
+  config?: ConfigArg<NoInfer<Custom>> | null;
+  /** Local runs only: a remote run is judged by the endpoints' judge. */
+  judge?: Judge;
+  numRuns?: 1;
+  /** Cases in flight, local runs (default 4). */
+  concurrency?: number;
+  evalIds?: string[];
+  appName?: string;
+  signal?: AbortSignalLike;
+  onProgress?: (p: Progress) => void;
+  onCaseResult?: (r: EvalCaseResult) => void;
+  customMetrics?: Record<Custom, CustomMetric>;
 }
 
 export interface EvaluateArgs<Custom extends string = never> {
@@ -247,6 +317,7 @@ export interface EvaluateArgs<Custom extends string = never> {
  * `partialResult`.
  */
 export declare function evaluate<Custom extends string = never>(args: EvaluateArgs<Custom>): Promise<EvalSetResult>;
+export declare function evaluate<Custom extends string = never>(args: EvaluateRecordedArgs<Custom>): Promise<EvalSetResult>;
 
 /** Every judge call `evaluateInvocations(args)` would make, without sending any. */
 export declare function planJudgeCalls<Custom extends string = never>(args: EvaluateInvocationsArgs<Custom>): Promise<JudgePlan>;

@@ -21,6 +21,8 @@ export interface ServerLimits {
   agentTimeoutMs?: number;
   /** Cases of one request scored at once (default 4; EVALCORE_CASE_CONCURRENCY). */
   caseConcurrency?: number;
+  /** Judge calls of one request in flight (default 16; EVALCORE_JUDGE_CONCURRENCY); a request may ask for fewer (`judgeConcurrency`), never more (400). */
+  judgeConcurrency?: number;
   /** The core's parse budget (setLimits maxParseBytes), lowered to this for the instance (default 128 MiB; EVALCORE_MAX_PARSE_BYTES). 413 too_large. */
   maxParseBytes?: number;
 }

@@ -10,6 +10,8 @@ import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLe
 import { RunRecord, merge, pairsOf } from './resume.js';
 import { callWithHost, errorText, makeHost } from './host.js';
 import { runHealth } from './health.js';
+import { evaluateRecorded } from './recorded.js';
+import { evaluateRemote } from './remote.js';
 
 /** Strict runs refuse a config with warnings (ADK would run it, ignoring what it cannot use). */
 function strictConfig(config, fn) {
@@ -185,6 +187,9 @@ export async function planJudgeCalls(args) {
 export async function evaluate(args) {
   ensureReady();
   requireObject(args, 'evaluate');
+  // Recorded agent replies instead of an agent: scored here, or sharded over endpoints.
+  if (args.remote !== undefined && args.remote !== null) return evaluateRemote(args);
+  if ((args.agent === undefined || args.agent === null) && args.actual !== undefined && args.actual !== null) return evaluateRecorded(args);
   const { evalSet, agent, config, judge, numRuns, concurrency, evalIds, signal, onProgress, onCaseResult, customMetrics, appName, strict, agentTimeoutMs } = args;
   if (evalSet === undefined || evalSet === null) {
     throw new EvalError('schema', '$.evalSet', 'evaluate: evalSet is required (an eval set object, JSON text or bytes)');

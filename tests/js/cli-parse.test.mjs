@@ -155,6 +155,10 @@ test('the progress line: bar, counts, failures including NOT_EVALUATED, elapsed 
     'hello_world  run 2/2  [########------------] 3/8 cases  2 passed  1 failed  1:05');
   assert.equal(progressLine({ ...p, casesDone: 0, casesTotal: 0, notEvaluated: 0, passed: 0 }, { elapsedMs: 3_723_000 }),
     '[--------------------] 0/0 cases  0 passed  0 failed  1:02:03');
+  // A remote run: its stage, and the shards.
+  assert.equal(progressLine({ ...p, stage: 'score', shardsDone: 3, shardsTotal: 8, shardsRunning: 4, retries: 1 }, { elapsedMs: 5_000 }),
+    'scoring  [########------------] 3/8 cases  shards 3/8 (4 running, 1 retried)  2 passed  1 failed  0:05');
+  assert.equal(progressLine({ ...p, stage: 'agent' }, { elapsedMs: 0 }), 'agent  [########------------] 3/8 cases  2 passed  1 failed  0:00');
 });
 
 test('the progress display draws only on a terminal, in place, and clears itself', () => {

@@ -65,6 +65,59 @@ describe('limits', () => {
     assert.ok(ok.body.eval_case_results.every((r) => r.final_eval_status === 'PASSED'));
   });
 
+  test('judge pace per request: judgeConcurrency (never above the server\'s), judgeCallsPerMinute, and a 429 pausing the instance', async () => {
+    const s = await serve({ limits: { judgeConcurrency: 4, caseConcurrency: 8 } });
+    const set = setOf(12);
+    const over = await call(s.url, '/v1/evaluate', { body: { evalSet: set, config: JUDGED, actual: recorded(set), judgeConcurrency: 5 } });
+    assert.equal(over.status, 400, over.text);
+    assert.equal(over.body.error.path, '$.judgeConcurrency');
+    assert.match(over.body.error.message, /judgeConcurrency is 5; .* at most 4/);
+    for (const [v, path] of [[0, '$.judgeConcurrency'], [1.5, '$.judgeCallsPerMinute']]) {
+      const bad = await call(s.url, '/v1/evaluate', { body: { evalSet: set, config: JUDGED, actual: recorded(set), [path.slice(2)]: v } });
+      assert.equal(bad.status, 400, bad.text);
+      assert.equal(bad.body.error.path, path);
+    }
+    judge.script(() => ({ text: VALID, delayMs: 100 }));
+    // Eight cases scored at once, their judge calls two at a time.
+    const two = await call(s.url, '/v1/evaluate', { body: { evalSet: set, config: JUDGED, actual: recorded(set), judgeConcurrency: 2 } });
+    assert.equal(two.status, 200, two.text);
+    assert.equal(judge.requests.length, 12);
+    assert.equal(judge.maxInFlight, 2);
+    judge.script(() => ({ text: VALID, delayMs: 100 }));
+    const four = await call(s.url, '/v1/evaluate', { body: { evalSet: set, config: JUDGED, actual: recorded(set) } });
+    assert.equal(four.status, 200, four.text);
+    assert.equal(judge.maxInFlight, 4, 'the server\'s own limit when the request names none');
+    // 600 calls a minute: one start every 100 ms.
+    judge.script(() => VALID);
+    const paced = setOf(5);
+    await call(s.url, '/v1/evaluate', { body: { evalSet: paced, config: JUDGED, actual: recorded(paced), judgeCallsPerMinute: 600 } });
+    const starts = judge.requests.map((r) => r.arrivedAt);
+    for (let i = 1; i < starts.length; i++) assert.ok(starts[i] - starts[i - 1] >= 90, `call ${i} started ${(starts[i] - starts[i - 1]).toFixed(0)} ms after the one before`);
+    // The judge says 429 once (Retry-After 1 s): the stream reports it, and no call of any
+    // request of this instance starts for that second.
+    let first = true;
+    judge.script(() => {
+      if (!first) return VALID;
+      first = false;
+      return { status: 429, error: 'slow down', retryAfter: 1 };
+    });
+    const t0 = judge.requests.length;
+    const [a, b] = await Promise.all([
+      callNdjson(s.url, '/v1/evaluate', { evalSet: setOf(3, 'a'), config: JUDGED, actual: recorded(setOf(3, 'a')), judgeConcurrency: 1 }),
+      (async () => {
+        await new Promise((r) => setTimeout(r, 150));
+        return callNdjson(s.url, '/v1/evaluate', { evalSet: setOf(3, 'b'), config: JUDGED, actual: recorded(setOf(3, 'b')), judgeConcurrency: 1 });
+      })(),
+    ]);
+    assert.deepEqual(a.lines.filter((l) => l.judge_throttled).map((l) => l.judge_throttled), [{ retry_after_ms: 1000 }]);
+    assert.ok(a.lines.at(-1).summary && b.lines.at(-1).summary);
+    assert.ok([...a.lines, ...b.lines].filter((l) => l.eval_id).every((r) => r.final_eval_status === 'PASSED'));
+    const calls = judge.requests.slice(t0);
+    const throttledAt = calls[0].arrivedAt;
+    const next = calls.slice(1).map((r) => r.arrivedAt - throttledAt);
+    assert.ok(next.every((ms) => ms >= 950), `after the 429 the next calls came ${next.map((m) => m.toFixed(0)).join(', ')} ms later`);
+  });
+
   test('judge calls per request: an agent run stops at maxCalls (budget_exhausted, named in the summary)', async () => {
     judge.script(() => VALID);
     const s = await serve({ limits: { maxCalls: 2 }, agents: { echo: async (turn) => `answer ${turn.text.split(' ')[1]}` } });
@@ -159,7 +212,7 @@ describe('limits', () => {
   test('a body or case count over its limit names the limit; defaults are documented values', async () => {
     assert.deepEqual({ ...DEFAULT_LIMITS }, {
       maxBodyBytes: 10 * 1024 * 1024, maxCases: 100, maxRuns: 5, maxCalls: 200, maxConcurrent: 64, agentTimeoutMs: 60_000, caseConcurrency: 4,
-      maxParseBytes: 128 * 1024 * 1024,
+      judgeConcurrency: 16, maxParseBytes: 128 * 1024 * 1024,
     });
     const s = await serve({ limits: { maxCases: 2, maxBodyBytes: 5000 } });
     const many = await call(s.url, '/v1/evaluate', { body: { evalSet: setOf(3), actual: recorded(setOf(3)) } });

@@ -35,6 +35,8 @@ export const FLAGS = {
   judge_media: 'bool',
   dry_run: 'bool',
   no_save: 'bool',
+  remote: 'string',
+  shards: 'int',
 };
 
 /** Default --agent_timeout: a turn that never answers fails its case instead of hanging the run. */
@@ -73,6 +75,13 @@ Options:
   --judge_media               show the judge the images, audio and documents of the user turn
                               and the responses (default: text only, as ADK)
   --dry_run                   send no judge call: count the calls the run would make
+  --remote URL[,URL...]       score on these evaluation endpoints (evalcore serve, the Workers
+                              module worker): the agent's turns run here, then the cases are
+                              split into shards, scored and judged by the endpoints (their
+                              EVALCORE_JUDGE), and merged into the result a local run gives;
+                              EVALCORE_REMOTE_TOKEN is sent as their bearer token. --judge then
+                              only drives simulated users
+  --shards N                  split the cases into N shards (default: 2 per endpoint)
   --agent_timeout SECONDS     longest wait for one agent turn (default ${DEFAULT_AGENT_TIMEOUT_S}; 0: none); a turn
                               that takes longer fails its case (agent_timeout)
   --strict                    fail the run (exit 1) on any NOT_EVALUATED metric or config
@@ -124,6 +133,25 @@ export function judgeFromFlags(opts, env = process.env) {
   } else if (env.ANTHROPIC_API_KEY) headers['x-api-key'] = env.ANTHROPIC_API_KEY;
   if (Object.keys(headers).length > 0) judge.headers = headers;
   return judge;
+}
+
+/** The `remote` option of evaluate() for --remote / --shards; the token from EVALCORE_REMOTE_TOKEN. */
+export function remoteFromFlags(opts, judge, env) {
+  if (opts.remote === undefined) {
+    if (opts.shards !== undefined) throw new UsageError('--shards needs --remote URL[,URL...]', COMMAND);
+    return undefined;
+  }
+  const endpoints = opts.remote.split(',').map((u) => u.trim()).filter((u) => u !== '');
+  if (endpoints.length === 0) throw new UsageError('--remote needs one or more endpoint URLs, separated by commas', COMMAND);
+  for (const u of endpoints) {
+    if (!/^https?:\/\/[^/\s]+/.test(u)) throw new UsageError(`--remote: "${u}" is not an http(s) URL`, COMMAND);
+  }
+  if (judge?.dryRun) throw new UsageError('--dry_run counts local judge calls; with --remote the endpoints judge', COMMAND);
+  if (judge?.cassette) throw new UsageError('--judge_cassette records local judge calls; with --remote the endpoints judge', COMMAND);
+  const remote = { endpoints };
+  if (opts.shards !== undefined) remote.shards = opts.shards;
+  if (env.EVALCORE_REMOTE_TOKEN) remote.token = env.EVALCORE_REMOTE_TOKEN;
+  return remote;
 }
 
 /**
@@ -257,6 +285,7 @@ export async function runEval(argv, io) {
   const [agentArg, ...setArgs] = positionals;
   const format = opts.format ?? 'text';
   const judge = judgeFromFlags(opts, io.env);
+  const remote = remoteFromFlags(opts, judge, io.env ?? {});
   const logLevel = opts.log_level ?? 'WARNING';
   const say = (line) => io.stderr.write(`${line}\n`);
 
@@ -291,7 +320,7 @@ export async function runEval(argv, io) {
   const info = reportToStdout ? io.stderr : io.stdout;
   const first = sets.length > 0 ? configOf(sets[0]) : configOf({});
   info.write(`${criteriaLine(first.config, first.raw)}\n`);
-  if (judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay' && !judge.dryRun) {
+  if (!remote && judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay' && !judge.dryRun) {
     say(`warning: no API key for the ${judge.provider} judge in the environment; judged metrics will be NOT_EVALUATED`);
   }
 
@@ -313,6 +342,7 @@ export async function runEval(argv, io) {
         signal: controller.signal, onProgress: (p) => progress.update(p),
       };
       if (judge) args.judge = judge;
+      if (remote) args.remote = remote;
       if (opts.concurrency !== undefined) args.concurrency = opts.concurrency;
       if (evalIds !== undefined) args.evalIds = evalIds;
       try {

@@ -21,8 +21,11 @@ export function progressLine(p, { label = '', runs = 1, elapsedMs = 0, color = f
   const red = (s) => (color ? `\x1b[31m${s}\x1b[39m` : s);
   const parts = [];
   if (label) parts.push(label);
+  // A remote run: the agent's turns here first, then the scoring over the endpoints' shards.
+  if (p.stage) parts.push(p.stage === 'agent' ? 'agent' : 'scoring');
   if (runs > 1) parts.push(`run ${(p.run ?? 0) + 1}/${runs}`);
   parts.push(`${bar} ${done}/${total} cases`);
+  if (p.shardsTotal !== undefined) parts.push(`shards ${p.shardsDone ?? 0}/${p.shardsTotal} (${p.shardsRunning ?? 0} running${p.retries ? `, ${p.retries} retried` : ''})`);
   parts.push(green(`${p.passed ?? 0} passed`));
   const failed = (p.failed ?? 0) + (p.notEvaluated ?? 0);
   parts.push(failed > 0 ? red(`${failed} failed`) : `${failed} failed`);

@@ -12,6 +12,9 @@ export const DEFAULT_LIMITS = Object.freeze({
   maxConcurrent: 64, // evaluations in flight in one server instance (EVALCORE_MAX_CONCURRENT)
   agentTimeoutMs: 60_000, // one agent turn (EVALCORE_AGENT_TIMEOUT_MS)
   caseConcurrency: 4, // cases of one request scored at once (EVALCORE_CASE_CONCURRENCY)
+  // Judge calls one request has in flight; a request may ask for fewer (`judgeConcurrency`),
+  // never more, so a client sharding a run over many instances can split one key's allowance.
+  judgeConcurrency: 16, // (EVALCORE_JUDGE_CONCURRENCY)
   // The core's parse budget (setLimits maxParseBytes) while the server runs: a 10 MiB body of
   // tiny values would otherwise take ~1 GiB to parse (EVALCORE_MAX_PARSE_BYTES).
   maxParseBytes: 128 * 1024 * 1024,
@@ -25,6 +28,7 @@ const LIMIT_ENV = {
   maxConcurrent: 'EVALCORE_MAX_CONCURRENT',
   agentTimeoutMs: 'EVALCORE_AGENT_TIMEOUT_MS',
   caseConcurrency: 'EVALCORE_CASE_CONCURRENCY',
+  judgeConcurrency: 'EVALCORE_JUDGE_CONCURRENCY',
   maxParseBytes: 'EVALCORE_MAX_PARSE_BYTES',
 };
 

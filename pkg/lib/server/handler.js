@@ -14,7 +14,7 @@ import { resolveLimits, secretsOf } from './config.js';
 import { HttpError, badInput, checkToken, errorResponse, json, readCapped, redactor } from './http.js';
 
 const NDJSON = 'application/x-ndjson';
-const EVALUATE_FIELDS = ['evalSet', 'config', 'actual', 'agent', 'numRuns'];
+const EVALUATE_FIELDS = ['evalSet', 'config', 'actual', 'agent', 'numRuns', 'judgeConcurrency', 'judgeCallsPerMinute'];
 const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors', 'store'];
 const ROUTES = {
   '/healthz': ['GET', 'HEAD'],
@@ -49,6 +49,9 @@ export function createHandler(options = {}) {
   const log = typeof options.log === 'function' ? options.log : null;
   const cors = corsOf(options.cors);
   let inFlight = 0;
+  // A 429 from the judge pauses every request's next judge call on this instance until then:
+  // one key, one back-off.
+  let judgePausedUntil = 0;
   const evalSets = options.store === undefined || options.store === null ? null : evalSetsManager(options.store);
 
   handle.evalSets = evalSets;
@@ -214,6 +217,20 @@ export function createHandler(options = {}) {
       numRuns = body.numRuns;
     }
     const has = (v) => v !== undefined && v !== null;
+    const pace = { concurrency: limits.judgeConcurrency, perMinute: null };
+    if (has(body.judgeConcurrency)) {
+      const n = body.judgeConcurrency;
+      if (!Number.isInteger(n) || n < 1) throw new HttpError(400, 'schema', '$.judgeConcurrency', 'judgeConcurrency must be a whole number of at least 1');
+      if (n > limits.judgeConcurrency) {
+        throw new HttpError(400, 'schema', '$.judgeConcurrency', `judgeConcurrency is ${n}; this server has at most ${limits.judgeConcurrency} judge calls of one request in flight (judgeConcurrency)`);
+      }
+      pace.concurrency = n;
+    }
+    if (has(body.judgeCallsPerMinute)) {
+      const n = body.judgeCallsPerMinute;
+      if (!Number.isInteger(n) || n < 1) throw new HttpError(400, 'schema', '$.judgeCallsPerMinute', 'judgeCallsPerMinute must be a whole number of at least 1');
+      pace.perMinute = n;
+    }
     if (has(body.actual) === has(body.agent)) {
       throw new HttpError(400, 'schema', '$', 'give exactly one of actual (recorded invocations by eval id) and agent (the name of an agent this server runs)');
     }
@@ -225,7 +242,7 @@ export function createHandler(options = {}) {
         throw new HttpError(400, 'unknown_agent', '$.agent', agents.size === 0 ? 'this server runs no agents; send actual (recorded invocations) instead'
           : `no agent "${body.agent}" here (agents: ${[...agents.keys()].join(', ')})`);
       }
-      return { mode: 'agent', set, body, config, numRuns, agent, judged: false };
+      return { mode: 'agent', set, body, config, numRuns, agent, judged: false, pace };
     }
     const actual = body.actual;
     if (typeof actual !== 'object' || Array.isArray(actual)) throw new HttpError(400, 'schema', '$.actual', 'actual must map eval ids to arrays of invocations');
@@ -238,7 +255,7 @@ export function createHandler(options = {}) {
     for (const id of ids) {
       if (!Object.hasOwn(actual, id)) throw new HttpError(400, 'schema', `$.actual${member(id)}`, `no recorded invocations for case "${id}"`);
     }
-    return { mode: 'recorded', set, body, config, numRuns, judged };
+    return { mode: 'recorded', set, body, config, numRuns, judged, pace };
   }
 
   /** Recorded runs can be planned: a request whose judge calls would pass maxCalls is refused before any call. */
@@ -259,25 +276,58 @@ export function createHandler(options = {}) {
     }
   }
 
-  /** The server's judge for one request: its calls counted, none past maxCalls. */
-  function serverJudge(signal) {
+  /**
+   * The server's judge for one request: its calls counted, none past maxCalls, at most
+   * `pace.concurrency` in flight and (with `pace.perMinute`) started no closer together than a
+   * minute allows; after a 429 from the judge, no call of this instance starts before its
+   * Retry-After, and `onThrottle(ms)` is told (the stream reports it to the client).
+   */
+  function serverJudge(signal, pace = { concurrency: limits.judgeConcurrency, perMinute: null }, onThrottle = () => {}) {
     if (judge === null) return { judge: undefined, calls: () => 0 };
     const send = judge.fetch ?? globalThis.fetch;
     let calls = 0;
-    const fetchFn = (input, init) => {
+    let running = 0;
+    const waiting = [];
+    let nextStart = 0;
+    const spacing = pace.perMinute === null ? 0 : 60_000 / pace.perMinute;
+    const refuse = (message) => Promise.resolve(new Response(JSON.stringify({ error: { message } }), { status: 400, headers: { 'content-type': 'application/json' } }));
+    const fetchFn = async (input, init) => {
       calls++;
       if (calls > limits.maxCalls || signal?.aborted) {
-        const message = signal?.aborted ? 'the request was cancelled' : `this request's ${limits.maxCalls} judge calls (maxCalls) are spent`;
-        return Promise.resolve(new Response(JSON.stringify({ error: { message } }), { status: 400, headers: { 'content-type': 'application/json' } }));
+        return refuse(signal?.aborted ? 'the request was cancelled' : `this request's ${limits.maxCalls} judge calls (maxCalls) are spent`);
       }
-      return send(input, init);
+      // A slot is handed from the call that ends to the one that waited longest.
+      if (running >= pace.concurrency) await new Promise((resolve) => waiting.push(resolve));
+      else running++;
+      try {
+        for (;;) {
+          const now = Date.now();
+          const at = Math.max(judgePausedUntil, nextStart);
+          if (at <= now) break;
+          await new Promise((resolve) => setTimeout(resolve, at - now));
+        }
+        if (signal?.aborted) return await refuse('the request was cancelled');
+        nextStart = Date.now() + spacing;
+        const res = await send(input, init);
+        if (res.status === 429) {
+          const after = Number(res.headers.get('retry-after'));
+          const ms = Number.isFinite(after) && after > 0 ? Math.min(after * 1000, 60_000) : 1000;
+          judgePausedUntil = Math.max(judgePausedUntil, Date.now() + ms);
+          onThrottle(ms);
+        }
+        return res;
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else running--;
+      }
     };
     return { judge: { ...judge, fetch: fetchFn, maxCalls: limits.maxCalls }, calls: () => Math.min(calls, limits.maxCalls) };
   }
 
   /** Runs a job; `onResult` gets each EvalCaseResult as it is scored. Resolves to `{result, calls}`. */
-  async function run(job, signal, onResult) {
-    const j = serverJudge(signal);
+  async function run(job, signal, onResult, onThrottle) {
+    const j = serverJudge(signal, job.pace, onThrottle);
     if (job.mode === 'agent') {
       let result;
       try {
@@ -357,7 +407,7 @@ export function createHandler(options = {}) {
     run(job, abort.signal, (r) => {
       seen.push(r);
       push(r);
-    }).then(({ result, calls }) => {
+    }, (ms) => push({ judge_throttled: { retry_after_ms: ms } })).then(({ result, calls }) => {
       push({ summary: summaryOf(result, calls) });
     }, (e) => {
       if (abort.signal.aborted) return;

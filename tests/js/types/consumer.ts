@@ -179,6 +179,13 @@ async function runIt(): Promise<void> {
   const flipped: boolean | undefined = r.run_summary?.cases[0]?.flipped;
   const plan: JudgePlan = await planJudgeCalls({ evalCase: {}, actual: [], judge: { provider: "gemini", model: "gemini-2.5-flash" } });
   void flipped; void plan.count;
+  // Recorded replies, scored here or sharded over evaluation endpoints.
+  const sharded: EvalSetResult = await evaluate({
+    evalSet: { eval_set_id: "s", eval_cases: [] }, actual: { a: [] },
+    remote: { endpoints: ["https://evals.example.workers.dev"], shards: 8, token: "t", perEndpoint: 2 },
+    onProgress: (p) => { const s: number | undefined = p.shardsDone; void s; },
+  });
+  void sharded;
 }
 void runIt;
 
