@@ -10,8 +10,6 @@ import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLe
 import { RunRecord, merge, pairsOf } from './resume.js';
 import { callWithHost, errorText, makeHost } from './host.js';
 import { runHealth } from './health.js';
-import { evaluateRecorded } from './recorded.js';
-import { evaluateRemote } from './remote.js';
 
 /** Strict runs refuse a config with warnings (ADK would run it, ignoring what it cannot use). */
 function strictConfig(config, fn) {
@@ -187,9 +185,12 @@ export async function planJudgeCalls(args) {
 export async function evaluate(args) {
   ensureReady();
   requireObject(args, 'evaluate');
-  // Recorded agent replies instead of an agent: scored here, or sharded over endpoints.
-  if (args.remote !== undefined && args.remote !== null) return evaluateRemote(args);
-  if ((args.agent === undefined || args.agent === null) && args.actual !== undefined && args.actual !== null) return evaluateRecorded(args);
+  // Recorded agent replies instead of an agent: scored here, or sharded over endpoints. Those
+  // modules load only when used (a page such as the viewer never fetches them).
+  if (args.remote !== undefined && args.remote !== null) return (await import('./remote.js')).evaluateRemote(args);
+  if ((args.agent === undefined || args.agent === null) && args.actual !== undefined && args.actual !== null) {
+    return (await import('./recorded.js')).evaluateRecorded(args);
+  }
   const { evalSet, agent, config, judge, numRuns, concurrency, evalIds, signal, onProgress, onCaseResult, customMetrics, appName, strict, agentTimeoutMs } = args;
   if (evalSet === undefined || evalSet === null) {
     throw new EvalError('schema', '$.evalSet', 'evaluate: evalSet is required (an eval set object, JSON text or bytes)');
