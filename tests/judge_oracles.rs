@@ -165,8 +165,13 @@ fn check(row: &Value) -> Result<(), String> {
     let args =
         json!({"evalCase": row["eval_case"], "actual": row["actual_invocations"], "config": row["config"]}).to_string();
     let judge_opt = json!({"provider": "openai", "model": "m", "baseUrl": "http://judge"}).to_string();
-    let out = futures_executor::block_on(evaluate_invocations_with(&args, &judge_opt, judge.clone(), None))
-        .map_err(|e| format!("error {}: {}", e.code.as_str(), e.message))?;
+    let out = futures_executor::block_on(evaluate_invocations_with(
+        evalcore::api::CaseText::Joined(&args),
+        &judge_opt,
+        judge.clone(),
+        None,
+    ))
+    .map_err(|e| format!("error {}: {}", e.code.as_str(), e.message))?;
     let got: Value = serde_json::from_str(&out).unwrap();
     let want = &row["expected_result"];
     if got["final_eval_status"] != want["final_eval_status"] {

@@ -5,7 +5,7 @@
 // they are, bytes are decoded, anything else is JSON.stringify'd) and errors into EvalError.
 import { EvalError, fromWire } from './errors.js';
 import {
-  MAX_TEXT_LENGTH, checkLength, checkTextPair, describe, toJson, stringify, unwrap, requireObject, caseArgs,
+  MAX_TEXT_LENGTH, checkLength, checkTextPair, describe, toJson, stringify, unwrap, requireObject, caseParts,
 } from './wire.js';
 import { callOn, callSync, checkAlive, coreMemory, instance, onFreshInstance, setMemoryCeiling } from './instance.js';
 import { evaluateInvocationsJudged } from './run.js';
@@ -206,7 +206,7 @@ export async function evaluateInvocations(args) {
     && ((args.judge !== undefined && args.judge !== null) || (args.customMetrics !== undefined && args.customMetrics !== null))) {
     return evaluateInvocationsJudged(args);
   }
-  const result = unwrap(core('evaluateInvocationsJson', caseArgs(args, 'evaluateInvocations', true, { held: null })));
+  const result = unwrap(core('evaluateInvocationsJson', ...caseParts(args, 'evaluateInvocations', true, { held: null })));
   expandColumns(result, null);
   return result;
 }
@@ -297,11 +297,11 @@ const collector = typeof FinalizationRegistry === 'undefined'
 /** Parses `evalCase` + `actual` once; `evaluate(config)` then scores without re-parsing. */
 export function prepareCase(args) {
   ensureReady();
-  const text = caseArgs(args, 'prepareCase', false);
+  const parts = caseParts(args, 'prepareCase', false);
   return callSync((g, gen) => {
     let handle;
     try {
-      handle = g.PreparedCase.fromJson(text);
+      handle = g.PreparedCase.fromJson(...parts);
     } catch (e) {
       // The core throws its error envelope as a string.
       if (typeof e === 'string') {

@@ -6,7 +6,7 @@
 import { EvalError } from './errors.js';
 import { callSync, instance as ensureReady } from './instance.js';
 import { expandColumns } from './columns.js';
-import { caseArgs, describe, requireObject, stringify, toMember, unwrap, checkLength, parseJsonBytes } from './wire.js';
+import { caseParts, describe, requireObject, stringify, toMember, unwrap, checkLength, parseJsonBytes } from './wire.js';
 import { RunRecord, merge, pairsOf } from './resume.js';
 import { callWithHost, errorText, makeHost } from './host.js';
 import { runHealth } from './health.js';
@@ -131,7 +131,7 @@ function cassetteRecorder(cassette, next) {
 /** evaluateInvocations with a judge or custom metrics (called by api.js). */
 export async function evaluateInvocationsJudged(args) {
   ensureReady();
-  const text = caseArgs(args, 'evaluateInvocations', true, { held: null });
+  const parts = caseParts(args, 'evaluateInvocations', true, { held: null });
   const custom = checkCustom(args.customMetrics, 'evaluateInvocations');
   const judge = await judgeOption(args.judge, 'evaluateInvocations');
   const emitErrors = [];
@@ -141,7 +141,7 @@ export async function evaluateInvocationsJudged(args) {
   });
   let out;
   try {
-    out = await callWithHost(host, (g, h) => g.evaluateInvocationsAsync(text, judge.json, h));
+    out = await callWithHost(host, (g, h) => g.evaluateInvocationsAsync(...parts, judge.json, h));
   } finally {
     // What was recorded is kept, even when the call failed (a trap).
     await saveCassette(judge.cassette);
@@ -164,7 +164,7 @@ export async function planJudgeCalls(args) {
   requireObject(args, 'planJudgeCalls');
   // Checked before anything is copied: spreading a long string would make an object of its characters.
   checkJudgeType(args.judge, 'planJudgeCalls');
-  const text = caseArgs(args, 'planJudgeCalls', true);
+  const parts = caseParts(args, 'planJudgeCalls', true);
   let dry;
   if (args.judge !== undefined && args.judge !== null) {
     try {
@@ -175,7 +175,7 @@ export async function planJudgeCalls(args) {
   }
   const judge = await judgeOption(dry, 'planJudgeCalls');
   const host = makeHost({ fetchFn: null });
-  return unwrap(await callWithHost(host, (g, h) => g.planJudgeCallsAsync(text, judge.json, h)));
+  return unwrap(await callWithHost(host, (g, h) => g.planJudgeCallsAsync(...parts, judge.json, h)));
 }
 
 /**

@@ -132,11 +132,15 @@ export function requireObject(args, fn) {
 /** The args JSON of evaluateInvocations / PreparedCase.fromJson, built without re-parsing inputs. */
 export function caseArgs(args, fn, withConfig, wire = null) {
   requireObject(args, fn);
+  return caseMembers(args, fn, withConfig, wire, true);
+}
+
+function caseMembers(args, fn, withConfig, wire, large) {
   const { evalCase, actual, config, evalSetId, includeInvocations, perInvocation, efficiencyMetrics, explain } = args;
   const members = [];
   // An absent member is left out so the core reports it with its own path.
-  if (evalCase !== undefined) members.push(`"evalCase":${toMember(evalCase, 'evalCase')}`);
-  if (actual !== undefined) members.push(`"actual":${toMember(actual, 'actual')}`);
+  if (large && evalCase !== undefined) members.push(`"evalCase":${toMember(evalCase, 'evalCase')}`);
+  if (large && actual !== undefined) members.push(`"actual":${toMember(actual, 'actual')}`);
   if (withConfig && config !== undefined && config !== null) {
     members.push(`"config":${toMember(config, 'config', true)}`);
   }
@@ -157,6 +161,25 @@ export function caseArgs(args, fn, withConfig, wire = null) {
   return checkLength(`{${members.join(',')}}`, fn);
 }
 
+
+/**
+ * {@link caseArgs} as three texts: `args.evalCase` and `args.actual` as JSON text (undefined when
+ * left out, so the core reports them missing), and the other members as one JSON object. The
+ * core parses the two large members where they are, so a 20 MB `actual` read from a file is
+ * never copied into a joined string (src/api/mod.rs, `PreparedCase::parse_parts`).
+ */
+export function caseParts(args, fn, withConfig, wire = null) {
+  requireObject(args, fn);
+  const { evalCase, actual } = args;
+  const caseText = evalCase === undefined ? undefined : toMember(evalCase, 'evalCase');
+  const actualText = actual === undefined ? undefined : toMember(actual, 'actual');
+  const rest = caseMembers(args, fn, withConfig, wire, false);
+  const total = (caseText?.length ?? 0) + (actualText?.length ?? 0) + rest.length;
+  if (total > MAX_TEXT_LENGTH) {
+    throw new EvalError('too_large', '', `${fn}: ${total} UTF-16 code units exceed the limit of ${MAX_TEXT_LENGTH}`);
+  }
+  return [caseText, actualText, rest];
+}
 
 /**
  * JSON bytes (a file) to a value: the core parses them first (its depth and size rules, so no

@@ -155,12 +155,16 @@ pub fn validate_config(input: &str, options: &str) -> String {
     }
 }
 
+/// The argument object of `evaluateInvocations` / `prepareCase`. The two large members may
+/// instead come as their own texts ([`PreparedCase::parse_parts`]); either way a missing one is
+/// an error.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CaseArgs {
-    #[serde(alias = "eval_case")]
-    eval_case: EvalCase,
-    actual: Vec<Invocation>,
+    #[serde(default, alias = "eval_case")]
+    eval_case: Option<EvalCase>,
+    #[serde(default)]
+    actual: Option<Vec<Invocation>>,
     #[serde(default)]
     config: Value,
     #[serde(default, alias = "eval_set_id")]
@@ -179,6 +183,46 @@ struct CaseArgs {
     /// With `columns`: the skin holds the invocation objects; do not echo them.
     #[serde(default)]
     caller_invocations: Option<bool>,
+}
+
+/// The arguments of one case's evaluation as JSON text: one object, or (as the JS skin sends
+/// them) the two large members as their own texts beside an object of the rest, so a 20 MB
+/// `actual` read from a file is never copied into a joined string first.
+#[derive(Clone, Copy)]
+pub enum CaseText<'a> {
+    Joined(&'a str),
+    Parts {
+        eval_case: Option<&'a str>,
+        actual: Option<&'a str>,
+        rest: &'a str,
+    },
+}
+
+impl CaseText<'_> {
+    pub(crate) fn parse(self) -> Result<PreparedCase> {
+        match self {
+            CaseText::Joined(args) => PreparedCase::parse(args),
+            CaseText::Parts {
+                eval_case,
+                actual,
+                rest,
+            } => PreparedCase::parse_parts(eval_case, actual, rest),
+        }
+    }
+}
+
+/// One member of the argument object, given as its own JSON text: parsed alone, its error
+/// paths rooted at the member (`$.actual[3].final_response`), as when it is inside the object.
+/// Text that is not JSON is reported at the member (the joined object could only say "").
+fn member<T: serde::de::DeserializeOwned>(text: &str, name: &str) -> Result<T> {
+    load::from_str_within_budget(text).map_err(|e| {
+        let path = if e.path.is_empty() {
+            format!("$.{name}")
+        } else {
+            e.path.replacen('$', &format!("$.{name}"), 1)
+        };
+        EvalError { path, ..e }
+    })
 }
 
 /// The wire a result is written in: rows (evalcore's JSON) or, for the JS skin, columns.
@@ -249,9 +293,32 @@ impl PreparedCase {
     /// A case for one evaluation.
     pub fn parse(args: &str) -> Result<PreparedCase> {
         let a: CaseArgs = load::from_str(args)?;
+        Self::from_args(None, None, a)
+    }
+
+    /// [`PreparedCase::parse`] of `{"evalCase": eval_case, "actual": actual, ...rest}` with the
+    /// two large members as their own texts: the JS skin passes them as it has them (a file's
+    /// text, `JSON.stringify`'s output) instead of joining them into one string first. The
+    /// result, errors included, is that of the joined text.
+    pub fn parse_parts(eval_case: Option<&str>, actual: Option<&str>, rest: &str) -> Result<PreparedCase> {
+        let texts: Vec<&str> = [eval_case, actual, Some(rest)].into_iter().flatten().collect();
+        crate::schema::budget::check_all(&texts, "the input")?;
+        let case: Option<EvalCase> = eval_case.map(|t| member(t, "evalCase")).transpose()?;
+        let actual: Option<Vec<Invocation>> = actual.map(|t| member(t, "actual")).transpose()?;
+        let a: CaseArgs = load::from_str_within_budget(rest)?;
+        Self::from_args(case, actual, a)
+    }
+
+    /// The case from the parsed arguments, its members taken from `case` and `actual` when given
+    /// apart.
+    fn from_args(case: Option<EvalCase>, actual: Option<Vec<Invocation>>, a: CaseArgs) -> Result<PreparedCase> {
+        // A missing member is reported at the object, as a typed parse reports a missing field.
+        let missing = |field: &str| EvalError::schema("$", format!("missing field `{field}`"));
+        let case = case.or(a.eval_case).ok_or_else(|| missing("evalCase"))?;
+        let actual = actual.or(a.actual).ok_or_else(|| missing("actual"))?;
         Ok(PreparedCase {
-            case: a.eval_case,
-            actual: a.actual,
+            case,
+            actual,
             eval_set_id: a.eval_set_id.unwrap_or_default(),
             config: a.config,
             detail: detail(Detail::default(), a.include_invocations, a.per_invocation, a.explain),
@@ -260,6 +327,13 @@ impl PreparedCase {
             reusable: false,
             wire: wire_of(a.columns, a.caller_invocations),
         })
+    }
+
+    /// [`PreparedCase::prepare`] from parts (see [`PreparedCase::parse_parts`]).
+    pub fn prepare_parts(eval_case: Option<&str>, actual: Option<&str>, rest: &str) -> Result<PreparedCase> {
+        let mut p = Self::parse_parts(eval_case, actual, rest)?;
+        p.reusable = true;
+        Ok(p)
     }
 
     /// Whether to intern tool calls: only a case that can be scored again gains from it, and only
@@ -346,6 +420,13 @@ impl PreparedCase {
 /// `evaluateInvocations` for deterministic metrics: one case, scored without running an agent.
 pub fn evaluate_invocations(args: &str) -> Result<String> {
     let p = PreparedCase::parse(args)?;
+    let cfg = p.own_config()?;
+    p.run(&cfg, p.detail, p.efficiency_metrics, p.wire)
+}
+
+/// [`evaluate_invocations`] from parts (see [`PreparedCase::parse_parts`]).
+pub fn evaluate_invocations_parts(eval_case: Option<&str>, actual: Option<&str>, rest: &str) -> Result<String> {
+    let p = PreparedCase::parse_parts(eval_case, actual, rest)?;
     let cfg = p.own_config()?;
     p.run(&cfg, p.detail, p.efficiency_metrics, p.wire)
 }

@@ -1,7 +1,7 @@
 //! The async half of the JSON-text surface: evaluateInvocations with a judge and custom
 //! metrics, planJudgeCalls, and the agent run loop (`evaluate`), over the host's capabilities.
 
-use super::{config_from_value, detail, to_json, PreparedCase};
+use super::{config_from_value, detail, to_json, CaseText};
 use crate::error::{EvalError, Result};
 use crate::judge::JudgePort;
 use crate::metrics::case::{evaluate_case_with, CaseRun, Ports};
@@ -28,12 +28,12 @@ fn judge_settings(judge: &str) -> Result<Option<JudgeSettings>> {
 /// `evaluateInvocations` with judged and custom metrics: the same case pipeline, awaiting the
 /// judge through `host`. `judge` is the judge option as JSON ("" for none).
 pub async fn evaluate_invocations_with(
-    args: &str,
+    args: CaseText<'_>,
     judge: &str,
     host: Rc<dyn Host>,
     custom: Option<&dyn CustomPort>,
 ) -> Result<String> {
-    let p = PreparedCase::parse(args)?;
+    let p = args.parse()?;
     let cfg = p.own_config()?;
     let client = judge_settings(judge)?.map(|s| JudgeClient::new(host, s));
     let ports = Ports {
@@ -56,8 +56,8 @@ pub async fn evaluate_invocations_with(
 /// `planJudgeCalls`: every judge call `evaluateInvocations` would make, without sending any.
 /// hallucinations_v1 validator calls depend on segmenter answers and are counted as at most one
 /// per segmenter call.
-pub async fn plan_judge_calls(args: &str, judge: &str, host: Rc<dyn Host>) -> Result<String> {
-    let p = PreparedCase::parse(args)?;
+pub async fn plan_judge_calls(args: CaseText<'_>, judge: &str, host: Rc<dyn Host>) -> Result<String> {
+    let p = args.parse()?;
     let cfg = p.own_config()?;
     let mut settings = match judge_settings(judge)? {
         Some(s) => s,

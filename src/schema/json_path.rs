@@ -10,11 +10,18 @@ use serde::de::DeserializeOwned;
 /// (a missing field: the path of the field itself).
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
     super::budget::check(text, "the input")?;
+    from_str_within_budget(text)
+}
+
+/// [`from_str`] for a text whose cost the caller has checked already (with others it arrived
+/// with: [`super::budget::check_all`]).
+pub fn from_str_within_budget<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T> {
     serde_json::from_str(text).map_err(|e| error_at(text, &e))
 }
 
 /// serde_json's error as an EvalError: `invalid_json` for text that is not JSON, else `schema`
 /// with the path of the value being read where it stopped.
+#[inline(never)]
 fn error_at(text: &str, e: &serde_json::Error) -> EvalError {
     let mut message = e.to_string();
     if let Some(at) = message.rfind(" at line ") {

@@ -34,20 +34,30 @@ pub struct LoadOptions {
 /// A missing field is reported at the object that lacks it (`$.eval_cases[2]`), as eval set
 /// errors always were.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
-    match super::json_path::from_str::<T>(text) {
-        Ok(v) => Ok(v),
-        Err(e) if e.code == ErrorCode::Schema => {
-            // Text the generic parser cannot read either (nested past its depth limit) is not
-            // JSON we accept, whatever the typed parse stumbled on first.
-            if let Err(j) = serde_json::from_str::<Value>(text) {
-                if !j.is_data() {
-                    return Err(json_error(&j));
-                }
-            }
-            Err(at_object(e))
-        }
-        Err(e) => Err(e),
+    super::budget::check(text, "the input")?;
+    from_str_within_budget(text)
+}
+
+/// [`from_str`] for a text whose cost the caller has checked already (with the other texts it
+/// arrived with: [`super::budget::check_all`]).
+pub fn from_str_within_budget<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T> {
+    super::json_path::from_str_within_budget::<T>(text).map_err(|e| refine(text, e))
+}
+
+/// A typed parse's error, refined: out of line, so each typed parse does not carry a copy.
+#[inline(never)]
+fn refine(text: &str, e: EvalError) -> EvalError {
+    if e.code != ErrorCode::Schema {
+        return e;
     }
+    // Text the generic parser cannot read either (nested past its depth limit) is not
+    // JSON we accept, whatever the typed parse stumbled on first.
+    if let Err(j) = serde_json::from_str::<Value>(text) {
+        if !j.is_data() {
+            return json_error(&j);
+        }
+    }
+    at_object(e)
 }
 
 fn at_object(mut e: EvalError) -> EvalError {

@@ -11,17 +11,14 @@ use std::cell::RefCell;
 fn hash(bytes: &[u8]) -> u32 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let mut buf = [0u8; 8];
-        buf.copy_from_slice(word);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(buf)).wrapping_mul(K);
+    // Fixed-size array references, so each word is one load (`copy_from_slice` stays a call in
+    // the size-optimised wasm build).
+    let mut rest = bytes;
+    while let Some((&word, tail)) = rest.split_first_chunk::<8>() {
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        rest = tail;
     }
-    let tail = words
-        .remainder()
-        .iter()
-        .rev()
-        .fold(0u64, |t, &b| (t << 8) | u64::from(b));
+    let tail = rest.iter().rev().fold(0u64, |t, &b| (t << 8) | u64::from(b));
     h = (h.rotate_left(23) ^ tail).wrapping_mul(K);
     h ^= h >> 29;
     h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -91,10 +91,17 @@ pub fn rouge1_batch(joined: &str, utf16_lens: &[u32]) -> Vec<f64> {
     api::rouge1_batch(joined, utf16_lens).unwrap_or_default()
 }
 
-/// `evaluateInvocations(args)`: args JSON `{"evalCase","actual","config"?,"evalSetId"?,"includeInvocations"?,"perInvocation"?}`.
+/// `evaluateInvocations(args)`: the JSON texts of `args.evalCase` and `args.actual` (each
+/// absent when the caller left it out), and the rest of args as a JSON object
+/// `{"config"?,"evalSetId"?,"includeInvocations"?,"perInvocation"?,...}`. The skin passes the two
+/// large members as it has them rather than joining them into one string.
 #[wasm_bindgen(js_name = evaluateInvocationsJson)]
-pub fn evaluate_invocations_json(args: &str) -> String {
-    api::envelope(api::evaluate_invocations(args))
+pub fn evaluate_invocations_json(eval_case: Option<String>, actual: Option<String>, rest: &str) -> String {
+    api::envelope(api::evaluate_invocations_parts(
+        eval_case.as_deref(),
+        actual.as_deref(),
+        rest,
+    ))
 }
 
 /// A case parsed once and scored many times (different configs) without re-parsing.
@@ -106,9 +113,10 @@ pub struct PreparedCase {
 #[wasm_bindgen]
 impl PreparedCase {
     /// Returns an envelope whose `ok` is null on success; the case is then held in `this`.
+    /// The arguments as [`evaluate_invocations_json`] takes them.
     #[wasm_bindgen(js_name = fromJson)]
-    pub fn from_json(args: &str) -> Result<PreparedCase, JsValue> {
-        match api::PreparedCase::prepare(args) {
+    pub fn from_json(eval_case: Option<String>, actual: Option<String>, rest: &str) -> Result<PreparedCase, JsValue> {
+        match api::PreparedCase::prepare_parts(eval_case.as_deref(), actual.as_deref(), rest) {
             Ok(inner) => Ok(PreparedCase { inner }),
             Err(e) => Err(JsValue::from_str(&api::envelope(Err(e)))),
         }
@@ -151,21 +159,43 @@ where
 /// `evaluateInvocations` with a judge and/or custom metrics: resolves to an envelope string.
 /// `judge` is the judge option as JSON ("" for none); `host` is the JS host object.
 #[wasm_bindgen(js_name = evaluateInvocationsAsync)]
-pub fn evaluate_invocations_async(args: String, judge: String, host: host::JsHost) -> js_sys::Promise {
+/// The case's arguments as [`evaluate_invocations_json`] takes them.
+pub fn evaluate_invocations_async(
+    eval_case: Option<String>,
+    actual: Option<String>,
+    rest: String,
+    judge: String,
+    host: host::JsHost,
+) -> js_sys::Promise {
     promise_of(async move {
         let shared = std::rc::Rc::new(host::WasmHost(host));
         let custom = host::WasmCustom(&shared.0);
         let h: std::rc::Rc<dyn crate::run::Host> = shared.clone();
-        api::envelope(api::evaluate_invocations_with(&args, &judge, h, Some(&custom)).await)
+        let args = parts(&eval_case, &actual, &rest);
+        api::envelope(api::evaluate_invocations_with(args, &judge, h, Some(&custom)).await)
     })
+}
+
+fn parts<'a>(eval_case: &'a Option<String>, actual: &'a Option<String>, rest: &'a str) -> api::CaseText<'a> {
+    api::CaseText::Parts {
+        eval_case: eval_case.as_deref(),
+        actual: actual.as_deref(),
+        rest,
+    }
 }
 
 /// `planJudgeCalls`: the judge calls `evaluateInvocations` would make. Resolves to an envelope.
 #[wasm_bindgen(js_name = planJudgeCallsAsync)]
-pub fn plan_judge_calls_async(args: String, judge: String, host: host::JsHost) -> js_sys::Promise {
+pub fn plan_judge_calls_async(
+    eval_case: Option<String>,
+    actual: Option<String>,
+    rest: String,
+    judge: String,
+    host: host::JsHost,
+) -> js_sys::Promise {
     promise_of(async move {
         let h: std::rc::Rc<dyn crate::run::Host> = std::rc::Rc::new(host::WasmHost(host));
-        api::envelope(api::plan_judge_calls(&args, &judge, h).await)
+        api::envelope(api::plan_judge_calls(parts(&eval_case, &actual, &rest), &judge, h).await)
     })
 }
 

@@ -11,8 +11,8 @@ import { DATA, readJsonl } from './helpers.mjs';
 
 // The core's row form, through the raw export without the skin's wire options.
 function rows(args) {
-  const text = JSON.stringify(args);
-  const env = JSON.parse(callSync((g) => g.evaluateInvocationsJson(text)));
+  const { evalCase, actual, ...rest } = args;
+  const env = JSON.parse(callSync((g) => g.evaluateInvocationsJson(JSON.stringify(evalCase), JSON.stringify(actual), JSON.stringify(rest))));
   if ('error' in env) return { error: env.error };
   return env.ok;
 }
