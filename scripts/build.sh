@@ -9,11 +9,13 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PATH="$HOME/.cargo/bin:$ROOT/.tools/node_modules/.bin:$PATH"
 cd "$ROOT"
 
-# 470 KiB (481,280 bytes). The core holds the judges (with media), prompts, the run loop,
+# The core holds the judges (with media), prompts, the run loop,
 # trajectory policies and the legacy/@iqai loaders; measured 475,184 after the Unicode
 # normalisation tables left the wasm build (-62 KB; the JS engine normalises). Issue 11's target
 # is 350 KiB: see the README's size table for what takes the bytes.
-BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-481280}
+# 471 KiB since the one-shot evaluateInvocations of objects refers to the caller's invocations
+# where they read the same as the core's echo (src/api/same_json.rs; ~200 ms less end to end).
+BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-482304}
 OUT="$ROOT/pkg/wasm"
 NAME=evalcore_core
 TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null \

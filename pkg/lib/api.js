@@ -206,8 +206,9 @@ export async function evaluateInvocations(args) {
     && ((args.judge !== undefined && args.judge !== null) || (args.customMetrics !== undefined && args.customMetrics !== null))) {
     return evaluateInvocationsJudged(args);
   }
-  const result = unwrap(core('evaluateInvocationsJson', ...caseParts(args, 'evaluateInvocations', true, { held: null })));
-  expandColumns(result, null);
+  const wire = { held: null };
+  const result = unwrap(core('evaluateInvocationsJson', ...caseParts(args, 'evaluateInvocations', true, wire)));
+  expandColumns(result, wire.held);
   return result;
 }
 

@@ -2,8 +2,11 @@
 // src/api/columns.rs): each metric's header once, its scores, statuses and non-empty details as
 // arrays, and the echoed invocations at most once. This builds the rows of
 // `eval_metric_result_per_invocation` from them, in the model's shape and key order. The echoed
-// invocations are the core's own (normalised) parse of the input, never the caller's objects: a
-// caller's invocation may lack defaults or use another accepted shape.
+// invocations are the core's own (normalised) parse of the input, except where the core found
+// that the caller's objects read the same (`invocations: "caller"` for an evaluateInvocations of
+// objects): then the rows hold the caller's objects, as ADK's results hold the invocations they
+// were given. A caller's invocation that lacks defaults or uses another accepted shape is
+// echoed in the model's shape.
 import { EvalError } from './errors.js';
 
 // The members the core writes today (src/api/columns.rs); a wire with others is built generically.
@@ -32,8 +35,9 @@ export function expandColumns(result, held) {
     expected = cols.expected;
     carried = { actual, expected };
   } else if (cols.invocations === 'caller') {
-    actual = held?.actual;
-    expected = cols.expected_len === null ? null : held?.expected;
+    // A list the wire carries replaces the held one (the caller's objects did not read the same).
+    actual = 'actual' in cols ? cols.actual : held?.actual;
+    expected = 'expected' in cols ? cols.expected : cols.expected_len === null ? null : held?.expected;
     if (!Array.isArray(actual) || actual.length !== n
       || (cols.expected_len !== null && (!Array.isArray(expected) || expected.length !== cols.expected_len))) {
       throw new EvalError('internal', '', 'evalcore: the invocations held for a result do not match the ones the core scored');

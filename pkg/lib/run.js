@@ -131,7 +131,8 @@ function cassetteRecorder(cassette, next) {
 /** evaluateInvocations with a judge or custom metrics (called by api.js). */
 export async function evaluateInvocationsJudged(args) {
   ensureReady();
-  const parts = caseParts(args, 'evaluateInvocations', true, { held: null });
+  const wire = { held: null };
+  const parts = caseParts(args, 'evaluateInvocations', true, wire);
   const custom = checkCustom(args.customMetrics, 'evaluateInvocations');
   const judge = await judgeOption(args.judge, 'evaluateInvocations');
   const emitErrors = [];
@@ -147,7 +148,7 @@ export async function evaluateInvocationsJudged(args) {
     await saveCassette(judge.cassette);
   }
   const result = unwrap(out);
-  expandColumns(result, null);
+  expandColumns(result, wire.held);
   if (emitErrors.length > 0) {
     throw new EvalError('callback_error', '$.judge.cassette.onRecord', `evaluateInvocations: judge.cassette.onRecord threw: ${errorText(emitErrors[0])}`, { cause: emitErrors[0] });
   }

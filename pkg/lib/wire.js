@@ -157,7 +157,11 @@ function caseMembers(args, fn, withConfig, wire, large) {
   if (withConfig && explain !== undefined) members.push(`"explain":${stringify(explain, 'explain')}`);
   // The skin's own wire (src/api/columns.rs): per-invocation results as columns, without the
   // invocations the skin already holds.
-  if (wire !== null) members.push(`"columns":true,"callerInvocations":${wire.held !== null}`);
+  if (wire !== null) {
+    // `held` from an earlier result: refer to it; the caller's objects: only where they read the same.
+    members.push(`"columns":true,"callerInvocations":${wire.held !== null && !wire.callerObjects}`);
+    if (wire.callerObjects) members.push('"callerObjects":true');
+  }
   return checkLength(`{${members.join(',')}}`, fn);
 }
 
@@ -171,6 +175,14 @@ function caseMembers(args, fn, withConfig, wire, large) {
 export function caseParts(args, fn, withConfig, wire = null) {
   requireObject(args, fn);
   const { evalCase, actual } = args;
+  if (wire !== null && wire.held === null) {
+    // The caller's own objects: the core leaves the echoed invocations out of the result where
+    // its normalised parse reads the same as them (src/api/columns.rs), and the rows refer to
+    // these, as ADK's results hold the invocations they were given.
+    // `wire` is the caller's fresh `{held: null}`: it learns the objects to rebuild rows from.
+    const held = callerObjects(evalCase, actual);
+    if (held !== null) Object.assign(wire, { held, callerObjects: true });
+  }
   const caseText = evalCase === undefined ? undefined : toMember(evalCase, 'evalCase');
   const actualText = actual === undefined ? undefined : toMember(actual, 'actual');
   const rest = caseMembers(args, fn, withConfig, wire, false);
@@ -179,6 +191,17 @@ export function caseParts(args, fn, withConfig, wire = null) {
     throw new EvalError('too_large', '', `${fn}: ${total} UTF-16 code units exceed the limit of ${MAX_TEXT_LENGTH}`);
   }
   return [caseText, actualText, rest];
+}
+
+function isPlain(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof ArrayBuffer);
+}
+
+/** `{actual, expected}` when the case and the invocations are the caller's objects, else null. */
+function callerObjects(evalCase, actual) {
+  if (!isPlain(evalCase) || !Array.isArray(actual)) return null;
+  const conversation = evalCase.conversation;
+  return { actual, expected: Array.isArray(conversation) ? conversation : null };
 }
 
 /**

@@ -5,6 +5,7 @@
 //! case's later runs refer to the invocations its first run carried. The rows it builds equal what
 //! `EvalCaseResult`'s serialisation writes (tested in tests/js/columns.test.mjs).
 
+use super::same_json;
 use crate::schema::eval_result::{EvalCaseResult, MetricDetails};
 use crate::schema::result::{CaseOutcome, Detail, Details, EvalStatus};
 use crate::schema::{EvalCase, Invocation};
@@ -14,12 +15,16 @@ use std::borrow::Cow;
 
 /// Where the echoed invocations come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Echo {
+pub enum Echo<'a> {
     /// In the wire, once each (the skin has no objects of its own).
     Here,
     /// Left out: the skin holds the objects an earlier result of this prepared case carried;
     /// only their counts are written, for the skin to check.
     Caller,
+    /// The skin holds the caller's objects whose JSON texts these are (the actual invocations
+    /// and the eval case): left out, as with `Caller`, when the invocations the core would echo
+    /// read as the same values (`api::same_json`); else in the wire, as with `Here`.
+    CallerIfSame { actual: &'a str, case: &'a str },
 }
 
 #[derive(Serialize)]
@@ -104,12 +109,47 @@ pub fn result_json(
         })
         .collect();
     let expected = case.conversation.as_deref();
+    // With the caller's texts: each list of the echo written once here, then either left out
+    // (the caller's objects read the same) or spliced into the wire as it is.
+    let mut spliced: Vec<(&str, String)> = Vec::new();
+    let echo = match (detail.invocations, echo) {
+        (
+            true,
+            Echo::CallerIfSame {
+                actual: actual_src,
+                case: case_src,
+            },
+        ) => {
+            let actual_json = to_json(&actual);
+            if !same_json::same(&actual_json, actual_src) {
+                spliced.push(("actual", actual_json));
+            }
+            if let Some(e) = expected {
+                let expected_json = to_json(&e);
+                let source = same_json::member(case_src, "conversation");
+                if !source.is_some_and(|src| same_json::same(&expected_json, src)) {
+                    spliced.push(("expected", expected_json));
+                }
+            }
+            if spliced.len() == 2 || (expected.is_none() && !spliced.is_empty()) {
+                // Nothing the caller holds reads the same: the plain echo.
+                if expected.is_none() {
+                    spliced.push(("expected", "null".to_string()));
+                }
+                Echo::Here
+            } else {
+                Echo::Caller
+            }
+        }
+        (_, e) => e,
+    };
     let (inv_actual, inv_expected, expected_len, label) = match (detail.invocations, echo) {
         (false, _) => (None, None, None, "none"),
+        (true, Echo::Here) if !spliced.is_empty() => (None, None, None, "here"),
         (true, Echo::Here) => (Some(actual), Some(expected), None, "here"),
-        (true, Echo::Caller) => (None, None, Some(expected.map(<[Invocation]>::len)), "caller"),
+        (true, _) => (None, None, Some(expected.map(<[Invocation]>::len)), "caller"),
     };
-    let columns = to_json(&Columns {
+    let mut columns = to_json(&Columns {
         columns: 1,
         n,
         invocations: label,
@@ -120,6 +160,21 @@ pub fn result_json(
         empty: MetricDetails::default(),
         metrics,
     });
+    if !spliced.is_empty() {
+        // The object opens with `{"columns":`: the echoed lists go in as its first members
+        // (with `invocations: "caller"`, a list present here replaces the caller's).
+        let mut out = String::with_capacity(columns.len() + spliced.iter().map(|(_, t)| t.len() + 16).sum::<usize>());
+        out.push('{');
+        for (key, text) in &spliced {
+            out.push('"');
+            out.push_str(key);
+            out.push_str("\":");
+            out.push_str(text);
+            out.push(',');
+        }
+        out.push_str(columns.get(1..).unwrap_or_default());
+        columns = out;
+    }
     let mut head = EvalCaseResult::of(
         eval_set_id,
         case,

@@ -4,6 +4,7 @@
 mod columns;
 mod config;
 mod run;
+mod same_json;
 pub use config::{check_config, validate_eval_config, ConfigOptions, ConfigReport};
 pub use run::{evaluate_eval_set, evaluate_invocations_with, plan_judge_calls};
 
@@ -183,6 +184,11 @@ struct CaseArgs {
     /// With `columns`: the skin holds the invocation objects; do not echo them.
     #[serde(default)]
     caller_invocations: Option<bool>,
+    /// With `columns`: `evalCase` and `actual` are the texts of the caller's objects, which the
+    /// skin holds; echo the invocations only where they would not read the same
+    /// (`columns::Echo::CallerIfSame`).
+    #[serde(default)]
+    caller_objects: Option<bool>,
 }
 
 /// The arguments of one case's evaluation as JSON text: one object, or (as the JS skin sends
@@ -226,7 +232,7 @@ fn member<T: serde::de::DeserializeOwned>(text: &str, name: &str) -> Result<T> {
 }
 
 /// The wire a result is written in: rows (evalcore's JSON) or, for the JS skin, columns.
-fn wire_of(columns: Option<bool>, caller_invocations: Option<bool>) -> Option<columns::Echo> {
+fn wire_of(columns: Option<bool>, caller_invocations: Option<bool>) -> Option<columns::Echo<'static>> {
     columns
         .unwrap_or(false)
         .then_some(if caller_invocations.unwrap_or(false) {
@@ -249,7 +255,9 @@ pub struct PreparedCase {
     /// Set for prepared cases (scored many times); a one-shot evaluation compares calls directly.
     reusable: bool,
     /// `None`: results as evalcore's JSON; `Some`: per-invocation results as columns.
-    wire: Option<columns::Echo>,
+    wire: Option<columns::Echo<'static>>,
+    /// The skin holds the caller's objects the case and invocations were parsed from.
+    caller_objects: bool,
 }
 
 #[derive(Deserialize, Default)]
@@ -326,6 +334,7 @@ impl PreparedCase {
             call_index: OnceCell::new(),
             reusable: false,
             wire: wire_of(a.columns, a.caller_invocations),
+            caller_objects: a.caller_objects.unwrap_or(false),
         })
     }
 
@@ -359,7 +368,7 @@ impl PreparedCase {
         config: &EvalConfig,
         detail: Detail,
         efficiency_metrics: bool,
-        wire: Option<columns::Echo>,
+        wire: Option<columns::Echo<'_>>,
     ) -> Result<String> {
         let call_index = self.reuse_index(config).then(|| {
             self.call_index
@@ -380,7 +389,7 @@ impl PreparedCase {
         &self,
         outcome: crate::schema::result::CaseOutcome,
         detail: Detail,
-        wire: Option<columns::Echo>,
+        wire: Option<columns::Echo<'_>>,
     ) -> String {
         if let Some(echo) = wire {
             return columns::result_json(&self.eval_set_id, &self.case, &self.actual, outcome, detail, echo);
@@ -428,7 +437,30 @@ pub fn evaluate_invocations(args: &str) -> Result<String> {
 pub fn evaluate_invocations_parts(eval_case: Option<&str>, actual: Option<&str>, rest: &str) -> Result<String> {
     let p = PreparedCase::parse_parts(eval_case, actual, rest)?;
     let cfg = p.own_config()?;
-    p.run(&cfg, p.detail, p.efficiency_metrics, p.wire)
+    let wire = p.echo_for(CaseText::Parts {
+        eval_case,
+        actual,
+        rest,
+    });
+    p.run(&cfg, p.detail, p.efficiency_metrics, wire)
+}
+
+impl PreparedCase {
+    /// The wire of a one-shot result: when the skin holds the caller's objects the case and
+    /// invocations were parsed from (given apart), they may stand in for the echo.
+    fn echo_for<'a>(&self, args: CaseText<'a>) -> Option<columns::Echo<'a>> {
+        match (self.wire, args) {
+            (
+                Some(columns::Echo::Here),
+                CaseText::Parts {
+                    eval_case: Some(case),
+                    actual: Some(actual),
+                    ..
+                },
+            ) if self.caller_objects => Some(columns::Echo::CallerIfSame { actual, case }),
+            (wire, _) => wire,
+        }
+    }
 }
 
 /// Options of `loadEvalSetResult`.

@@ -35,6 +35,7 @@ pub async fn evaluate_invocations_with(
 ) -> Result<String> {
     let p = args.parse()?;
     let cfg = p.own_config()?;
+    let wire = p.echo_for(args);
     let client = judge_settings(judge)?.map(|s| JudgeClient::new(host, s));
     let ports = Ports {
         judge: client.as_ref().map(|c| c as &dyn JudgePort),
@@ -50,7 +51,7 @@ pub async fn evaluate_invocations_with(
     if let Some(c) = &client {
         c.close();
     }
-    Ok(p.result_json(outcome?, p.detail, p.wire))
+    Ok(p.result_json(outcome?, p.detail, wire))
 }
 
 /// `planJudgeCalls`: every judge call `evaluateInvocations` would make, without sending any.

@@ -71,6 +71,46 @@ describe('column wire = row form', () => {
     }
   });
 
+  test('objects in: rows hold the caller\'s own invocations where the core\'s parse reads the same, normalised copies elsewhere', async () => {
+    const turn = (id, text, extra = {}) => ({
+      invocation_id: id,
+      user_content: { role: 'user', parts: [{ text: 'q' }] },
+      final_response: { role: 'model', parts: [{ text }] },
+      ...extra,
+    });
+    // The actual invocations as the core writes them (every field, numbers that read the same);
+    // the expected ones lack defaults the model fills in (intermediate_data's lists).
+    const canonical = (await api.evaluateInvocations({
+      evalCase: { eval_id: 'x', conversation: [turn('e', 'a b')] }, actual: [turn('a', 'a b', { creation_timestamp: 1763800000.0 })],
+    })).eval_metric_result_per_invocation[0].actual_invocation;
+    const actual = [structuredClone(canonical), { ...structuredClone(canonical), invocation_id: 'a2' }];
+    const evalCase = { eval_id: 'c', conversation: [turn('e1', 'a b', { intermediate_data: { tool_uses: [] } }), turn('e2', 'a c')] };
+    const args = { evalCase, actual, evalSetId: 'cols' };
+    const got = await api.evaluateInvocations(args);
+    same(got, rows(args));
+    const perInv = got.eval_metric_result_per_invocation;
+    assert.equal(perInv[0].actual_invocation, actual[0], 'the caller\'s object itself');
+    assert.equal(perInv[1].actual_invocation, actual[1]);
+    assert.notEqual(perInv[0].expected_invocation, evalCase.conversation[0], 'a normalised copy');
+    assert.deepEqual(perInv[0].expected_invocation.intermediate_data.tool_responses, []);
+    // One field the model writes otherwise (a camelCase key, another key order): a copy.
+    for (const change of [
+      (inv) => { inv.invocationId = inv.invocation_id; delete inv.invocation_id; },
+      (inv) => { const { invocation_id, ...rest } = inv; Object.keys(inv).forEach((k) => delete inv[k]); Object.assign(inv, rest, { invocation_id }); },
+    ]) {
+      const changed = structuredClone(actual);
+      change(changed[1]);
+      const r = await api.evaluateInvocations({ ...args, actual: changed });
+      same(r, rows({ ...args, actual: changed }));
+      assert.notEqual(r.eval_metric_result_per_invocation[1].actual_invocation, changed[1]);
+      assert.notEqual(r.eval_metric_result_per_invocation[0].actual_invocation, changed[0], 'the list is echoed whole');
+    }
+    // Text input: no objects to refer to; the same values, in copies.
+    const text = await api.evaluateInvocations({ ...args, actual: JSON.stringify(actual) });
+    same(text, got);
+    assert.notEqual(text.eval_metric_result_per_invocation[0].actual_invocation, actual[0]);
+  });
+
   test('details that are not empty (trajectory explanations, token usage) come through', async () => {
     const inv = (id, calls, tokens) => ({
       invocation_id: id,
