@@ -31,17 +31,20 @@ fn hash(bytes: &[u8]) -> u32 {
 struct Interner {
     arena: String,
     spans: Vec<(usize, usize)>,
+    /// Per id, the key itself when it has at most 7 bytes (`inline_key`), so most probes (most
+    /// words are short) settle without touching the arena. Ids are dense and frequent words get
+    /// small ones, so this stays in cache where the index's slots would not.
+    inline: Vec<u64>,
     /// One per slot; the length is 0 or a power of two.
     slots: Vec<Slot>,
 }
 
-/// A slot of the index: `id + 1` (0 = empty), the key's hash, and a key of at most 7 bytes
-/// itself (`inline`), so most probes (most words are short) settle without touching the arena.
+/// A slot of the index: `id + 1` (0 = empty) and the key's hash; eight bytes, so the index
+/// of a 30,000-word vocabulary takes half a megabyte.
 #[derive(Clone, Copy, Default)]
 struct Slot {
     id: u32,
     hash: u32,
-    inline: u64,
 }
 
 /// A key of at most 7 bytes as one number: its bytes and, in the top byte, its length (so two
@@ -83,11 +86,8 @@ impl Interner {
         let start = self.arena.len();
         self.arena.push_str(key);
         self.spans.push((start, self.arena.len()));
-        self.place(Slot {
-            id: id + 1,
-            hash: h,
-            inline: inline_key(key),
-        });
+        self.inline.push(inline_key(key));
+        self.place(Slot { id: id + 1, hash: h });
         Some(id)
     }
 
@@ -98,7 +98,10 @@ impl Interner {
         loop {
             let slot = self.slots.get(i)?;
             let id = slot.id.checked_sub(1)?;
-            if slot.hash == h && slot.inline == inline && (inline != 0 || self.text(id as usize) == key) {
+            if slot.hash == h
+                && self.inline.get(id as usize) == Some(&inline)
+                && (inline != 0 || self.text(id as usize) == key)
+            {
                 return Some(id);
             }
             i = (i + 1) & mask;
@@ -130,6 +133,7 @@ impl Interner {
     fn clear(&mut self) {
         self.arena.clear();
         self.spans.clear();
+        self.inline.clear();
         self.slots.fill(Slot::default());
     }
 }
@@ -138,6 +142,8 @@ impl Interner {
 /// is emptied before a call: memory stays bounded on long runs while the
 /// vocabulary of an eval set stays warm.
 const CACHE_ENTRIES: usize = 50_000;
+/// `chunk_token`'s mark for a chunk without a token (no id reaches it: `intern` stops short).
+const NO_TOKEN: u32 = u32::MAX;
 const CACHE_BYTES: usize = 8 << 20;
 
 /// Memoised chunk -> token id, so each distinct word is stemmed once per thread
@@ -147,9 +153,14 @@ const CACHE_BYTES: usize = 8 << 20;
 pub(crate) struct TokenCache {
     chunks: Interner,
     /// Token id per chunk id (`None`: the chunk yields no token).
-    chunk_token: Vec<Option<u32>>,
+    /// (`NO_TOKEN`: the chunk yields none; four bytes an entry rather than `Option`'s eight.)
+    chunk_token: Vec<u32>,
     tokens: Interner,
     stem_buf: Vec<u8>,
+    /// Per token id, `(round, count)`: the candidate's counts in [`TokenCache::multiset_overlap`]
+    /// round `round`, so no table is cleared between pairs.
+    counts: Vec<(u32, u32)>,
+    round: u32,
 }
 
 thread_local! {
@@ -168,6 +179,7 @@ pub(crate) fn with_cache<R>(mut f: impl FnMut(&mut TokenCache) -> R) -> R {
                     cache.chunks.clear();
                     cache.chunk_token.clear();
                     cache.tokens.clear();
+                    cache.counts.clear();
                 }
                 f(&mut cache)
             }
@@ -186,6 +198,39 @@ impl TokenCache {
         });
     }
 
+    /// `Σ_t min(count_a[t], count_b[t])` over two lists of this cache's token ids: the first
+    /// list counted in a table indexed by id, the second matched against it (no sorting).
+    pub(crate) fn multiset_overlap(&mut self, a: &[u32], b: &[u32]) -> usize {
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            // Once in 2^32 pairs: forget every earlier round's marks.
+            self.counts.fill((0, 0));
+            self.round = 1;
+        }
+        let round = self.round;
+        if self.counts.len() < self.tokens.len() {
+            self.counts.resize(self.tokens.len(), (0, 0));
+        }
+        for &t in a {
+            if let Some(e) = self.counts.get_mut(t as usize) {
+                if e.0 != round {
+                    *e = (round, 0);
+                }
+                e.1 += 1;
+            }
+        }
+        let mut overlap = 0;
+        for &t in b {
+            if let Some(e) = self.counts.get_mut(t as usize) {
+                if e.0 == round && e.1 > 0 {
+                    e.1 -= 1;
+                    overlap += 1;
+                }
+            }
+        }
+        overlap
+    }
+
     /// The token text of an id from this cache.
     pub(crate) fn token(&self, id: u32) -> &str {
         self.tokens.text(id as usize)
@@ -194,12 +239,12 @@ impl TokenCache {
     fn chunk_token(&mut self, chunk: &str) -> Option<u32> {
         let h = hash(chunk.as_bytes());
         if let Some(id) = self.chunks.find(chunk, h) {
-            return self.chunk_token.get(id as usize).copied().flatten();
+            return self.chunk_token.get(id as usize).copied().filter(|&t| t != NO_TOKEN);
         }
         let token = self.compute_token(chunk);
         // Only a cache too large for u32 ids fails here; the token still counts.
         if self.chunks.intern(chunk, h).is_some() {
-            self.chunk_token.push(token);
+            self.chunk_token.push(token.unwrap_or(NO_TOKEN));
         }
         token
     }

@@ -18,33 +18,9 @@ pub fn rouge1(candidate: &str, reference: &str) -> Rouge1 {
         let mut refs = Vec::with_capacity(64);
         cache.token_ids(candidate, &mut cand);
         cache.token_ids(reference, &mut refs);
-        (multiset_overlap(&mut cand, &mut refs), cand.len(), refs.len())
+        (cache.multiset_overlap(&cand, &refs), cand.len(), refs.len())
     });
     score(overlap, candidate_total, reference_total)
-}
-
-/// `Σ_t min(count_a[t], count_b[t])` by sorting both id lists and merging.
-fn multiset_overlap(a: &mut [u32], b: &mut [u32]) -> usize {
-    a.sort_unstable();
-    b.sort_unstable();
-    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
-    let mut overlap = 0;
-    while let (Some(&&x), Some(&&y)) = (a.peek(), b.peek()) {
-        match x.cmp(&y) {
-            std::cmp::Ordering::Less => {
-                a.next();
-            }
-            std::cmp::Ordering::Greater => {
-                b.next();
-            }
-            std::cmp::Ordering::Equal => {
-                overlap += 1;
-                a.next();
-                b.next();
-            }
-        }
-    }
-    overlap
 }
 
 /// rouge-score's `_score_ngrams` and `scoring.fmeasure`, in Python's operation

@@ -172,13 +172,23 @@ pub(super) fn for_each_chunk(text: &str, mut f: impl FnMut(&str)) {
 fn ascii_chunks(text: &str, f: &mut impl FnMut(&str)) {
     let mut lowered = String::new();
     let bytes = text.as_bytes();
-    let mut pos = 0;
-    while let Some(skip) = bytes.get(pos..).and_then(|r| r.iter().position(|&b| ascii_alnum(b))) {
-        let start = pos + skip;
-        let rest = bytes.get(start..).unwrap_or_default();
-        pos = start + rest.iter().position(|&b| !ascii_alnum(b)).unwrap_or(rest.len());
-        let chunk = text.get(start..pos).unwrap_or_default();
-        if chunk.bytes().any(|b| b.is_ascii_uppercase()) {
+    let mut i = 0;
+    loop {
+        while bytes.get(i).is_some_and(|&b| !ascii_alnum(b)) {
+            i += 1;
+        }
+        let start = i;
+        // One pass over the chunk finds its end and whether it holds capitals.
+        let mut upper = false;
+        while let Some(&b) = bytes.get(i).filter(|&&b| ascii_alnum(b)) {
+            upper |= b.is_ascii_uppercase();
+            i += 1;
+        }
+        if start == i {
+            return;
+        }
+        let chunk = text.get(start..i).unwrap_or_default();
+        if upper {
             lowered.clear();
             lowered.push_str(chunk);
             lowered.make_ascii_lowercase();
