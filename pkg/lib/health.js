@@ -86,3 +86,12 @@ export function addJudgeStats(into, from) {
   if (from.budget_exhausted === true) out.budget_exhausted = true;
   return out;
 }
+
+/** The judge counters as one line of text (the CLI prints it on stderr after a judged run). */
+export function judgeStatsLine(s) {
+  const parts = [`${s.sent} sent in ${s.attempts} attempt(s) (${s.retries} retried)`];
+  if (s.cassette_hits > 0) parts.push(`${s.cassette_hits} answered from the cassette`);
+  if (s.deduplicated > 0) parts.push(`${s.deduplicated} answered by an identical call of the run`);
+  parts.push(`${s.failures} failed`);
+  return `judge: ${s.requests} call(s) asked for: ${parts.join(', ')}${s.budget_exhausted ? '; the call budget ran out (later calls NOT_EVALUATED)' : ''}`;
+}

@@ -273,6 +273,10 @@ export async function agent(turn) {
     assert.equal(here.code, 1, here.stderr);
     assert.equal(there.code, here.code, there.stderr);
     assert.equal(there.stdout, here.stdout);
+    // stderr says what the judges did: here one client answers run 2's identical calls from run 1.
+    const asked = 2 * small.evalSet.eval_cases.filter((c) => c.eval_id !== 'case_005').reduce((n, c) => n + c.conversation.length, 0);
+    assert.match(here.stderr, new RegExp(`^judge: ${asked} call\\(s\\) asked for: ${asked / 2} sent in ${asked / 2} attempt\\(s\\) \\(0 retried\\), ${asked / 2} answered by an identical call of the run, 0 failed$`, 'm'));
+    assert.match(there.stderr, new RegExp(`^judge: ${asked} call\\(s\\) asked for: ${asked} sent in ${asked} attempt\\(s\\) \\(0 retried\\), 0 failed$`, 'm'));
     const files = (sub) => readdirSync(join(dir, sub)).sort().map((f) => api.loadEvalSetResult(readFileSync(join(dir, sub, f))));
     const [l, r] = [files('local'), files('remote')];
     assert.equal(l.length, 2);
@@ -288,7 +292,8 @@ export async function agent(turn) {
     // The judge counters say what the judges did: as many calls asked as the local run; the
     // local run's one client answers run 2's identical calls from run 1 (deduplicated), the
     // endpoints score each run's cases afresh and send every call.
-    const calls = 2 * small.evalSet.eval_cases.filter((c) => c.eval_id !== 'case_005').reduce((n, c) => n + c.conversation.length, 0);
+    // (This agent completes every case.)
+    const calls = 2 * small.evalSet.eval_cases.reduce((n, c) => n + c.conversation.length, 0);
     assert.equal(a.judge_stats.requests, calls);
     assert.equal(a.judge_stats.sent + a.judge_stats.deduplicated, calls);
     assert.deepEqual(b.judge_stats, { requests: calls, sent: calls, attempts: calls, retries: 0, cassette_hits: 0, deduplicated: 0, failures: 0, budget_exhausted: false });
