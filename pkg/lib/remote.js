@@ -62,9 +62,8 @@ export async function evaluateRemote(args) {
 /**
  * `evaluate({agent, remote})`: the agent's turns run here (a run without criteria collects each
  * case's actual invocations) while the endpoints score what it has collected: a run's cases go
- * out as a shard once it has a shard's worth (the size the whole run would be cut into), so
- * later runs' turns overlap earlier runs' scoring, all in one sharded pass under the run's one
- * set of limits. A case the agent could not complete keeps its local result (FAILED, its error):
+ * out as a shard once it has a shard's worth (the size one run is cut into), so later runs'
+ * turns overlap earlier runs' scoring, all in one sharded pass under the run's one set of limits. A case the agent could not complete keeps its local result (FAILED, its error):
  * no metric is computed for it in a local run either. Session, user and run of each case are
  * the local run's; the result is merged in the eval set's order, run after run.
  */
@@ -90,10 +89,11 @@ async function agentThenRemote(args, opts, configText, listenerErrors) {
   // What the agent did, by run and eval id: as streamed, then the run's final result.
   const byRun = Array.from({ length: numRuns }, () => new Map());
   const sessionOf = (got, mine) => ({ ...got, session_id: mine.session_id, user_id: mine.user_id, run: mine.run });
-  // The shard size of the whole run cut as a recorded run is (shards.js).
+  // The shard size of one run cut as a recorded run is (shards.js): the requests of scoring the
+  // runs one by one, and the last shard, which starts when the agent is done, stays short.
   const total = selected.length * numRuns;
-  const rounds = Math.max(1, Math.ceil(total / (opts.shards * opts.maxCasesPerShard)));
-  const perShard = Math.max(1, Math.ceil(total / (opts.shards * rounds)));
+  const rounds = Math.max(1, Math.ceil(selected.length / (opts.shards * opts.maxCasesPerShard)));
+  const perShard = Math.max(1, Math.ceil(selected.length / (opts.shards * rounds)));
   let collected = null;
   const feed = async (add, stop) => {
     const pending = Array.from({ length: numRuns }, () => []);

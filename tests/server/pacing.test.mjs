@@ -20,15 +20,16 @@ const TOKEN = 'tok-pacing-77c1e0b5';
 const KEY = 'sk-pacing-3e9d24aa10';
 const LATENCY = 100;
 const RETRY_AFTER_S = 1;
-// How long after the 429 left the judge a call that was already on its way may still arrive:
-// the 429 crosses one instance, its stream, the client and the others' request bodies.
-const BOUND_MS = 150;
+// How long after the 429 left the judge a call may still start: the 429 crosses one instance,
+// its stream, the client and the others' request bodies (a few ms); a cancelled shard's
+// instance notices its client left only when it next writes, after a judge call's latency.
+const BOUND_MS = 2 * LATENCY;
 
 const works = [];
 const instances = [];
 let judge;
 let local;
-const { evalSet, actual } = corpus(60, 'pacing_set');
+const { evalSet, actual } = corpus(120, 'pacing_set');
 const judgeHere = () => ({ provider: 'openai', model: 'judge-model', baseUrl: judge.baseUrl, headers: { authorization: `Bearer ${KEY}` } });
 
 before(async () => {
@@ -96,8 +97,9 @@ function inWindow({ starts, sentAt, out }) {
 }
 
 /**
- * A remote run over the three instances, its progress events timed: one shard of 20 cases per
- * instance, so each has rounds of judge calls left when the first round meets the 429.
+ * A remote run over the three instances, its progress events timed: one shard of 40 cases per
+ * instance, so each has rounds of judge calls left for the whole window when the first round
+ * meets the 429.
  */
 async function remoteRun(remote) {
   const events = [];
