@@ -30,7 +30,7 @@ export function recordedCases(args, fn) {
     set = loadEvalSet(evalSet);
   } catch (e) {
     if (!(e instanceof EvalError)) throw e;
-    throw new EvalError(e.code, e.path.replace(/^\$/, '$.evalSet'), `${fn}: evalSet: ${e.message}`, { cause: e });
+    throw new EvalError(e.code, (e.path === '' ? '$.evalSet' : e.path.replace(/^\$/, '$.evalSet')), `${fn}: evalSet: ${e.message}`, { cause: e });
   }
   const wanted = evalIds === undefined || evalIds === null ? null : new Set(evalIds);
   const cases = [];

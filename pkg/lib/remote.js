@@ -82,12 +82,29 @@ async function agentThenRemote(args, opts, configText, listenerErrors) {
   for (const k of ['evalSet', 'agent', 'numRuns', 'concurrency', 'evalIds', 'appName', 'agentTimeoutMs', 'judge']) {
     if (args[k] !== undefined) local[k] = args[k];
   }
-  const set = loadEvalSet(args.evalSet);
+  // What the agent run would refuse, refused before anything is built of it.
+  if (!Number.isInteger(numRuns) || numRuns < 1) {
+    throw new EvalError('schema', '$.numRuns', `${fn}: numRuns must be an integer >= 1, found ${typeof numRuns === 'number' ? numRuns : describe(numRuns)}`);
+  }
+  if (args.evalIds !== undefined && args.evalIds !== null && (!Array.isArray(args.evalIds) || args.evalIds.some((x) => typeof x !== 'string'))) {
+    throw new EvalError('schema', '$.evalIds', `${fn}: evalIds must be an array of strings, found ${describe(args.evalIds)}`);
+  }
+  if (args.evalSet === undefined || args.evalSet === null) {
+    throw new EvalError('schema', '$.evalSet', `${fn}: evalSet is required (an eval set object, JSON text or bytes)`);
+  }
+  let set;
+  try {
+    set = loadEvalSet(args.evalSet);
+  } catch (e) {
+    if (!(e instanceof EvalError)) throw e;
+    throw new EvalError(e.code, (e.path === '' ? '$.evalSet' : e.path.replace(/^\$/, '$.evalSet')), `${fn}: evalSet: ${e.message}`, { cause: e });
+  }
   const wanted = args.evalIds === undefined || args.evalIds === null ? null : new Set(args.evalIds);
   const selected = [...set.eval_cases.entries()].filter(([, c]) => wanted === null || wanted.has(c.eval_id));
   const at = new Map(selected.map(([index, c]) => [c.eval_id, { index, evalCase: c }]));
   // What the agent did, by run and eval id: as streamed, then the run's final result.
-  const byRun = Array.from({ length: numRuns }, () => new Map());
+  const byRun = new Map();
+  const ofRun = (run) => byRun.get(run) ?? byRun.set(run, new Map()).get(run);
   const sessionOf = (got, mine) => ({ ...got, session_id: mine.session_id, user_id: mine.user_id, run: mine.run });
   // The shard size of one run cut as a recorded run is (shards.js): the requests of scoring the
   // runs one by one, and the last shard, which starts when the agent is done, stays short.
@@ -96,39 +113,38 @@ async function agentThenRemote(args, opts, configText, listenerErrors) {
   const perShard = Math.max(1, Math.ceil(selected.length / (opts.shards * rounds)));
   let collected = null;
   const feed = async (add, stop) => {
-    const pending = Array.from({ length: numRuns }, () => []);
+    const pending = new Map();
     const flush = (run) => {
-      const batch = pending[run];
-      pending[run] = [];
+      const batch = pending.get(run) ?? [];
+      pending.delete(run);
       add(batch);
     };
     const onCollected = (r) => {
       const run = Number.isInteger(r?.run) ? r.run : 0;
       const where = at.get(r?.eval_id);
-      if (where === undefined || byRun[run] === undefined) return;
-      byRun[run].set(r.eval_id, r);
+      if (where === undefined || run < 0 || run >= numRuns) return;
+      ofRun(run).set(r.eval_id, r);
       if (r.error) return add([], 1);
-      pending[run].push({ ...where, run, actual: (r.eval_metric_result_per_invocation ?? []).map((p) => p.actual_invocation) });
-      if (pending[run].length >= perShard) flush(run);
+      const batch = pending.get(run) ?? pending.set(run, []).get(run);
+      batch.push({ ...where, run, actual: (r.eval_metric_result_per_invocation ?? []).map((p) => p.actual_invocation) });
+      if (batch.length >= perShard) flush(run);
       return undefined;
     };
     // The signal of the run (the caller's, or the sharded run failing) stops the agent.
     collected = await evaluate({ ...local, signal: stop, config: { criteria: {} }, onProgress: forward('agent'), onCaseResult: onCollected });
-    for (let run = 0; run < numRuns; run++) {
-      if (pending[run].length > 0) flush(run);
-    }
+    for (const run of [...pending.keys()].sort((a, b) => a - b)) flush(run);
   };
   const fedCases = [];
   const merge = (results, remoteStats) => {
-    const scored = Array.from({ length: numRuns }, () => new Map());
+    const scored = new Map();
     results.forEach((r, p) => {
-      if (r !== undefined) scored[fedCases[p].run].set(r.eval_id, r);
+      if (r !== undefined) scored.set(`${fedCases[p].run}/${r.eval_id}`, r);
     });
     const merged = [];
-    for (let run = 0; run < numRuns; run++) {
+    for (const run of [...byRun.keys()].sort((a, b) => a - b)) {
       for (const [, evalCase] of selected) {
-        const mine = byRun[run].get(evalCase.eval_id);
-        const got = scored[run].get(evalCase.eval_id);
+        const mine = byRun.get(run).get(evalCase.eval_id);
+        const got = scored.get(`${run}/${evalCase.eval_id}`);
         if (mine === undefined || (got === undefined && collected === null)) continue;
         merged.push(got === undefined ? mine : sessionOf(got, mine));
       }
@@ -139,12 +155,15 @@ async function agentThenRemote(args, opts, configText, listenerErrors) {
     return withJudgeStats(recordedResult(set, merged, args.appName, numRuns), stats);
   };
   const onCaseResult = typeof args.onCaseResult === 'function'
-    ? (r, c) => args.onCaseResult(sessionOf(r, byRun[c.run].get(r.eval_id))) : undefined;
+    ? (r, c) => args.onCaseResult(sessionOf(r, ofRun(c.run).get(r.eval_id))) : undefined;
   const { results, judgeStats } = await shardRun({
     fn, set, cases: fedCases, configText, opts, partial: merge, feed, casesTotal: total,
     args: { signal: args.signal, onProgress: forward('score'), onCaseResult, listenerErrors },
   });
   // The run's final result is the authority for what the agent did (as a local run returns it).
-  for (const r of collected.eval_case_results) byRun[r.run ?? 0]?.set(r.eval_id, r);
+  for (const r of collected.eval_case_results) {
+    const run = Number.isInteger(r.run) ? r.run : 0;
+    if (run >= 0 && run < numRuns) ofRun(run).set(r.eval_id, r);
+  }
   return merge(results, judgeStats);
 }

@@ -157,13 +157,24 @@ describe('a 429 seen by one instance holds every instance\'s judge calls', () =>
     assert.ok(backoff.cancelled >= 2, JSON.stringify(backoff));
   });
 
-  test('remote.control is checked', async () => {
+  test('remote.control, the signal and what an agent run would refuse are checked before any request', async () => {
     await assert.rejects(api.evaluate({ evalSet, actual, remote: { endpoints: urls(), control: 'duplex' } }),
       (e) => e instanceof api.EvalError && e.code === 'schema' && e.path === '$.remote.control' && /"stream" or "cancel"/.test(e.message));
     await assert.rejects(api.evaluate({ evalSet, actual, remote: { endpoints: urls(), controlGraceMs: -1 } }),
       (e) => e instanceof api.EvalError && e.code === 'schema' && e.path === '$.remote.controlGraceMs');
     await assert.rejects(api.evaluate({ evalSet, actual, remote: { endpoints: urls() }, signal: 'stop' }),
       (e) => e instanceof api.EvalError && e.code === 'schema' && e.path === '$.signal');
+    judge.reset();
+    const agent = async () => 'never called';
+    const refused = [
+      [{ numRuns: 2 ** 40 }, 'schema', '$.numRuns'], [{ numRuns: 'two' }, 'schema', '$.numRuns'], [{ evalIds: 5 }, 'schema', '$.evalIds'],
+      [{ evalSet: '{"eval_set_id": 3' }, 'invalid_json', '$.evalSet'], [{ evalSet: { eval_set_id: 's', eval_cases: 7 } }, 'schema', '$.evalSet.eval_cases'],
+    ];
+    for (const [bad, code, path] of refused) {
+      await assert.rejects(api.evaluate({ evalSet, agent, config: CONFIG, remote: { endpoints: urls(), token: TOKEN }, ...bad }),
+        (e) => e instanceof api.EvalError && e.code === code && e.path === path, JSON.stringify(bad));
+    }
+    assert.equal(judge.requests.length, 0);
   });
 });
 
