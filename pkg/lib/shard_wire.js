@@ -90,10 +90,17 @@ export function slices(items, count) {
   return out;
 }
 
-/** Splits a byte stream into lines (without the newline); the last line may lack one. */
-export async function* lines(body) {
+/**
+ * Splits a byte stream into lines (without the newline); the last line may lack one. `signal`
+ * aborting cancels the read: a fetch whose request body is still open (a control channel) does
+ * not always end its answer's stream when aborted.
+ */
+export async function* lines(body, signal) {
   const reader = body.getReader();
   let carry = new Uint8Array(0);
+  const stop = () => reader.cancel(signal.reason).catch(() => {});
+  signal?.addEventListener('abort', stop, { once: true });
+  if (signal?.aborted) stop();
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -113,6 +120,7 @@ export async function* lines(body) {
     }
     if (carry.byteLength > 0) yield carry;
   } finally {
+    signal?.removeEventListener('abort', stop);
     reader.releaseLock?.();
   }
 }

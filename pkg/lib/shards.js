@@ -199,6 +199,8 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
     // it is closed and this shard is cancelled instead when it must hold.
     const body = bodyOf(shard.sent);
     shard.channel = opts.control === 'stream' ? openChannel(body) : null;
+    // An aborted request's body ends too (fetch may otherwise hold the request open for it).
+    controller.signal.addEventListener('abort', () => shard.channel?.close(), { once: true });
     const grace = shard.channel === null ? null : setTimeout(() => shard.channel.close(), opts.controlGraceMs);
     running.add(shard);
     let idle = null;
@@ -245,7 +247,7 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
       }
       let summary = false;
       try {
-        for await (const bytes of lines(res.body)) {
+        for await (const bytes of lines(res.body, controller.signal)) {
           arm();
           const line = parseJsonBytes(bytes, 'a line of the endpoint\'s ndjson');
           if (line !== null && typeof line === 'object' && 'summary' in line) {
@@ -271,6 +273,8 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
         if (e instanceof ShardFailure || e instanceof EvalError) throw e;
         throw transportFailure(controller, e);
       }
+      // An abort cancels the read: the stream then ends as if the answer had.
+      if (controller.signal.aborted) throw transportFailure(controller, null);
       if (!summary) throw new ShardFailure('cut', 'the answer ended before its summary line');
       const missing = shard.sent.filter((p) => results[p] === undefined);
       if (missing.length > 0) throw new ShardFailure('protocol', `the summary came without ${missing.length} of the cases sent`);
