@@ -2,18 +2,21 @@
 // workerd instances of the module worker on 127.0.0.1 judging through one loopback judge:
 //   * a 429 one instance's judge call gets holds every instance's judge calls for the
 //     Retry-After, whichever way the running shards are told (a control line on their streamed
-//     request bodies, or cancelled and re-sent; also behind a proxy that buffers bodies), and the
-//     result file is the local run's;
+//     request bodies, or cancelled and re-sent; also behind a proxy that buffers bodies, and from
+//     a Deno client), and the result file is the local run's;
 //   * each runtime's endpoint (Node's `evalcore serve`, Deno.serve, workerd) reads control lines
 //     while it streams its answer, and answers a bad one with its error;
 //   * evaluate({agent, remote, numRuns}) scores earlier runs while the agent runs later ones,
 //     with the local run's result and run summary.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, test } from 'node:test';
 import * as api from '../../pkg/index.js';
 import { startJudgeServer } from '../js/support/judge-server.mjs';
-import { removeWork, startDeno, startNode, startWorkerd, workDir } from './support.mjs';
+import { DENO, PKG, removeWork, startDeno, startNode, startWorkerd, workDir } from './support.mjs';
 import { CONFIG, corpus, fileText, sameText, unmeasured, verdict } from './shard-support.mjs';
 
 const TOKEN = 'tok-pacing-77c1e0b5';
@@ -155,6 +158,40 @@ describe('a 429 seen by one instance holds every instance\'s judge calls', () =>
     // body the proxy forwards, so its instance holds from its start.
     const backoff = events.find((e) => e.phase === 'judge_backoff');
     assert.ok(backoff.cancelled >= 2, JSON.stringify(backoff));
+  });
+
+  test('a Deno client: control "stream" by default there too; no judge call in the window, the local run\'s result', async (t) => {
+    // `import 'evalcore'` in Deno (the "deno" condition), the run's input and its answer as files.
+    const project = join(workDir(), 'deno-client');
+    works.push(join(project, '..'));
+    mkdirSync(join(project, 'node_modules'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'deno-client', private: true, type: 'module', dependencies: { evalcore: 'file:../pkg' } }));
+    symlinkSync(PKG, join(project, 'node_modules', 'evalcore'), 'dir');
+    writeFileSync(join(project, 'input.json'), JSON.stringify({ evalSet, actual, config: CONFIG, remote: { endpoints: urls(), token: TOKEN, shards: 3, perEndpoint: 1 } }));
+    writeFileSync(join(project, 'client.mjs'), `import { evaluate } from 'evalcore';
+const input = JSON.parse(await Deno.readTextFile('input.json'));
+const events = [];
+const result = await evaluate({ ...input, onProgress: (p) => { if (p.phase === 'judge_backoff') events.push({ ...p, at: performance.timeOrigin + performance.now() }); } });
+console.log(JSON.stringify({ result, events }));
+`);
+    const deno = () => new Promise((resolve, reject) => {
+      const child = spawn(DENO, ['run', '--quiet', '--no-lock', '--no-config', '--node-modules-dir=manual', `--allow-read=${project},${PKG}`, '--allow-net=127.0.0.1', 'client.mjs'], {
+        cwd: project, env: { PATH: process.env.PATH, HOME: process.env.HOME, DENO_DIR: join(project, '..', 'deno-dir'), DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1', NO_COLOR: '1' },
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => { out += d; });
+      child.stderr.on('data', (d) => { err += d; });
+      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`deno exited with ${code}: ${err}`))));
+    });
+    const got = await throttledRun(deno);
+    // The Deno process's clock, as this one's (both count from the epoch).
+    const events = got.out.events.map((e) => ({ ...e, at: e.at - performance.timeOrigin }));
+    sameAsLocal(got.out.result);
+    const w = inWindow({ ...got, out: { events } });
+    t.diagnostic(`deno client: ${w.seen}`);
+    assert.deepEqual(w.during, [], `judge calls started ${w.during.join(', ')} ms after the 429`);
+    assert.ok(events[0].told >= 2 && events[0].cancelled === 0, JSON.stringify(events[0]));
   });
 
   test('remote.control, the signal and what an agent run would refuse are checked before any request', async () => {
