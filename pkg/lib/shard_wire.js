@@ -58,12 +58,13 @@ export function remoteOptions(remote, fn) {
   const maxRunning = Math.min(endpoints.length * perEndpoint, judgeConcurrency ?? Infinity, judgeCallsPerMinute ?? Infinity);
   // `stream`: each shard's request body stays open while it runs and carries control lines (a
   // 429 seen elsewhere holds the instance's judge calls); this needs a fetch that reads the
-  // response while it still writes the body, as Node's, Deno's and Bun's do. `cancel`
+  // response while it still writes the body, as Node's and Deno's do (measured; Bun's is taken
+  // to, and controlGraceMs catches a fetch or a proxy that does not). `cancel`
   // (browsers: their fetch sends a streamed body, if at all, before it reads the answer):
   // running shards are cancelled and their unscored rest re-sent after the back-off.
   const control = remote.control ?? (fullDuplexFetch() ? 'stream' : 'cancel');
   if (!CONTROLS.includes(control)) {
-    throw new EvalError('schema', `${where}.control`, `${fn}: remote.control must be "stream" or "cancel", found ${describe(remote.control)}`);
+    throw new EvalError('schema', `${where}.control`, `${fn}: remote.control must be "stream" or "cancel", found ${typeof remote.control === 'string' ? JSON.stringify(remote.control) : describe(remote.control)}`);
   }
   return {
     control, controlGraceMs: int('controlGraceMs', 2_000),
@@ -137,7 +138,7 @@ export class ShardFailure extends Error {
 }
 
 
-/** Whether this runtime's fetch reads an answer while it still sends a streamed body (Node, Deno, Bun). */
+/** Whether this runtime's fetch reads an answer while it still sends a streamed body (Node, Deno; Bun taken to). */
 function fullDuplexFetch() {
   return typeof globalThis.Deno === 'object' || typeof globalThis.process?.versions?.node === 'string';
 }
