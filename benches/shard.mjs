@@ -3,7 +3,9 @@
 // after 100 ms. Prints throughput (cases/s) for each N against N x one instance (target >= 0.8
 // while the judge is not the bottleneck), then a 2,000-case judged run over 4 instances against
 // the local run of the same input (target >= 3.2x faster) and whether the result files are the
-// same text.
+// same text. Then how fast running shards slow after a 429 one instance gets (remote.control
+// "stream" and "cancel"), and an agent run of 3 runs scored remotely with its scoring overlapped
+// against the agent-then-score order (the time the agent alone and each run's scoring take).
 //
 //   node benches/shard.mjs [--cases 800] [--big 2000] [--latency 100]
 //
@@ -58,6 +60,7 @@ function cpuMs(pid) {
 const fileText = (r) => formatEvalSetResult({ ...r, eval_set_result_id: 'x', eval_set_result_name: 'x', creation_timestamp: 1 });
 
 const judge = await startJudgeServer({ latencyMs: LATENCY });
+const judgeHere = { provider: 'openai', model: 'judge-model', baseUrl: judge.baseUrl, headers: { authorization: `Bearer ${KEY}` } };
 judge.script(verdict);
 const env = { EVALCORE_JUDGE: 'openai:judge-model', EVALCORE_JUDGE_BASE_URL: judge.baseUrl, OPENAI_API_KEY: KEY };
 const works = [];
@@ -96,7 +99,6 @@ try {
   }
 
   const big = corpus(BIG, 'big');
-  const judgeHere = { provider: 'openai', model: 'judge-model', baseUrl: judge.baseUrl, headers: { authorization: `Bearer ${KEY}` } };
   let t0 = performance.now();
   const local = await api.evaluate({ ...big, config: CONFIG, judge: judgeHere, concurrency: LOCAL_CONCURRENCY });
   const localS = (performance.now() - t0) / 1000;
@@ -109,6 +111,60 @@ try {
   console.log(`${BIG} judged cases: local (${LOCAL_CONCURRENCY} in flight) ${localS.toFixed(2)} s, 4 instances ${remoteS.toFixed(2)} s: ${speedup.toFixed(2)}x faster${speedup < 3.2 ? ' (below 3.2)' : ''}; result files ${same ? 'identical' : 'DIFFER'}`);
   const passed = local.eval_case_results.filter((r) => r.final_eval_status === 'PASSED').length;
   console.log(`  (${passed} passed, ${BIG - passed} failed in both)`);
+
+  // A 429 (Retry-After 1 s) to one call of one instance while 4 instances each run a 40-case shard.
+  console.log('429 to one instance\'s call (Retry-After 1 s), 4 instances each running a 40-case shard:');
+  console.log('  control   client knew (ms)   last call started after the 429 (ms)   calls 150-980 ms after   result');
+  const held = corpus(160, 'held');
+  const heldLocal = await api.evaluate({ ...held, config: CONFIG, judge: judgeHere, concurrency: LOCAL_CONCURRENCY });
+  for (const control of ['stream', 'cancel']) {
+    while (judge.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
+    const starts = [];
+    let sentAt = null;
+    judge.script((rec) => {
+      const now = performance.now();
+      starts.push(now);
+      if (starts.length !== 10) return verdict(rec);
+      sentAt = now + LATENCY;
+      return { status: 429, error: 'rate limited', retryAfter: 1 };
+    });
+    let knewAt = null;
+    const r = await api.evaluate({
+      ...held, config: CONFIG, remote: { endpoints: urls, shards: 4, perEndpoint: 1, control },
+      onProgress: (p) => { if (p.phase === 'judge_backoff' && knewAt === null) knewAt = performance.now(); },
+    });
+    judge.script(verdict);
+    const late = starts.filter((t) => t > sentAt && t < sentAt + 980);
+    const { judge_stats: x, ...a } = r;
+    const { judge_stats: y, ...b } = heldLocal;
+    const same = fileText(a) === fileText(b);
+    failed ||= !same;
+    console.log(`  ${control.padEnd(7)}   ${String(Math.round(knewAt - sentAt)).padStart(16)}   ${String(late.length === 0 ? '-' : Math.round(Math.max(...late) - sentAt)).padStart(36)}   ${String(late.filter((t) => t > sentAt + 150).length).padStart(22)}   ${same ? 'identical' : 'DIFFERS'}`);
+  }
+
+  // evaluate({agent, remote, numRuns: 3}): the agent (20 ms a turn, 8 cases at once) and the scoring overlapped.
+  const runs = 3;
+  const agentSet = corpus(CASES / 2, 'agent');
+  const agent = async (turn) => {
+    await new Promise((r) => setTimeout(r, 20));
+    return agentSet.actual[turn.evalId][turn.turnIndex].final_response.parts[0].text;
+  };
+  const common = { evalSet: agentSet.evalSet, agent, numRuns: runs, concurrency: LOCAL_CONCURRENCY };
+  t0 = performance.now();
+  const collected = await api.evaluate({ ...common, config: { criteria: {} } });
+  const agentS = (performance.now() - t0) / 1000;
+  let scoreS = 0;
+  for (let run = 0; run < runs; run++) {
+    const got = Object.fromEntries(collected.eval_case_results.filter((c) => (c.run ?? 0) === run)
+      .map((c) => [c.eval_id, c.eval_metric_result_per_invocation.map((p) => p.actual_invocation)]));
+    t0 = performance.now();
+    await api.evaluate({ evalSet: agentSet.evalSet, actual: got, config: CONFIG, remote: { endpoints: urls } });
+    scoreS += (performance.now() - t0) / 1000;
+  }
+  t0 = performance.now();
+  await api.evaluate({ ...common, config: CONFIG, remote: { endpoints: urls } });
+  const overlapS = (performance.now() - t0) / 1000;
+  console.log(`agent run of ${CASES / 2} cases x ${runs} runs, scored over 4 instances: the agent alone ${agentS.toFixed(2)} s + each run's scoring ${scoreS.toFixed(2)} s = ${(agentS + scoreS).toFixed(2)} s one after the other; overlapped ${overlapS.toFixed(2)} s (${((agentS + scoreS) / overlapS).toFixed(2)}x)`);
 } finally {
   await Promise.all(instances.map((s) => s.stop()));
   await judge.close();

@@ -211,8 +211,17 @@ export interface Progress {
   duplicatesDropped?: number;
   /** Remote runs: judge calls the endpoints made (from each shard's summary line). */
   judgeCalls?: number;
-  /** Remote runs: 429s the endpoints' judge gave (each paused every shard's start: `judge_backoff`). */
+  /**
+   * Remote runs: 429s the endpoints' judge gave. Each holds every shard's start and every running
+   * shard's judge calls for its Retry-After (`judge_backoff`, with `told`: shards told on their
+   * control channel, `cancelled`: shards cancelled and re-sent after it).
+   */
   throttled?: number;
+  /** Remote runs: shards cancelled to hold their judge calls (re-sent after the back-off; `control: "cancel"`). */
+  heldBack?: number;
+  /** `judge_backoff`: running shards told to hold on their request body, and shards cancelled instead. */
+  told?: number;
+  cancelled?: number;
   /** Remote runs, `shard_*` and `case`: which shard, on which endpoint. */
   shard?: number;
   endpoint?: string;
@@ -244,6 +253,16 @@ export interface RemoteOptions {
   judgeConcurrency?: number;
   /** Judge calls a minute across every endpoint, split the same way. */
   judgeCallsPerMinute?: number;
+  /**
+   * How running shards hold their judge calls when another shard's endpoint was told 429:
+   * `"stream"` (default in Node, Deno and Bun) keeps each shard's request body open and sends it
+   * a control line; `"cancel"` (the default elsewhere: a browser's fetch does not read an answer
+   * while it still sends the body) cancels them and re-sends their unscored rest after the back-off.
+   */
+  control?: "stream" | "cancel";
+  /** With `control: "stream"`: a shard whose endpoint has not answered within this many ms (a proxy that buffers bodies) closes its body and is cancelled instead (default 2000). */
+  controlGraceMs?: number;
+  /** Called as fetch; with `control: "stream"` it gets a ReadableStream body and `duplex: "half"`. */
   fetch?: (input: string, init?: any) => Promise<any>;
 }
 
@@ -464,6 +483,11 @@ export interface EvaluateInvocationsArgs<Custom extends string = never> {
    * `details.trajectory` (default true). False skips that work when only scores are wanted.
    */
   explain?: boolean;
+  /**
+   * With a judge: called once the case is scored with its judge counters (calls asked for, sent,
+   * attempts, retries...), as `judge_stats` counts a whole run's; a run of many cases sums them.
+   */
+  onJudgeStats?: (stats: JudgeStats) => void;
 }
 
 /** How much of a case result `PreparedCase.evaluate` writes. */

@@ -70,3 +70,28 @@ export function runHealth(results) {
     : `${items.length} metric result${items.length === 1 ? ' was' : 's were'} NOT_EVALUATED: ${byReason.map((g) => `${g.reason} x${g.count} (${g.metrics.join(', ')})${g.example ? `: ${g.example}` : ''}`).join('; ')}`;
   return { count: items.length, evaluated, agentErrors: caseErrors.length, byReason, items, caseErrors, lines, summary };
 }
+
+const JUDGE_COUNTERS = ['requests', 'sent', 'attempts', 'retries', 'cassette_hits', 'deduplicated', 'failures'];
+
+/**
+ * The judge counters of many scorings summed (`judge_stats`: the calls the metrics asked for,
+ * sent, attempts, retries, cassette hits, deduplicated, failures; `budget_exhausted` if any was):
+ * the recorded run's cases, an endpoint's shard, a sharded run's shards. Counters that are not
+ * whole numbers >= 0 (an endpoint that answers wrongly) are not added.
+ */
+export function addJudgeStats(into, from) {
+  const out = into ?? { requests: 0, sent: 0, attempts: 0, retries: 0, cassette_hits: 0, deduplicated: 0, failures: 0, budget_exhausted: false };
+  if (from === null || typeof from !== 'object') return out;
+  for (const k of JUDGE_COUNTERS) if (Number.isSafeInteger(from[k]) && from[k] >= 0) out[k] += from[k];
+  if (from.budget_exhausted === true) out.budget_exhausted = true;
+  return out;
+}
+
+/** The judge counters as one line of text (the CLI prints it on stderr after a judged run). */
+export function judgeStatsLine(s) {
+  const parts = [`${s.sent} sent in ${s.attempts} attempt(s) (${s.retries} retried)`];
+  if (s.cassette_hits > 0) parts.push(`${s.cassette_hits} answered from the cassette`);
+  if (s.deduplicated > 0) parts.push(`${s.deduplicated} answered by an identical call of the run`);
+  parts.push(`${s.failures} failed`);
+  return `judge: ${s.requests} call(s) asked for: ${parts.join(', ')}${s.budget_exhausted ? '; the call budget ran out (later calls NOT_EVALUATED)' : ''}`;
+}

@@ -3,7 +3,7 @@
 // endpoint scores `actual`. The local run a sharded run (remote.js) must equal, case for case.
 import { EvalError } from './errors.js';
 import { evaluateInvocations, loadEvalSet, loadEvalSetResult, validateEvalConfig } from './api.js';
-import { runHealth } from './health.js';
+import { addJudgeStats, runHealth } from './health.js';
 import { createEvalSetResult } from './adk_layout.js';
 import { describe, requireObject } from './wire.js';
 
@@ -30,7 +30,7 @@ export function recordedCases(args, fn) {
     set = loadEvalSet(evalSet);
   } catch (e) {
     if (!(e instanceof EvalError)) throw e;
-    throw new EvalError(e.code, e.path.replace(/^\$/, '$.evalSet'), `${fn}: evalSet: ${e.message}`, { cause: e });
+    throw new EvalError(e.code, (e.path === '' ? '$.evalSet' : e.path.replace(/^\$/, '$.evalSet')), `${fn}: evalSet: ${e.message}`, { cause: e });
   }
   const wanted = evalIds === undefined || evalIds === null ? null : new Set(evalIds);
   const cases = [];
@@ -60,6 +60,12 @@ export function recordedResult(set, results, appName, numRuns = 1) {
   const made = createEvalSetResult(appName ?? 'evalcore', set.eval_set_id, results);
   // With several runs the core adds the run summary, as it does for a local run.
   return loadEvalSetResult(made, numRuns > 1 ? { runSummary: true } : undefined);
+}
+
+/** `result` with the run's judge counters (`judge_stats`, after the ADK fields as the core puts it); none without a judge. */
+export function withJudgeStats(result, stats) {
+  if (stats !== null && stats !== undefined) result.judge_stats = stats;
+  return result;
 }
 
 /** `strict: true`, as evaluate() has it: a config warning refuses the run before it starts. */
@@ -106,6 +112,9 @@ export async function evaluateRecorded(args) {
   }
   const results = new Array(cases.length);
   const tally = { casesDone: 0, casesTotal: cases.length, passed: 0, failed: 0, notEvaluated: 0 };
+  // With a judge, the run's judge counters: every case's, summed (as one agent run counts them).
+  let judgeStats = judge === undefined || judge === null ? null : addJudgeStats(null, null);
+  const onJudgeStats = judgeStats === null ? undefined : (s) => { judgeStats = addJudgeStats(judgeStats, s); };
   // A listener that throws never stops the run; what it threw is reported at the end.
   const listenerErrors = [];
   const safe = (f, v) => {
@@ -128,7 +137,7 @@ export async function evaluateRecorded(args) {
       try {
         r = await evaluateInvocations({
           evalCase: c.evalCase, actual: c.actual, config, judge, customMetrics, evalSetId: set.eval_set_id, signal,
-          includeInvocations, perInvocation, efficiencyMetrics, explain,
+          includeInvocations, perInvocation, efficiencyMetrics, explain, onJudgeStats,
         });
       } catch (e) {
         stopped = true;
@@ -143,7 +152,7 @@ export async function evaluateRecorded(args) {
       progress('case', c.evalCase.eval_id);
     }
   };
-  const partial = () => recordedResult(set, results.filter((r) => r !== undefined), args.appName);
+  const partial = () => withJudgeStats(recordedResult(set, results.filter((r) => r !== undefined), args.appName), judgeStats);
   try {
     await Promise.all(Array.from({ length: Math.min(concurrency, cases.length) }, worker));
   } catch (e) {

@@ -5,8 +5,9 @@
 import { EvalError } from './errors.js';
 import { loadEvalConfig, loadEvalSet } from './api.js';
 import { evaluate } from './run.js';
-import { toMember } from './wire.js';
-import { recordedCases, recordedResult, strictAfter, strictBefore } from './recorded.js';
+import { describe, toMember } from './wire.js';
+import { recordedCases, recordedResult, strictAfter, strictBefore, withJudgeStats } from './recorded.js';
+import { addJudgeStats } from './health.js';
 import { remoteOptions, shardRun } from './shards.js';
 
 /** evaluate() options a remote run cannot honour: they shape what the endpoints compute. */
@@ -31,6 +32,10 @@ export async function evaluateRemote(args) {
     if (args[k] !== undefined && args[k] !== null) throw new EvalError('unsupported', `$.${k}`, `${fn}: ${k} does not go with remote: ${why}`);
   }
   strictBefore(args, fn);
+  const { signal } = args;
+  if (signal !== undefined && signal !== null && (typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
+    throw new EvalError('schema', '$.signal', `${fn}: signal must be an AbortSignal, found ${describe(signal)}`);
+  }
   // What a listener threw, reported when the run is done (as evaluate() does).
   const listenerErrors = [];
   const finish = (result) => {
@@ -49,17 +54,18 @@ export async function evaluateRemote(args) {
     throw new EvalError('schema', '$.numRuns', `${fn}: recorded invocations are one run; numRuns must be 1`);
   }
   const { set, cases } = recordedCases(args, fn);
-  const partial = (got) => recordedResult(set, got, args.appName);
-  const results = await shardRun({ fn, set, cases, configText, opts, args: { ...args, listenerErrors }, partial });
-  return finish(partial(results));
+  const partial = (got, judgeStats) => withJudgeStats(recordedResult(set, got.filter((r) => r !== undefined), args.appName), judgeStats);
+  const { results, judgeStats } = await shardRun({ fn, set, cases, configText, opts, args: { ...args, listenerErrors }, partial });
+  return finish(partial(results, judgeStats));
 }
 
 /**
  * `evaluate({agent, remote})`: the agent's turns run here (a run without criteria collects each
- * case's actual invocations), the scoring and its judge calls over the endpoints, one run after
- * the other. A case the agent could not complete keeps its local result (FAILED, its error):
- * no metric is computed for it in a local run either. Session, user and run of each case are the
- * local run's.
+ * case's actual invocations) while the endpoints score what it has collected: a run's cases go
+ * out as a shard once it has a shard's worth (the size one run is cut into), so later runs'
+ * turns overlap earlier runs' scoring, all in one sharded pass under the run's one set of limits. A case the agent could not complete keeps its local result (FAILED, its error):
+ * no metric is computed for it in a local run either. Session, user and run of each case are
+ * the local run's; the result is merged in the eval set's order, run after run.
  */
 async function agentThenRemote(args, opts, configText, listenerErrors) {
   const fn = 'evaluate';
@@ -73,45 +79,91 @@ async function agentThenRemote(args, opts, configText, listenerErrors) {
     }
   };
   const local = {};
-  for (const k of ['evalSet', 'agent', 'numRuns', 'concurrency', 'evalIds', 'signal', 'appName', 'agentTimeoutMs', 'judge']) {
+  for (const k of ['evalSet', 'agent', 'numRuns', 'concurrency', 'evalIds', 'appName', 'agentTimeoutMs', 'judge']) {
     if (args[k] !== undefined) local[k] = args[k];
   }
-  const set = loadEvalSet(args.evalSet);
-  let collected;
-  try {
-    collected = await evaluate({ ...local, config: { criteria: {} }, onProgress: forward('agent') });
-  } catch (e) {
-    // Nothing was scored yet: what an interrupted run keeps is empty.
-    if (e !== null && typeof e === 'object' && 'partialResult' in e) e.partialResult = recordedResult(set, [], args.appName);
-    throw e;
+  // What the agent run would refuse, refused before anything is built of it.
+  if (!Number.isInteger(numRuns) || numRuns < 1) {
+    throw new EvalError('schema', '$.numRuns', `${fn}: numRuns must be an integer >= 1, found ${typeof numRuns === 'number' ? numRuns : describe(numRuns)}`);
   }
-  const byRun = Array.from({ length: numRuns }, () => new Map());
-  for (const r of collected.eval_case_results) byRun[r.run ?? 0]?.set(r.eval_id, r);
+  if (args.evalIds !== undefined && args.evalIds !== null && (!Array.isArray(args.evalIds) || args.evalIds.some((x) => typeof x !== 'string'))) {
+    throw new EvalError('schema', '$.evalIds', `${fn}: evalIds must be an array of strings, found ${describe(args.evalIds)}`);
+  }
+  if (args.evalSet === undefined || args.evalSet === null) {
+    throw new EvalError('schema', '$.evalSet', `${fn}: evalSet is required (an eval set object, JSON text or bytes)`);
+  }
+  let set;
+  try {
+    set = loadEvalSet(args.evalSet);
+  } catch (e) {
+    if (!(e instanceof EvalError)) throw e;
+    throw new EvalError(e.code, (e.path === '' ? '$.evalSet' : e.path.replace(/^\$/, '$.evalSet')), `${fn}: evalSet: ${e.message}`, { cause: e });
+  }
   const wanted = args.evalIds === undefined || args.evalIds === null ? null : new Set(args.evalIds);
   const selected = [...set.eval_cases.entries()].filter(([, c]) => wanted === null || wanted.has(c.eval_id));
-  const merged = [];
+  const at = new Map(selected.map(([index, c]) => [c.eval_id, { index, evalCase: c }]));
+  // What the agent did, by run and eval id: as streamed, then the run's final result.
+  const byRun = new Map();
+  const ofRun = (run) => byRun.get(run) ?? byRun.set(run, new Map()).get(run);
   const sessionOf = (got, mine) => ({ ...got, session_id: mine.session_id, user_id: mine.user_id, run: mine.run });
-  for (let run = 0; run < numRuns; run++) {
-    const cases = [];
-    for (const [index, evalCase] of selected) {
-      const mine = byRun[run].get(evalCase.eval_id);
-      if (mine === undefined || mine.error) continue;
-      cases.push({ index, evalCase, actual: (mine.eval_metric_result_per_invocation ?? []).map((p) => p.actual_invocation) });
-    }
-    const done = [...merged];
-    const partial = (got) => recordedResult(set, [...done, ...got.map((r) => sessionOf(r, byRun[run].get(r.eval_id)))], args.appName, numRuns);
-    const onCaseResult = typeof args.onCaseResult === 'function' ? (r) => args.onCaseResult(sessionOf(r, byRun[run].get(r.eval_id))) : undefined;
-    const scored = await shardRun({
-      fn, set, cases, configText, opts, partial, run,
-      args: { signal: args.signal, onProgress: forward('score'), onCaseResult, listenerErrors },
+  // The shard size of one run cut as a recorded run is (shards.js): the requests of scoring the
+  // runs one by one, and the last shard, which starts when the agent is done, stays short.
+  const total = selected.length * numRuns;
+  const rounds = Math.max(1, Math.ceil(selected.length / (opts.shards * opts.maxCasesPerShard)));
+  const perShard = Math.max(1, Math.ceil(selected.length / (opts.shards * rounds)));
+  let collected = null;
+  const feed = async (add, stop) => {
+    const pending = new Map();
+    const flush = (run) => {
+      const batch = pending.get(run) ?? [];
+      pending.delete(run);
+      add(batch);
+    };
+    const onCollected = (r) => {
+      const run = Number.isInteger(r?.run) ? r.run : 0;
+      const where = at.get(r?.eval_id);
+      if (where === undefined || run < 0 || run >= numRuns) return;
+      ofRun(run).set(r.eval_id, r);
+      if (r.error) return add([], 1);
+      const batch = pending.get(run) ?? pending.set(run, []).get(run);
+      batch.push({ ...where, run, actual: (r.eval_metric_result_per_invocation ?? []).map((p) => p.actual_invocation) });
+      if (batch.length >= perShard) flush(run);
+      return undefined;
+    };
+    // The signal of the run (the caller's, or the sharded run failing) stops the agent.
+    collected = await evaluate({ ...local, signal: stop, config: { criteria: {} }, onProgress: forward('agent'), onCaseResult: onCollected });
+    for (const run of [...pending.keys()].sort((a, b) => a - b)) flush(run);
+  };
+  const fedCases = [];
+  const merge = (results, remoteStats) => {
+    const scored = new Map();
+    results.forEach((r, p) => {
+      if (r !== undefined) scored.set(`${fedCases[p].run}/${r.eval_id}`, r);
     });
-    const byId = new Map(scored.map((r) => [r.eval_id, r]));
-    for (const [, evalCase] of selected) {
-      const mine = byRun[run].get(evalCase.eval_id);
-      if (mine === undefined) continue;
-      const got = byId.get(evalCase.eval_id);
-      merged.push(got === undefined ? mine : sessionOf(got, mine));
+    const merged = [];
+    for (const run of [...byRun.keys()].sort((a, b) => a - b)) {
+      for (const [, evalCase] of selected) {
+        const mine = byRun.get(run).get(evalCase.eval_id);
+        const got = scored.get(`${run}/${evalCase.eval_id}`);
+        if (mine === undefined || (got === undefined && collected === null)) continue;
+        merged.push(got === undefined ? mine : sessionOf(got, mine));
+      }
     }
+    // The judge counters of both sides: a simulated user's calls here, the scoring's there.
+    const here = collected?.judge_stats ?? null;
+    const stats = here === null && remoteStats === null ? null : addJudgeStats(addJudgeStats(null, here), remoteStats);
+    return withJudgeStats(recordedResult(set, merged, args.appName, numRuns), stats);
+  };
+  const onCaseResult = typeof args.onCaseResult === 'function'
+    ? (r, c) => args.onCaseResult(sessionOf(r, ofRun(c.run).get(r.eval_id))) : undefined;
+  const { results, judgeStats } = await shardRun({
+    fn, set, cases: fedCases, configText, opts, partial: merge, feed, casesTotal: total,
+    args: { signal: args.signal, onProgress: forward('score'), onCaseResult, listenerErrors },
+  });
+  // The run's final result is the authority for what the agent did (as a local run returns it).
+  for (const r of collected.eval_case_results) {
+    const run = Number.isInteger(r.run) ? r.run : 0;
+    if (run >= 0 && run < numRuns) ofRun(run).set(r.eval_id, r);
   }
-  return recordedResult(set, merged, args.appName, numRuns);
+  return merge(results, judgeStats);
 }

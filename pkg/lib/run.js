@@ -134,11 +134,20 @@ export async function evaluateInvocationsJudged(args) {
   const wire = { held: null };
   const parts = caseParts(args, 'evaluateInvocations', true, wire);
   const custom = checkCustom(args.customMetrics, 'evaluateInvocations');
+  const { onJudgeStats } = args;
+  if (onJudgeStats !== undefined && onJudgeStats !== null && typeof onJudgeStats !== 'function') {
+    throw new EvalError('schema', '$.onJudgeStats', `evaluateInvocations: onJudgeStats must be a function (stats) => void, found ${describe(onJudgeStats)}`);
+  }
   const judge = await judgeOption(args.judge, 'evaluateInvocations');
   const emitErrors = [];
+  // The case's judge counters, told once the case is scored (a run of many cases sums them).
+  let judgeStats = null;
   const host = makeHost({
     fetchFn: judge.fetch, customMetrics: custom, signal: args.signal,
-    onEvent: cassetteRecorder(judge.cassette, null), onEmitError: (e) => emitErrors.push(e),
+    onEvent: cassetteRecorder(judge.cassette, (ev) => {
+      if (ev.type === 'judge_stats') judgeStats = ev.stats;
+    }),
+    onEmitError: (e) => emitErrors.push(e),
   });
   let out;
   try {
@@ -151,6 +160,13 @@ export async function evaluateInvocationsJudged(args) {
   expandColumns(result, wire.held);
   if (emitErrors.length > 0) {
     throw new EvalError('callback_error', '$.judge.cassette.onRecord', `evaluateInvocations: judge.cassette.onRecord threw: ${errorText(emitErrors[0])}`, { cause: emitErrors[0] });
+  }
+  if (judgeStats !== null && typeof onJudgeStats === 'function') {
+    try {
+      onJudgeStats(judgeStats);
+    } catch (e) {
+      throw new EvalError('callback_error', '$.onJudgeStats', `evaluateInvocations: onJudgeStats threw: ${errorText(e)}`, { cause: e });
+    }
   }
   return result;
 }

@@ -1,138 +1,44 @@
 // The shards of a remote run: the `remote` option read, the cases cut into shards, each POSTed
 // to an endpoint's `/v1/evaluate` with its recorded invocations and its ndjson read back. A
 // failed shard keeps what it streamed and sends only the rest elsewhere; a case is counted once;
-// one judge key's allowance is split over the requests and a reported 429 holds every start.
-// Only fetch is used: it runs wherever evalcore runs.
+// one judge key's allowance is split over the requests, and a 429 one endpoint reports holds
+// every start and every running shard's judge calls (a control line on its request body, or
+// the shard cancelled and its rest re-sent). Only fetch is used: it runs wherever evalcore runs.
 import { EvalError } from './errors.js';
-import { describe, parseJsonBytes } from './wire.js';
+import { parseJsonBytes } from './wire.js';
+import { addJudgeStats } from './health.js';
+import { RETRYABLE_STATUS, SPLITTABLE, ShardFailure, lines, openChannel, slices } from './shard_wire.js';
 
-const REMOTE_OPTIONS = ['endpoints', 'shards', 'token', 'fetch', 'perEndpoint', 'maxCasesPerShard', 'shardTimeoutMs', 'maxAttempts', 'judgeConcurrency', 'judgeCallsPerMinute'];
-/** Server errors a retry elsewhere cannot fix: the request itself is wrong. */
-const RETRYABLE_STATUS = (status) => status === 408 || status >= 500;
-/** 413s a smaller shard fixes. */
-const SPLITTABLE = new Set(['too_many_cases', 'too_large', 'too_many_judge_calls']);
-
-/** The `remote` option checked, with its defaults. */
-export function remoteOptions(remote, fn) {
-  const where = '$.remote';
-  if (remote === null || typeof remote !== 'object' || Array.isArray(remote)) {
-    throw new EvalError('schema', where, `${fn}: remote must be {endpoints, shards?, token?}, found ${describe(remote)}`);
-  }
-  for (const k of Object.keys(remote)) {
-    if (!REMOTE_OPTIONS.includes(k)) throw new EvalError('schema', `${where}.${k}`, `${fn}: unknown remote option "${k}" (known: ${REMOTE_OPTIONS.join(', ')})`);
-  }
-  const list = typeof remote.endpoints === 'string' ? remote.endpoints.split(',').map((u) => u.trim()).filter((u) => u !== '') : remote.endpoints;
-  if (!Array.isArray(list) || list.length === 0) {
-    throw new EvalError('schema', `${where}.endpoints`, `${fn}: remote.endpoints must be one or more endpoint URLs (https://evals.example.workers.dev), found ${describe(remote.endpoints)}`);
-  }
-  const endpoints = list.map((u, i) => {
-    let url;
-    try {
-      url = new URL(String(u));
-    } catch {
-      url = null;
-    }
-    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new EvalError('schema', `${where}.endpoints[${i}]`, `${fn}: remote endpoint ${i} is not an http(s) URL: ${JSON.stringify(String(u))}`);
-    }
-    const base = url.href.endsWith('/') ? url.href : `${url.href}/`;
-    return { url: base.replace(/\/$/, ''), evaluate: new URL('v1/evaluate', base).href, failures: 0, down: false, cases: 0, requests: 0 };
-  });
-  const int = (k, dflt, min = 1) => {
-    const v = remote[k];
-    if (v === undefined || v === null) return dflt;
-    if (!Number.isInteger(v) || v < min) throw new EvalError('schema', `${where}.${k}`, `${fn}: remote.${k} must be an integer >= ${min}, found ${typeof v === 'number' ? v : describe(v)}`);
-    return v;
-  };
-  if (remote.token !== undefined && remote.token !== null && typeof remote.token !== 'string') {
-    throw new EvalError('schema', `${where}.token`, `${fn}: remote.token must be a string (the endpoints' EVALCORE_TOKEN)`);
-  }
-  const fetchFn = remote.fetch ?? globalThis.fetch;
-  if (typeof fetchFn !== 'function') throw new EvalError('schema', `${where}.fetch`, `${fn}: remote.fetch must be a function (this runtime has no global fetch)`);
-  const perEndpoint = int('perEndpoint', 2);
-  // One provider key's allowance, split over the shard requests in flight: never more requests
-  // at once than calls allowed, each asking its endpoint for its share.
-  const judgeConcurrency = int('judgeConcurrency', null);
-  const judgeCallsPerMinute = int('judgeCallsPerMinute', null);
-  const maxRunning = Math.min(endpoints.length * perEndpoint, judgeConcurrency ?? Infinity, judgeCallsPerMinute ?? Infinity);
-  return {
-    endpoints, fetch: fetchFn, token: remote.token || null, perEndpoint, maxRunning,
-    judgeConcurrency: judgeConcurrency === null ? null : Math.floor(judgeConcurrency / maxRunning),
-    judgeCallsPerMinute: judgeCallsPerMinute === null ? null : Math.floor(judgeCallsPerMinute / maxRunning),
-    shards: int('shards', maxRunning),
-    // The endpoint's own default maxCases: a shard larger than the server takes is split anyway.
-    maxCasesPerShard: int('maxCasesPerShard', 100),
-    shardTimeoutMs: int('shardTimeoutMs', 300_000),
-    maxAttempts: int('maxAttempts', 3),
-  };
-}
-
-/** `count` contiguous, near-equal slices of `items` (none empty). */
-function slices(items, count) {
-  const n = Math.min(count, items.length);
-  const out = [];
-  for (let k = 0, from = 0; k < n; k++) {
-    const to = Math.round(((k + 1) * items.length) / n);
-    out.push(items.slice(from, to));
-    from = to;
-  }
-  return out;
-}
-
-/** Splits a byte stream into lines (without the newline); the last line may lack one. */
-async function* lines(body) {
-  const reader = body.getReader();
-  let carry = new Uint8Array(0);
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      let chunk = value;
-      if (carry.byteLength > 0) {
-        chunk = new Uint8Array(carry.byteLength + value.byteLength);
-        chunk.set(carry);
-        chunk.set(value, carry.byteLength);
-      }
-      let from = 0;
-      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, from)) {
-        if (i > from) yield chunk.subarray(from, i);
-        from = i + 1;
-      }
-      carry = chunk.slice(from);
-    }
-    if (carry.byteLength > 0) yield carry;
-  } finally {
-    reader.releaseLock?.();
-  }
-}
-
-/** A failure of one shard request: `retry` when another endpoint may succeed. */
-class ShardFailure extends Error {
-  constructor(kind, message, { retry = true, error = null, retryAfterMs = 0 } = {}) {
-    super(message);
-    this.kind = kind;
-    this.retry = retry;
-    this.error = error;
-    this.retryAfterMs = retryAfterMs;
-  }
-}
+export { remoteOptions } from './shard_wire.js';
 
 /**
- * The sharded scoring of `cases` ([{index, evalCase, actual}]): resolves to their results in the
- * same order. On a fatal error or an abort, throws with `partialResult` = `partial(scored so far)`.
+ * The sharded scoring of `cases` ([{index, evalCase, actual, run?}]): resolves to
+ * `{results, judgeStats}`, the results at their cases' positions and the judge counters of the
+ * cases kept (each streamed before its case; null when no endpoint has a judge). With `feed`,
+ * `cases` starts empty and grows while the run goes on: `feed(add, stop)` calls `add(cases,
+ * dropped?)` as it has them (each call one shard, or more of at most maxCasesPerShard; `dropped`
+ * takes cases that will never come off `casesTotal`) and resolves when there are no more; `stop`
+ * aborts when the run fails. On a fatal error or an abort, throws with `partialResult` =
+ * `partial(results so far, judgeStats)`.
  */
-export async function shardRun({ fn, set, cases, configText, opts, args, partial, run = 0 }) {
+export async function shardRun({ fn, set, cases, configText, opts, args, partial, run = 0, feed = null, casesTotal = cases.length }) {
   const { signal, onProgress, onCaseResult } = args;
-  // Position of each selected case in `cases`: results land there, so the order is the set's.
+  // Position of each case in `cases`: results land there (the caller knows its order).
   const results = new Array(cases.length);
-  const tally = { casesDone: 0, casesTotal: cases.length, passed: 0, failed: 0, notEvaluated: 0 };
-  const stats = { shardsTotal: 0, shardsDone: 0, shardsRunning: 0, requests: 0, retries: 0, duplicatesDropped: 0, judgeCalls: 0, throttled: 0 };
+  const tally = { casesDone: 0, casesTotal, passed: 0, failed: 0, notEvaluated: 0 };
+  const stats = { shardsTotal: 0, shardsDone: 0, shardsRunning: 0, requests: 0, retries: 0, duplicatesDropped: 0, judgeCalls: 0, throttled: 0, heldBack: 0 };
+  let judgeStats = null;
   const positions = cases.map((_, i) => i);
   // More shards than asked when they would pass maxCasesPerShard: then a whole number of rounds
   // of the asked count, so the last round keeps every request slot busy.
   const rounds = Math.ceil(cases.length / (opts.shards * opts.maxCasesPerShard));
   const queue = slices(positions, opts.shards * Math.max(1, rounds)).map((items) => ({ id: stats.shardsTotal++, items, attempts: 0, avoid: new Set(), notBefore: 0 }));
+  // Every case is known (no feed, or the feed has ended).
+  let fed = feed === null;
+  const feedStop = new AbortController();
   const inFlight = new Set();
+  // The shard requests running now: a 429 one of them reports is passed on to the others.
+  const running = new Set();
   let fatal = null;
   // The judge said 429 to some endpoint: no shard starts anywhere before this time.
   let pausedUntil = 0;
@@ -146,6 +52,20 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
     waiters.push(resolve);
     if (ms > 0) setTimeout(resolve, ms);
   });
+  /** More cases from the feed, queued at once as shards. */
+  const add = (more, dropped = 0) => {
+    tally.casesTotal -= Number.isInteger(dropped) && dropped > 0 ? dropped : 0;
+    if (fatal !== null || signal?.aborted || !Array.isArray(more) || more.length === 0) return;
+    const from = cases.length;
+    cases.push(...more);
+    const items = more.map((_, k) => from + k);
+    for (const part of slices(items, Math.ceil(items.length / opts.maxCasesPerShard))) {
+      queue.push({ id: stats.shardsTotal++, items: part, attempts: 0, avoid: new Set(), notBefore: 0 });
+    }
+    notify();
+  };
+  /** The run a shard's cases belong to (a fed run mixes runs, one per shard). */
+  const runOf = (shard) => cases[shard.items[0]]?.run ?? run;
   const progress = (phase, extra = {}) => {
     if (typeof onProgress !== 'function') return;
     try {
@@ -157,12 +77,14 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
   };
   const stopAll = (reason) => {
     for (const c of inFlight) c.abort(reason);
+    feedStop.abort(reason);
   };
   const onAbort = () => {
     stopAll(signal.reason ?? new Error('aborted'));
     notify();
   };
   signal?.addEventListener?.('abort', onAbort, { once: true });
+  if (signal?.aborted) feedStop.abort(signal.reason);
 
   const healthy = () => opts.endpoints.filter((e) => !e.down);
   /** The first queued shard this endpoint may take now, or null. */
@@ -196,6 +118,8 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
       return;
     }
     results[k] = line;
+    const counted = shard.caseStats.get(line.eval_id);
+    if (counted !== undefined) judgeStats = addJudgeStats(judgeStats, counted);
     tally.casesDone++;
     if (line.final_eval_status === 'PASSED') tally.passed++;
     else if (line.final_eval_status === 'FAILED') tally.failed++;
@@ -203,12 +127,12 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
     shard.ep.cases++;
     if (typeof onCaseResult === 'function') {
       try {
-        onCaseResult(line);
+        onCaseResult(line, cases[k]);
       } catch (e) {
         args.listenerErrors?.push(e);
       }
     }
-    progress('case', { evalId: line.eval_id, shard: shard.id, endpoint: shard.ep.url });
+    progress('case', { run: runOf(shard), evalId: line.eval_id, shard: shard.id, endpoint: shard.ep.url });
   };
 
   /** The server's error, its path in terms of the whole eval set (the shard's case k is case items[k]). */
@@ -229,19 +153,56 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
     for (const p of positionsLeft) actual[cases[p].evalCase.eval_id] = cases[p].actual;
     const members = [`"evalSet":${JSON.stringify({ eval_set_id: set.eval_set_id, eval_cases: evalCases })}`];
     if (configText !== null) members.push(`"config":${configText}`);
-    members.push(`"actual":${JSON.stringify(actual)}`);
+    members.push(`"actual":${JSON.stringify(actual)}`, '"caseJudgeStats":true');
     if (opts.judgeConcurrency !== null) members.push(`"judgeConcurrency":${opts.judgeConcurrency}`);
     if (opts.judgeCallsPerMinute !== null) members.push(`"judgeCallsPerMinute":${opts.judgeCallsPerMinute}`);
     return `{${members.join(',')}}`;
   };
 
+  /**
+   * The judge told `from`'s endpoint 429 for `ms`: no shard starts before then, and every other
+   * running shard holds its judge calls as long: told on its request body's control channel, or
+   * (no channel) cancelled, what it streamed kept and its rest queued for after the back-off.
+   */
+  function throttled(from, ms) {
+    stats.throttled++;
+    const until = Date.now() + ms;
+    let told = 0;
+    let cancelled = 0;
+    if (until > pausedUntil) {
+      pausedUntil = until;
+      for (const s of running) {
+        if (s === from) continue;
+        const left = pausedUntil - Date.now();
+        if (s.channel?.open && s.channel.send({ judge_throttled: { retry_after_ms: left } })) {
+          told++;
+        } else {
+          cancelled++;
+          s.controller.abort(new ShardFailure('held', `held back: another shard's endpoint was told 429 (${ms} ms)`, { retryAfterMs: left }));
+        }
+      }
+    }
+    progress('judge_backoff', { run: runOf(from), shard: from.id, endpoint: from.ep.url, delayMs: ms, told, cancelled });
+  }
+
   async function runShard(shard, ep) {
     shard.sent = shard.items.filter((p) => results[p] === undefined);
     shard.ep = ep;
     shard.byId = new Map(shard.sent.map((p) => [cases[p].evalCase.eval_id, p]));
+    shard.caseStats = new Map();
     if (shard.sent.length === 0) return;
     const controller = new AbortController();
     inFlight.add(controller);
+    shard.controller = controller;
+    // With `control: stream`, the body stays open for control lines until the shard ends; if
+    // the endpoint has not answered within controlGraceMs (something between buffers bodies),
+    // it is closed and this shard is cancelled instead when it must hold.
+    const body = bodyOf(shard.sent);
+    shard.channel = opts.control === 'stream' ? openChannel(body) : null;
+    // An aborted request's body ends too (fetch may otherwise hold the request open for it).
+    controller.signal.addEventListener('abort', () => shard.channel?.close(), { once: true });
+    const grace = shard.channel === null ? null : setTimeout(() => shard.channel.close(), opts.controlGraceMs);
+    running.add(shard);
     let idle = null;
     const arm = () => {
       clearTimeout(idle);
@@ -256,14 +217,16 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
         res = await opts.fetch(ep.evaluate, {
           method: 'POST',
           headers: {
-            'content-type': 'application/json', accept: 'application/x-ndjson',
+            'content-type': shard.channel === null ? 'application/json' : 'application/x-ndjson', accept: 'application/x-ndjson',
             ...(opts.token === null ? {} : { authorization: `Bearer ${opts.token}` }),
           },
-          body: bodyOf(shard.sent),
+          ...(shard.channel === null ? { body } : { body: shard.channel.body, duplex: 'half' }),
           signal: controller.signal,
         });
       } catch (e) {
         throw transportFailure(controller, e);
+      } finally {
+        clearTimeout(grace);
       }
       if (res.status !== 200) {
         let err = null;
@@ -284,22 +247,22 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
       }
       let summary = false;
       try {
-        for await (const bytes of lines(res.body)) {
+        for await (const bytes of lines(res.body, controller.signal)) {
           arm();
           const line = parseJsonBytes(bytes, 'a line of the endpoint\'s ndjson');
           if (line !== null && typeof line === 'object' && 'summary' in line) {
             summary = true;
             if (Number.isInteger(line.summary?.judge_calls)) stats.judgeCalls += line.summary.judge_calls;
+
           } else if (line !== null && typeof line === 'object' && 'error' in line) {
             if (line.error?.code === 'internal') throw new ShardFailure('http', `the endpoint failed: ${line.error.message}`);
             throw new ShardFailure('refused', 'error line', { retry: false, error: serverError(shard, line.error, 200) });
+          } else if (line !== null && typeof line === 'object' && 'judge_stats' in line) {
+            // The judge counters of the case line that follows: counted only if that case is kept.
+            if (typeof line.judge_stats?.eval_id === 'string') shard.caseStats.set(line.judge_stats.eval_id, line.judge_stats);
           } else if (line !== null && typeof line === 'object' && 'judge_throttled' in line) {
             const ms = Number(line.judge_throttled?.retry_after_ms);
-            if (Number.isFinite(ms) && ms > 0) {
-              pausedUntil = Math.max(pausedUntil, Date.now() + Math.min(ms, 60_000));
-              stats.throttled++;
-              progress('judge_backoff', { shard: shard.id, endpoint: ep.url, delayMs: ms });
-            }
+            if (Number.isFinite(ms) && ms > 0) throttled(shard, Math.min(ms, 60_000));
           } else if (line !== null && typeof line === 'object' && typeof line.eval_id === 'string') {
             record(shard, line);
           } else {
@@ -310,11 +273,16 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
         if (e instanceof ShardFailure || e instanceof EvalError) throw e;
         throw transportFailure(controller, e);
       }
+      // An abort cancels the read: the stream then ends as if the answer had.
+      if (controller.signal.aborted) throw transportFailure(controller, null);
       if (!summary) throw new ShardFailure('cut', 'the answer ended before its summary line');
       const missing = shard.sent.filter((p) => results[p] === undefined);
       if (missing.length > 0) throw new ShardFailure('protocol', `the summary came without ${missing.length} of the cases sent`);
     } finally {
       clearTimeout(idle);
+      clearTimeout(grace);
+      shard.channel?.close();
+      running.delete(shard);
       inFlight.delete(controller);
       // A shard given up on mid-stream (a bad line, a protocol error) stops its endpoint's work too.
       controller.abort(new ShardFailure('stopped', 'the shard ended', { retry: false }));
@@ -335,18 +303,18 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
       if (fatal !== null || signal?.aborted || ep.down) return;
       const shard = take(ep);
       if (shard === null) {
-        if (queue.length === 0 && stats.shardsRunning === 0) return;
+        if (queue.length === 0 && stats.shardsRunning === 0 && fed) return;
         const soonest = Math.min(queue.reduce((m, s) => Math.min(m, s.notBefore), Infinity), pausedUntil > Date.now() ? pausedUntil : Infinity);
         await changed(Number.isFinite(soonest) ? Math.max(1, soonest - Date.now()) : 0);
         continue;
       }
       stats.shardsRunning++;
-      progress('shard_start', { shard: shard.id, endpoint: ep.url, cases: shard.items.length });
+      progress('shard_start', { run: runOf(shard), shard: shard.id, endpoint: ep.url, cases: shard.items.length });
       try {
         await runShard(shard, ep);
         ep.failures = 0;
         stats.shardsDone++;
-        progress('shard_done', { shard: shard.id, endpoint: ep.url });
+        progress('shard_done', { run: runOf(shard), shard: shard.id, endpoint: ep.url });
       } catch (e) {
         handleFailure(shard, ep, e);
       } finally {
@@ -374,12 +342,19 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
       const halves = slices(left, 2);
       stats.shardsTotal += halves.length - 1;
       queue.unshift(...halves.map((items, k) => ({ id: k === 0 ? shard.id : stats.shardsTotal - 1, items, attempts: shard.attempts, avoid: new Set(), notBefore: 0 })));
-      progress('shard_retry', { shard: shard.id, endpoint: ep.url, why: e.message, casesLeft: left.length });
+      progress('shard_retry', { run: runOf(shard), shard: shard.id, endpoint: ep.url, why: e.message, casesLeft: left.length });
+      return undefined;
+    }
+    if (e.kind === 'held') {
+      // Not the endpoint's fault: re-sent once the back-off has passed, wherever a slot is free.
+      stats.heldBack++;
+      queue.unshift({ ...shard, items: left, notBefore: pausedUntil });
+      progress('shard_retry', { run: runOf(shard), shard: shard.id, endpoint: ep.url, why: e.message, casesLeft: left.length, delayMs: Math.max(0, pausedUntil - Date.now()) });
       return undefined;
     }
     if (e.kind === 'busy') {
       queue.unshift({ ...shard, items: left, notBefore: Date.now() + e.retryAfterMs });
-      progress('shard_retry', { shard: shard.id, endpoint: ep.url, why: e.message, casesLeft: left.length, delayMs: e.retryAfterMs });
+      progress('shard_retry', { run: runOf(shard), shard: shard.id, endpoint: ep.url, why: e.message, casesLeft: left.length, delayMs: e.retryAfterMs });
       return undefined;
     }
     shard.attempts++;
@@ -398,32 +373,45 @@ export async function shardRun({ fn, set, cases, configText, opts, args, partial
     // A re-send waits a little more each time (it may go back to the same endpoint).
     const delayMs = Math.min(250 * 2 ** (shard.attempts - 1), 5_000);
     queue.unshift({ ...shard, items: left, notBefore: Date.now() + delayMs });
-    progress('shard_retry', { shard: shard.id, endpoint: ep.url, why: e.message, casesLeft: left.length, delayMs });
+    progress('shard_retry', { run: runOf(shard), shard: shard.id, endpoint: ep.url, why: e.message, casesLeft: left.length, delayMs });
     return undefined;
   }
 
   progress('start', { endpoints: opts.endpoints.length });
+  // The feed runs beside the shards; what it throws ends the run (an abort is the signal's).
+  const feeding = feed === null ? null : (async () => {
+    try {
+      await feed(add, feedStop.signal);
+    } catch (e) {
+      if (!signal?.aborted && fatal === null) fail(e !== null && typeof e === 'object' ? e : new EvalError('internal', '', `${fn}: ${String(e)}`));
+    } finally {
+      fed = true;
+      notify();
+    }
+  })();
   try {
     const workers = [];
     for (const ep of opts.endpoints) for (let k = 0; k < opts.perEndpoint; k++) workers.push(worker(ep));
     await Promise.all(workers);
+    // A run that failed stops its feed; nothing of it runs on after this returns.
+    if (fatal !== null || signal?.aborted) feedStop.abort(fatal ?? signal.reason);
+    await feeding;
   } finally {
     signal?.removeEventListener?.('abort', onAbort);
   }
-  const scored = () => results.filter((r) => r !== undefined);
   if (signal?.aborted) {
     const err = new Error('evalcore: the evaluation was aborted; `partialResult` holds the cases that completed', { cause: signal.reason });
     err.name = 'AbortError';
-    err.partialResult = partial(scored());
+    err.partialResult = partial(results, judgeStats);
     throw err;
   }
   if (fatal === null && tally.casesDone < cases.length) {
     fatal = new EvalError('remote_unavailable', '$.remote.endpoints', `${fn}: ${cases.length - tally.casesDone} case(s) were not scored: every endpoint failed`);
   }
   if (fatal !== null) {
-    fatal.partialResult = partial(scored());
+    fatal.partialResult = partial(results, judgeStats);
     throw fatal;
   }
   progress('done', { endpoints: opts.endpoints.map((e) => ({ url: e.url, cases: e.cases, requests: e.requests, down: e.down })) });
-  return results;
+  return { results, judgeStats };
 }

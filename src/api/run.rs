@@ -36,7 +36,7 @@ pub async fn evaluate_invocations_with(
     let p = args.parse()?;
     let cfg = p.own_config()?;
     let wire = p.echo_for(args);
-    let client = judge_settings(judge)?.map(|s| JudgeClient::new(host, s));
+    let client = judge_settings(judge)?.map(|s| JudgeClient::new(host.clone(), s));
     let ports = Ports {
         judge: client.as_ref().map(|c| c as &dyn JudgePort),
         custom,
@@ -49,6 +49,9 @@ pub async fn evaluate_invocations_with(
     };
     let outcome = evaluate_case_with(&p.case, &p.actual, &cfg, &run, ports).await;
     if let Some(c) = &client {
+        // The case's judge counters, as an event: a host scoring many cases one by one (the
+        // recorded run, an endpoint's shard) sums them into the run's `judge_stats`.
+        host.emit(serde_json::json!({"type": "judge_stats", "stats": c.judge_stats()}).to_string());
         c.close();
     }
     Ok(p.result_json(outcome?, p.detail, wire))

@@ -159,6 +159,25 @@ test('the progress line: bar, counts, failures including NOT_EVALUATED, elapsed 
   assert.equal(progressLine({ ...p, stage: 'score', shardsDone: 3, shardsTotal: 8, shardsRunning: 4, retries: 1 }, { elapsedMs: 5_000 }),
     'scoring  [########------------] 3/8 cases  shards 3/8 (4 running, 1 retried)  2 passed  1 failed  0:05');
   assert.equal(progressLine({ ...p, stage: 'agent' }, { elapsedMs: 0 }), 'agent  [########------------] 3/8 cases  2 passed  1 failed  0:00');
+  assert.equal(progressLine({ ...p, stage: 'score', agent: { casesDone: 5, casesTotal: 8 } }, { elapsedMs: 0 }),
+    'scoring (agent 5/8)  [########------------] 3/8 cases  2 passed  1 failed  0:00');
+});
+
+test('the progress display of a remote agent run: the scoring once it has begun, the agent\'s count beside it', () => {
+  const tty = { isTTY: true, columns: 200, out: '', write(s) { this.out += s; } };
+  const bar = createProgress(tty, { now: () => 0, env: { NO_COLOR: '1' } });
+  const tally = { phase: 'case', run: 0, passed: 0, failed: 0, notEvaluated: 0 };
+  bar.update({ ...tally, stage: 'agent', casesDone: 2, casesTotal: 8 });
+  bar.update({ ...tally, stage: 'score', casesDone: 1, casesTotal: 8, passed: 1 });
+  bar.update({ ...tally, stage: 'agent', casesDone: 3, casesTotal: 8 });
+  bar.update({ ...tally, stage: 'agent', phase: 'done', casesDone: 8, casesTotal: 8 });
+  bar.update({ ...tally, stage: 'score', casesDone: 2, casesTotal: 8, passed: 2 });
+  bar.done();
+  const frames = tty.out.split('\r\x1b[2K').filter((f) => f !== '');
+  assert.match(frames[0], /^agent .* 2\/8 cases/);
+  assert.match(frames[1], /^scoring \(agent 2\/8\) .* 1\/8 cases  1 passed/);
+  assert.match(frames[2], /^scoring \(agent 3\/8\) .* 1\/8 cases  1 passed/);
+  assert.match(frames[4], /^scoring  .* 2\/8 cases  2 passed/);
 });
 
 test('the progress display draws only on a terminal, in place, and clears itself', () => {

@@ -135,3 +135,60 @@ describe('evaluate({..., remote}) checks and failures', () => {
     assert.equal(e2.partialResult.eval_case_results.length, 0);
   });
 });
+
+describe('judge counters (judge_stats) of recorded and remote runs', () => {
+  const judged = { criteria: { final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 2 } } } };
+  /** A judge that answers every call valid, but the `busy`-th with 429 (Retry-After 0). */
+  const fakeJudge = (busy = 0) => {
+    let n = 0;
+    return async () => {
+      n++;
+      if (n === busy) return new Response('{"error":{"message":"slow down"}}', { status: 429, headers: { 'retry-after': '0', 'content-type': 'application/json' } });
+      const content = JSON.stringify({ reasoning: 'ok', is_the_agent_response_valid: 'valid' });
+      return new Response(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content } }] }), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+  };
+  const judgeOf = (fetch) => ({ provider: 'openai', model: 'judge-model', baseUrl: 'http://judge.test', fetch });
+  const counters = (calls, retries = 0) => ({ requests: calls, sent: calls, attempts: calls + retries, retries, cassette_hits: 0, deduplicated: 0, failures: 0, budget_exhausted: false });
+
+  test('evaluateInvocations tells each case\'s counters (onJudgeStats), checked and guarded', async () => {
+    const c = evalSet.eval_cases[0];
+    let got = null;
+    await api.evaluateInvocations({ evalCase: c, actual: actual[c.eval_id], config: judged, judge: judgeOf(fakeJudge(1)), onJudgeStats: (s) => { got = s; } });
+    assert.deepEqual(got, counters(2, 1), 'two samples, the first answered 429 and retried');
+    await assert.rejects(api.evaluateInvocations({ evalCase: c, actual: actual[c.eval_id], config: judged, judge: judgeOf(fakeJudge()), onJudgeStats: 'yes' }),
+      (e) => e instanceof api.EvalError && e.code === 'schema' && e.path === '$.onJudgeStats');
+    await assert.rejects(api.evaluateInvocations({ evalCase: c, actual: actual[c.eval_id], config: judged, judge: judgeOf(fakeJudge()), onJudgeStats: () => { throw new Error('boom'); } }),
+      (e) => e instanceof api.EvalError && e.code === 'callback_error' && e.path === '$.onJudgeStats' && /boom/.test(e.message));
+    // Without a judge there is nothing to count.
+    const plain = await api.evaluate({ evalSet, actual, config });
+    assert.equal(plain.judge_stats, undefined);
+  });
+
+  test('the recorded run sums its cases\' counters; a remote run the counters the endpoints stream with the cases it keeps', async () => {
+    const here = await api.evaluate({ evalSet, actual, config: judged, judge: judgeOf(fakeJudge(3)) });
+    assert.deepEqual(here.judge_stats, counters(24, 1));
+    const endpoint = createHandler({ judge: judgeOf(fakeJudge()) });
+    const there = await api.evaluate({ evalSet, actual, config: judged, remote: { endpoints: ['http://a.test', 'http://b.test'], fetch: inProcess(endpoint) } });
+    assert.deepEqual(there.judge_stats, counters(24));
+    const { judge_stats: a, ...hereRest } = here;
+    const { judge_stats: b, ...thereRest } = there;
+    assert.deepEqual(thereRest.eval_case_results, hereRest.eval_case_results);
+    // Every line sent twice: each case and its counters kept once.
+    const twice = async (url, init) => {
+      const res = await inProcess(endpoint)(url, init);
+      const text = await res.text();
+      return new Response(text.split('\n').filter((l) => l !== '').map((l) => `${l}\n${l}\n`).join(''), { status: res.status, headers: res.headers });
+    };
+    const doubled = await api.evaluate({ evalSet, actual, config: judged, remote: { endpoints: ['http://a.test'], fetch: twice } });
+    assert.deepEqual(doubled.judge_stats, counters(24));
+    // Counters an endpoint gets wrong are not added.
+    const wrong = async (url, init) => {
+      const res = await inProcess(endpoint)(url, init);
+      const text = (await res.text()).replace(/"sent":2/g, '"sent":-7').replace(/"requests":2/g, '"requests":"many"');
+      return new Response(text, { status: res.status, headers: res.headers });
+    };
+    const odd = await api.evaluate({ evalSet, actual, config: judged, remote: { endpoints: ['http://a.test'], fetch: wrong } });
+    assert.deepEqual(odd.judge_stats, { ...counters(24), requests: 0, sent: 0 });
+  });
+});

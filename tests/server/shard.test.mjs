@@ -12,83 +12,13 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as api from '../../pkg/index.js';
-import { formatEvalSetResult } from '../../pkg/lib/history.js';
-import { requestText, startJudgeServer } from '../js/support/judge-server.mjs';
+import { startJudgeServer } from '../js/support/judge-server.mjs';
 import { PKG, freePort, removeWork, startWorkerd, workDir } from './support.mjs';
+import { CONFIG, cli, corpus, fileText, sameText, unmeasured, verdict } from './shard-support.mjs';
 
 const TOKEN = 'tok-shard-5d2e8a71c4';
 const KEY = 'sk-shard-9b3f0e6a21';
 const N = 60;
-const CONFIG = { criteria: { response_match_score: 0.6, final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 1 } } } };
-
-/** N cases with one or two turns; the recorded replies differ from the expected ones in places. */
-function corpus(n, setId = 'shard_set') {
-  const evalCases = [];
-  const actual = {};
-  for (let i = 0; i < n; i++) {
-    const id = `case_${String(i).padStart(3, '0')}`;
-    const turns = 1 + (i % 2);
-    const conv = [];
-    const got = [];
-    for (let t = 0; t < turns; t++) {
-      const user = { role: 'user', parts: [{ text: `Where is order ${i}-${t}?` }] };
-      conv.push({ invocation_id: `${id}-e${t}`, user_content: user, final_response: { role: 'model', parts: [{ text: `Order ${i}-${t} ships on day ${(i + t) % 7}` }] } });
-      got.push({ invocation_id: `${id}-a${t}`, user_content: user, final_response: { role: 'model', parts: [{ text: `Order ${i}-${t} ships on day ${(i * t + 2) % 5} from the depot` }] } });
-    }
-    evalCases.push({ eval_id: id, conversation: conv });
-    actual[id] = got;
-  }
-  return { evalSet: { eval_set_id: setId, eval_cases: evalCases }, actual };
-}
-
-/** The judge's verdict, a function of the prompt only: every instance gets the same answer. */
-function verdict(rec) {
-  const text = requestText(rec.wire ?? 'openai', rec.body ?? {});
-  let h = 0;
-  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
-  const valid = h % 3 !== 0;
-  return { text: JSON.stringify({ reasoning: `checked (${h % 97})`, is_the_agent_response_valid: valid ? 'valid' : 'invalid' }) };
-}
-
-/**
- * What two runs of an agent measure differently (its sessions, timings, a stack trace), set
- * alike: what is left is what the scoring decided.
- */
-function unmeasured(result) {
-  const o = JSON.parse(JSON.stringify(result, (k, v) => (
-    k === 'session_id' || k === 'stack' ? 'x' : k === 'duration' || k === 'creation_timestamp' || k === 'total_seconds' ? 0 : v)));
-  const timed = (m) => m.metric_name === 'invocation_duration_v1';
-  for (const c of o.eval_case_results) {
-    for (const m of [...c.overall_eval_metric_results, ...c.eval_metric_result_per_invocation.flatMap((p) => p.eval_metric_results)]) if (timed(m)) m.score = 0;
-  }
-  for (const c of o.run_summary?.cases ?? []) {
-    for (const m of c.metrics) if (timed(m)) Object.assign(m, { case_scores: [], min: 0, max: 0, mean: 0, stddev: 0, invocation_mean: 0 });
-  }
-  return o;
-}
-
-/** `evalcore eval ...` as a child process (async: the loopback judge lives in this process). */
-function cli(args, env) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(PKG, 'bin', 'evalcore.js'), ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Two result file texts are equal; else the first line that differs, with the lines before it. */
-function sameText(got, want, what) {
-  if (got === want) return;
-  const [g, w] = [got.split('\n'), want.split('\n')];
-  const i = g.findIndex((line, k) => line !== w[k]);
-  assert.fail(`${what}: line ${i + 1} differs:\n${w.slice(Math.max(0, i - 12), i).join('\n')}\n- ${w[i]}\n+ ${g[i]}`);
-}
-
-/** The ADK result file text of a result, with the id and time stamp that differ per run fixed. */
-const fileText = (r) => formatEvalSetResult({ ...r, eval_set_result_id: 'x', eval_set_result_name: 'x', creation_timestamp: 1 });
 
 const works = [];
 const instances = [];
@@ -144,6 +74,10 @@ describe('a run sharded over workerd instances', () => {
     });
     sameText(fileText(remote), fileText(local), 'the result file');
     assert.deepEqual(remote, { ...local, eval_set_result_id: remote.eval_set_result_id, eval_set_result_name: remote.eval_set_result_name, creation_timestamp: remote.creation_timestamp });
+    // The judge counters are the local run's: the endpoints' per case, summed over the cases kept.
+    const turns = evalSet.eval_cases.reduce((n, c) => n + c.conversation.length, 0);
+    assert.deepEqual(remote.judge_stats, { requests: turns, sent: turns, attempts: turns, retries: 0, cassette_hits: 0, deduplicated: 0, failures: 0, budget_exhausted: false });
+    assert.deepEqual(remote.judge_stats, local.judge_stats);
     assert.equal(streamed.length, N);
     assert.equal(new Set(streamed).size, N);
     const done = events.at(-1);
@@ -271,7 +205,12 @@ describe('a run sharded over workerd instances', () => {
       onProgress: (p) => events.push({ ...p, at: Date.now() }),
     });
     judge.script(verdict);
-    sameText(fileText(remote), fileText(local), 'the result file');
+    // The result file (as the CLI writes it: no judge counters) is the local run's; the counters
+    // say what the judges did: one call was answered 429 and retried.
+    const { judge_stats: counted, ...rest } = remote;
+    const { judge_stats: localCounted, ...localRest } = local;
+    sameText(fileText(rest), fileText(localRest), 'the result file');
+    assert.deepEqual(counted, { ...localCounted, attempts: localCounted.attempts + 1, retries: 1 });
     const backoff = events.find((e) => e.phase === 'judge_backoff');
     assert.ok(backoff, 'the endpoint reported the 429');
     assert.equal(backoff.delayMs, 1000);
@@ -334,6 +273,10 @@ export async function agent(turn) {
     assert.equal(here.code, 1, here.stderr);
     assert.equal(there.code, here.code, there.stderr);
     assert.equal(there.stdout, here.stdout);
+    // stderr says what the judges did: here one client answers run 2's identical calls from run 1.
+    const asked = 2 * small.evalSet.eval_cases.filter((c) => c.eval_id !== 'case_005').reduce((n, c) => n + c.conversation.length, 0);
+    assert.match(here.stderr, new RegExp(`^judge: ${asked} call\\(s\\) asked for: ${asked / 2} sent in ${asked / 2} attempt\\(s\\) \\(0 retried\\), ${asked / 2} answered by an identical call of the run, 0 failed$`, 'm'));
+    assert.match(there.stderr, new RegExp(`^judge: ${asked} call\\(s\\) asked for: ${asked} sent in ${asked} attempt\\(s\\) \\(0 retried\\), 0 failed$`, 'm'));
     const files = (sub) => readdirSync(join(dir, sub)).sort().map((f) => api.loadEvalSetResult(readFileSync(join(dir, sub, f))));
     const [l, r] = [files('local'), files('remote')];
     assert.equal(l.length, 2);
@@ -346,9 +289,16 @@ export async function agent(turn) {
     const a = await api.evaluate({ evalSet: small.evalSet, agent: replay, config: CONFIG, judge: judgeHere, numRuns: 2, concurrency: 1 });
     const b = await api.evaluate({ evalSet: small.evalSet, agent: replay, config: CONFIG, numRuns: 2, remote: { endpoints: urls(), token: TOKEN } });
     assert.deepEqual(unmeasured(b).run_summary, unmeasured(a).run_summary);
-    // The local run's own judge counters; a remote run's judge calls are the endpoints' (progress `judgeCalls`).
-    assert.ok(a.judge_stats.sent > 0 && !('judge_stats' in b));
+    // The judge counters say what the judges did: as many calls asked as the local run; the
+    // local run's one client answers run 2's identical calls from run 1 (deduplicated), the
+    // endpoints score each run's cases afresh and send every call.
+    // (This agent completes every case.)
+    const calls = 2 * small.evalSet.eval_cases.reduce((n, c) => n + c.conversation.length, 0);
+    assert.equal(a.judge_stats.requests, calls);
+    assert.equal(a.judge_stats.sent + a.judge_stats.deduplicated, calls);
+    assert.deepEqual(b.judge_stats, { requests: calls, sent: calls, attempts: calls, retries: 0, cassette_hits: 0, deduplicated: 0, failures: 0, budget_exhausted: false });
     delete a.judge_stats;
+    delete b.judge_stats;
     sameText(fileText(unmeasured(b)), fileText(unmeasured(a)), 'the API result');
   });
 

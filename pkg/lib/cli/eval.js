@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { evaluate, formatReport, validateEvalConfig } from '../../index.js';
-import { runHealth } from '../health.js';
+import { addJudgeStats, judgeStatsLine, runHealth } from '../health.js';
 import { evalHistoryDir, saveEvalSetResult, validatePathSegment } from '../history.js';
 import { toHtml, toJson, toJUnit, toMarkdown } from '../reports.js';
 import { loadAgent, resolveAgentPath, appLocation } from '../node/agent.js';
@@ -396,6 +396,9 @@ export async function runEval(argv, io) {
   // What ADK's output leaves unsaid, on stderr: stdout stays ADK's text (or the report).
   const { h, lines } = healthLines(setResults, { detailed: opts.print_detailed_results === true, debug: logLevel === 'DEBUG' });
   for (const l of lines) say(l);
+  // What the judges did (here, or the endpoints' with --remote), summed over the eval sets.
+  const judged = setResults.reduce((s, r) => (r.judge_stats ? addJudgeStats(s, r.judge_stats) : s), null);
+  if (judged !== null && judged.requests > 0 && !judge?.dryRun) say(judgeStatsLine(judged));
   if (judge?.dryRun) {
     const plans = setResults.map((r) => r.judge_plan).filter(Boolean);
     const calls = plans.reduce((n, p) => n + p.count, 0);

@@ -21,8 +21,9 @@ export function progressLine(p, { label = '', runs = 1, elapsedMs = 0, color = f
   const red = (s) => (color ? `\x1b[31m${s}\x1b[39m` : s);
   const parts = [];
   if (label) parts.push(label);
-  // A remote run: the agent's turns here first, then the scoring over the endpoints' shards.
-  if (p.stage) parts.push(p.stage === 'agent' ? 'agent' : 'scoring');
+  // A remote run: the agent's turns here, the scoring over the endpoints' shards (while the agent
+  // still runs, how far it is).
+  if (p.stage) parts.push(p.stage === 'agent' ? 'agent' : p.agent ? `scoring (agent ${p.agent.casesDone}/${p.agent.casesTotal})` : 'scoring');
   if (runs > 1) parts.push(`run ${(p.run ?? 0) + 1}/${runs}`);
   parts.push(`${bar} ${done}/${total} cases`);
   if (p.shardsTotal !== undefined) parts.push(`shards ${p.shardsDone ?? 0}/${p.shardsTotal} (${p.shardsRunning ?? 0} running${p.retries ? `, ${p.retries} retried` : ''})`);
@@ -46,6 +47,9 @@ export function createProgress(stream, { runs = 1, force = false, now = Date.now
   // The run counter shows the furthest run reached: with cases of several runs in flight, the
   // run of the latest event can be an earlier one.
   let furthestRun = 0;
+  // A remote agent run: the last event of each stage. Once scoring has begun the line shows it,
+  // with the agent's count beside it until the agent is done.
+  const stages = {};
   let retry = null;
   let timer = null;
   const color = active && Boolean(stream.isTTY) && !env.NO_COLOR;
@@ -76,7 +80,11 @@ export function createProgress(stream, { runs = 1, force = false, now = Date.now
         retry = { attempt: r.attempt, maxRetries: r.maxRetries, until: now() + (r.delayMs ?? 0), why };
       }
       furthestRun = Math.max(furthestRun, p.run ?? 0);
-      last = { ...p, run: furthestRun };
+      if (p.stage) stages[p.stage] = p;
+      const agent = stages.agent;
+      const shown = p.stage === 'agent' && stages.score ? stages.score : p;
+      const agentBusy = shown.stage === 'score' && agent && agent.phase !== 'done' && agent.casesDone < agent.casesTotal;
+      last = { ...shown, run: furthestRun, ...(agentBusy ? { agent: { casesDone: agent.casesDone, casesTotal: agent.casesTotal } } : {}) };
       if (active && timer === null) {
         timer = setInterval(draw, 1000);
         timer.unref?.();

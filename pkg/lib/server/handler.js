@@ -6,15 +6,16 @@ import {
   coreVersion, evaluate, evaluateInvocations, getLimits, loadEvalConfig, loadEvalSet, metricsInfo, planJudgeCalls,
   setLimits, validateEvalConfig, validateEvalSet,
 } from '../api.js';
-import { runHealth } from '../health.js';
+import { addJudgeStats, runHealth } from '../health.js';
 import { parseJsonBytes } from '../wire.js';
 import { evalSetsManager } from '../store/manager.js';
 import { agentsOf } from './agents.js';
 import { resolveLimits, secretsOf } from './config.js';
 import { HttpError, badInput, checkToken, errorResponse, json, readCapped, redactor } from './http.js';
+import { firstLine, followControl, instancePace } from './pace.js';
 
 const NDJSON = 'application/x-ndjson';
-const EVALUATE_FIELDS = ['evalSet', 'config', 'actual', 'agent', 'numRuns', 'judgeConcurrency', 'judgeCallsPerMinute'];
+const EVALUATE_FIELDS = ['evalSet', 'config', 'actual', 'agent', 'numRuns', 'judgeConcurrency', 'judgeCallsPerMinute', 'caseJudgeStats'];
 const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors', 'store'];
 const ROUTES = {
   '/healthz': ['GET', 'HEAD'],
@@ -49,9 +50,9 @@ export function createHandler(options = {}) {
   const log = typeof options.log === 'function' ? options.log : null;
   const cors = corsOf(options.cors);
   let inFlight = 0;
-  // A 429 from the judge pauses every request's next judge call on this instance until then:
-  // one key, one back-off.
-  let judgePausedUntil = 0;
+  // One key, one back-off: a 429 from the judge (or a client's control line) holds every
+  // request's next judge call on this instance.
+  const pace = instancePace(judge, limits);
   const evalSets = options.store === undefined || options.store === null ? null : evalSetsManager(options.store);
 
   handle.evalSets = evalSets;
@@ -116,8 +117,25 @@ export function createHandler(options = {}) {
   }
 
   async function bodyOf(request) {
-    const bytes = await readCapped(request.body, request.headers.get('content-length'), limits.maxBodyBytes,
-      'the request body');
+    return parseBody(await readCapped(request.body, request.headers.get('content-length'), limits.maxBodyBytes, 'the request body'));
+  }
+
+  /**
+   * An evaluate request: a JSON body, or an ndjson one whose first line is the request and whose
+   * further lines (`rest`) are control lines sent while the evaluation runs (pace.js).
+   */
+  async function evaluateBodyOf(request) {
+    if (!(request.headers.get('content-type') ?? '').includes(NDJSON)) return { body: await bodyOf(request), rest: null };
+    const { first, rest } = await firstLine(request.body, limits.maxBodyBytes);
+    try {
+      return { body: parseBody(first), rest };
+    } catch (e) {
+      rest?.reader.cancel().catch(() => {});
+      throw e;
+    }
+  }
+
+  function parseBody(bytes) {
     if (bytes.byteLength === 0) throw new HttpError(400, 'invalid_json', '$', 'the request body is empty; send a JSON object');
     let body;
     try {
@@ -166,10 +184,13 @@ export function createHandler(options = {}) {
     };
     // The slot is this function's until a stream takes it over (and releases it when it ends).
     let owner = true;
+    let rest = null;
     try {
-      const body = await bodyOf(request);
-      const job = prepare(body);
-      // The request's evaluation stops when its client goes away (or the stream is cancelled).
+      const read = await evaluateBodyOf(request);
+      rest = read.rest;
+      const job = prepare(read.body);
+      // The request's evaluation stops when its client goes away (or the stream is cancelled),
+      // or with the error of a bad control line.
       const abort = new AbortController();
       const signal = request.signal;
       if (signal) {
@@ -177,13 +198,21 @@ export function createHandler(options = {}) {
         else signal.addEventListener('abort', () => abort.abort(signal.reason), { once: true });
       }
       if (job.judged) await checkPlannedCalls(job);
+      followControl(rest, pace, abort.signal, (err) => abort.abort(err), limits.maxBodyBytes);
+      rest = null;
       if ((request.headers.get('accept') ?? '').includes(NDJSON)) {
         owner = false;
         return streamJob(job, abort, release);
       }
-      const result = await run(job, abort.signal, () => {});
-      return json(200, result.result, redact);
+      try {
+        return json(200, (await run(job, abort.signal, () => {})).result, redact);
+      } catch (e) {
+        throw abort.signal.reason instanceof HttpError ? abort.signal.reason : e;
+      } finally {
+        abort.abort(new Error('the evaluation ended'));
+      }
     } finally {
+      rest?.reader.cancel().catch(() => {});
       if (owner) release();
     }
   }
@@ -231,6 +260,9 @@ export function createHandler(options = {}) {
       if (!Number.isInteger(n) || n < 1) throw new HttpError(400, 'schema', '$.judgeCallsPerMinute', 'judgeCallsPerMinute must be a whole number of at least 1');
       pace.perMinute = n;
     }
+    if (has(body.caseJudgeStats) && typeof body.caseJudgeStats !== 'boolean') {
+      throw new HttpError(400, 'schema', '$.caseJudgeStats', 'caseJudgeStats must be true or false (true: each case result line of the stream follows a {"judge_stats": {eval_id, ...counters}} line)');
+    }
     if (has(body.actual) === has(body.agent)) {
       throw new HttpError(400, 'schema', '$', 'give exactly one of actual (recorded invocations by eval id) and agent (the name of an agent this server runs)');
     }
@@ -264,7 +296,7 @@ export function createHandler(options = {}) {
     for (const [i, c] of job.set.eval_cases.entries()) {
       let plan;
       try {
-        plan = await planJudgeCalls({ evalCase: c, actual: job.body.actual[c.eval_id], config: job.config, judge: serverJudge(null).judge, evalSetId: job.set.eval_set_id });
+        plan = await planJudgeCalls({ evalCase: c, actual: job.body.actual[c.eval_id], config: job.config, judge: pace.judgeFor(null).judge, evalSetId: job.set.eval_set_id });
       } catch (e) {
         // A case the core refuses to score is refused here, as scoring it would be.
         throw e instanceof EvalError && e.code !== 'trap' ? caseError(e, i, c.eval_id) : badInput(e);
@@ -276,58 +308,9 @@ export function createHandler(options = {}) {
     }
   }
 
-  /**
-   * The server's judge for one request: its calls counted, none past maxCalls, at most
-   * `pace.concurrency` in flight and (with `pace.perMinute`) started no closer together than a
-   * minute allows; after a 429 from the judge, no call of this instance starts before its
-   * Retry-After, and `onThrottle(ms)` is told (the stream reports it to the client).
-   */
-  function serverJudge(signal, pace = { concurrency: limits.judgeConcurrency, perMinute: null }, onThrottle = () => {}) {
-    if (judge === null) return { judge: undefined, calls: () => 0 };
-    const send = judge.fetch ?? globalThis.fetch;
-    let calls = 0;
-    let running = 0;
-    const waiting = [];
-    let nextStart = 0;
-    const spacing = pace.perMinute === null ? 0 : 60_000 / pace.perMinute;
-    const refuse = (message) => Promise.resolve(new Response(JSON.stringify({ error: { message } }), { status: 400, headers: { 'content-type': 'application/json' } }));
-    const fetchFn = async (input, init) => {
-      calls++;
-      if (calls > limits.maxCalls || signal?.aborted) {
-        return refuse(signal?.aborted ? 'the request was cancelled' : `this request's ${limits.maxCalls} judge calls (maxCalls) are spent`);
-      }
-      // A slot is handed from the call that ends to the one that waited longest.
-      if (running >= pace.concurrency) await new Promise((resolve) => waiting.push(resolve));
-      else running++;
-      try {
-        for (;;) {
-          const now = Date.now();
-          const at = Math.max(judgePausedUntil, nextStart);
-          if (at <= now) break;
-          await new Promise((resolve) => setTimeout(resolve, at - now));
-        }
-        if (signal?.aborted) return await refuse('the request was cancelled');
-        nextStart = Date.now() + spacing;
-        const res = await send(input, init);
-        if (res.status === 429) {
-          const after = Number(res.headers.get('retry-after'));
-          const ms = Number.isFinite(after) && after > 0 ? Math.min(after * 1000, 60_000) : 1000;
-          judgePausedUntil = Math.max(judgePausedUntil, Date.now() + ms);
-          onThrottle(ms);
-        }
-        return res;
-      } finally {
-        const next = waiting.shift();
-        if (next) next();
-        else running--;
-      }
-    };
-    return { judge: { ...judge, fetch: fetchFn, maxCalls: limits.maxCalls }, calls: () => Math.min(calls, limits.maxCalls) };
-  }
-
   /** Runs a job; `onResult` gets each EvalCaseResult as it is scored. Resolves to `{result, calls}`. */
   async function run(job, signal, onResult, onThrottle) {
-    const j = serverJudge(signal, job.pace, onThrottle);
+    const j = pace.judgeFor(signal, job.pace, onThrottle);
     if (job.mode === 'agent') {
       let result;
       try {
@@ -342,6 +325,8 @@ export function createHandler(options = {}) {
     }
     const cases = job.set.eval_cases;
     const results = new Array(cases.length);
+    // The shard's judge counters, every case's summed (the summary line carries them).
+    let judgeStats = j.judge === undefined ? null : addJudgeStats(null, null);
     let next = 0;
     let failure = null;
     const worker = async () => {
@@ -349,16 +334,23 @@ export function createHandler(options = {}) {
         if (signal.aborted) throw cancelled(signal);
         const i = next++;
         const c = cases[i];
+        // This case's judge counters (each scoring its own: cases run side by side).
+        let caseStats = null;
+        const onJudgeStats = (s) => {
+          caseStats = s;
+          judgeStats = addJudgeStats(judgeStats, s);
+        };
         try {
           results[i] = await evaluateInvocations({
             evalCase: c, actual: job.body.actual[c.eval_id], config: job.config, judge: j.judge, evalSetId: job.set.eval_set_id, signal,
+            ...(judgeStats === null ? {} : { onJudgeStats }),
           });
         } catch (e) {
           failure ??= e instanceof EvalError && e.code !== 'trap' ? caseError(e, i, c.eval_id) : badInput(e);
           throw failure;
         }
         if (signal.aborted) throw cancelled(signal);
-        onResult(results[i]);
+        onResult(results[i], caseStats);
       }
     };
     const workers = Array.from({ length: Math.min(limits.caseConcurrency, cases.length) }, worker);
@@ -369,7 +361,10 @@ export function createHandler(options = {}) {
     const now = Date.now() / 1000;
     const id = `${job.set.eval_set_id}_${now}`;
     return {
-      result: { eval_set_result_id: id, eval_set_result_name: id, eval_set_id: job.set.eval_set_id, eval_case_results: results, creation_timestamp: now },
+      result: {
+        eval_set_result_id: id, eval_set_result_name: id, eval_set_id: job.set.eval_set_id, eval_case_results: results, creation_timestamp: now,
+        ...(judgeStats === null ? {} : { judge_stats: judgeStats }),
+      },
       calls: j.calls(),
     };
   }
@@ -404,16 +399,22 @@ export function createHandler(options = {}) {
       },
     });
     const seen = [];
-    run(job, abort.signal, (r) => {
+    const withStats = job.body.caseJudgeStats === true;
+    run(job, abort.signal, (r, stats) => {
       seen.push(r);
+      // A sharded run's client counts a case's judge calls only with the case it keeps.
+      if (withStats && stats) push({ judge_stats: { eval_id: r.eval_id, ...stats } });
       push(r);
     }, (ms) => push({ judge_throttled: { retry_after_ms: ms } })).then(({ result, calls }) => {
       push({ summary: summaryOf(result, calls) });
     }, (e) => {
-      if (abort.signal.aborted) return;
-      const err = e instanceof HttpError ? e : internal(e);
+      // Cancelled by the client (nothing to tell), or by a bad control line (its error).
+      if (abort.signal.aborted && !(abort.signal.reason instanceof HttpError)) return;
+      const err = abort.signal.reason instanceof HttpError ? abort.signal.reason : e instanceof HttpError ? e : internal(e);
       push({ error: { code: err.code, path: err.path, message: err.message } });
     }).finally(() => {
+      // The control lines are read no further.
+      if (!abort.signal.aborted) abort.abort(new Error('the evaluation ended'));
       release();
       if (open) {
         open = false;

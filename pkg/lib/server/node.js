@@ -62,15 +62,22 @@ export function requestOf(req, res) {
     duplex: hasBody ? 'half' : undefined,
     signal: abort.signal,
   });
+  requests.set(req, request);
   return request;
 }
+
+// Each Node request's fetch Request, and the bodies a handler cancelled (read no further).
+const requests = new WeakMap();
+const cancelled = new WeakSet();
 
 /** Writes a fetch `Response` to a Node response, streaming its body until `signal` aborts. */
 export async function writeResponse(response, req, res, signal) {
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const out = {};
   response.headers.forEach((v, k) => { out[k] = v; });
-  if (hasBody && !req.complete) {
+  // A body the handler still reads while it answers (a sharded run's control lines) is left to it.
+  const reading = requests.get(req)?.body?.locked === true && !cancelled.has(req);
+  if (hasBody && !req.complete && !reading) {
     // Answered before the body was read (a refused length, a 401): the rest is discarded and
     // the connection closed after the response, instead of being left paused.
     out.connection = 'close';
@@ -122,6 +129,7 @@ function bodyStream(req) {
       req.resume();
     },
     cancel() {
+      cancelled.add(req);
       req.removeAllListeners('data');
       req.resume();
     },
