@@ -6,6 +6,7 @@ import { startSync } from './lib/instance.js';
 startSync({ module: readFileSync(new URL('./wasm/evalcore_core_bg.wasm', import.meta.url)) });
 
 export * from './lib/api.js';
+export { evaluate } from './lib/evaluate.js';
 
 /** Already initialised at import; kept so code written for the web entry runs unchanged. */
 export async function init() {}

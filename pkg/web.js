@@ -3,6 +3,7 @@
 import { isReady, start, startSync } from './lib/instance.js';
 
 export * from './lib/api.js';
+export { evaluate } from './lib/evaluate.js';
 
 let pending = null;
 

@@ -4,7 +4,7 @@
 #![no_main]
 
 use evalcore::text::porter::stem;
-use evalcore::text::tokenize::tokenize;
+use evalcore::text::tokenize;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

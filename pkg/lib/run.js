@@ -197,17 +197,12 @@ export async function planJudgeCalls(args) {
 
 /**
  * Runs `agent` over an eval set (static conversations, or a simulated user for
- * conversation_scenario cases), scores every case, and returns ADK's EvalSetResult.
+ * conversation_scenario cases), scores every case, and returns ADK's EvalSetResult. The public
+ * `evaluate` (evaluate.js) sends recorded and remote runs elsewhere first.
  */
 export async function evaluate(args) {
   ensureReady();
   requireObject(args, 'evaluate');
-  // Recorded agent replies instead of an agent: scored here, or sharded over endpoints. Those
-  // modules load only when used (a page such as the viewer never fetches them).
-  if (args.remote !== undefined && args.remote !== null) return (await import('./remote.js')).evaluateRemote(args);
-  if ((args.agent === undefined || args.agent === null) && args.actual !== undefined && args.actual !== null) {
-    return (await import('./recorded.js')).evaluateRecorded(args);
-  }
   const { evalSet, agent, config, judge, numRuns, concurrency, evalIds, signal, onProgress, onCaseResult, customMetrics, appName, strict, agentTimeoutMs } = args;
   if (evalSet === undefined || evalSet === null) {
     throw new EvalError('schema', '$.evalSet', 'evaluate: evalSet is required (an eval set object, JSON text or bytes)');

@@ -2,10 +2,10 @@
 //! `--print_detailed_results` blocks, byte for byte, over the typed EvalCaseResult model.
 
 use super::invocation::{echo_field, invocation_fields};
+use super::out::{ljust, rubric_text, Out};
 use super::pyfmt::{format_g, opt_float_repr};
 use crate::error::{ErrorCode, EvalError, Result};
 use crate::schema::eval_result::{EvalCaseResult, EvalMetricResult, EvalSetResult};
-use crate::schema::eval_set::RubricScore;
 use crate::schema::json_path;
 use crate::schema::result::EvalStatus;
 use serde_json::Value;
@@ -28,17 +28,6 @@ const TOKEN_ROWS: [(&str, usize); 8] = [
 ];
 /// Labels and depths of the duration breakdown, in `DURATION_FIELDS` order.
 const DURATION_ROWS: [(&str, usize); 4] = [("total", 1), ("model", 2), ("tool", 2), ("framework", 2)];
-
-/// The text being built: one `click.echo` per `line`.
-#[derive(Default)]
-pub(super) struct Out(String);
-
-impl Out {
-    pub(super) fn line(&mut self, s: &str) {
-        self.0.push_str(s);
-        self.0.push('\n');
-    }
-}
 
 /// [`format_report`] for the wasm boundary: the report as a JSON string literal, ready to be the
 /// `ok` member of an envelope.
@@ -217,30 +206,6 @@ fn breakdown(out: &mut Out, values: &[Option<f64>], rows: &[(&str, usize)], unit
         let value = value.map_or_else(|| "n/a".to_string(), |x| format_g(x) + unit);
         out.line(&format!("{}{value}", ljust(&label, BREAKDOWN_LABEL_WIDTH)));
     }
-}
-
-/// The rubric's text from the criterion's rubrics, else its id (as ADK's lookup does).
-pub(super) fn rubric_text(metric: &EvalMetricResult, score: &RubricScore) -> String {
-    let field = |v: &'_ Value, key: &str| v.get(key).filter(|x| !x.is_null()).cloned();
-    let rubrics = metric.criterion.as_ref().and_then(|c| field(c, "rubrics"));
-    let text = rubrics
-        .as_ref()
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .rev() // a Python dict built from the list keeps the last duplicate
-        .find(|r| r.get("rubric_id").or_else(|| r.get("rubricId")).and_then(Value::as_str) == Some(&score.rubric_id))
-        .and_then(|r| r.get("rubric_content").or_else(|| r.get("rubricContent")))
-        .and_then(|c| c.get("text_property").or_else(|| c.get("textProperty")))
-        .and_then(Value::as_str)
-        .filter(|t| !t.is_empty())
-        .map(str::to_string);
-    text.unwrap_or_else(|| score.rubric_id.clone())
-}
-
-pub(super) fn ljust(s: &str, width: usize) -> String {
-    let len = s.chars().count();
-    format!("{s}{}", " ".repeat(width.saturating_sub(len)))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The "Invocation Details" block of ADK's detailed output: one `label: value` field per line,
 //! values wrapped like Python's textwrap, tool calls and metric cells in ADK's text forms.
 
-use super::console::{ljust, rubric_text, Out};
+use super::out::{ljust, rubric_text, Out};
 use super::pyfmt::{format_2f, format_g, opt_float_repr, value_repr};
 use super::wrap::{splitlines, wrap};
 use crate::schema::eval_result::{EvalMetricResult, PerInvocationResult};

@@ -6,5 +6,6 @@ pub mod adk_file;
 mod adk_models;
 pub mod console;
 mod invocation;
+mod out;
 pub(crate) mod pyfmt;
 mod wrap;

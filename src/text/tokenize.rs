@@ -3,7 +3,6 @@
 
 use unicode_general_category::{get_general_category, GeneralCategory as Gc};
 
-use super::cache::with_cache;
 use super::unicode::unassigned_in_14;
 
 /// General category as Python 3.11 sees it (`None` = unassigned in Unicode 14).
@@ -224,18 +223,10 @@ fn unicode_chunks(text: &str, f: &mut impl FnMut(&str)) {
     }
 }
 
-/// Tokenizes `text` exactly like ADK 2.13's `_UnicodeAwareTokenizer(use_stemmer=True)`.
-pub fn tokenize(text: &str) -> Vec<String> {
-    with_cache(|cache| {
-        let mut ids = Vec::new();
-        cache.token_ids(text, &mut ids);
-        ids.into_iter().map(|id| cache.token(id).to_owned()).collect()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::tokenize;
 
     fn chunks(text: &str, by_segments: bool) -> Vec<String> {
         let mut out = Vec::new();

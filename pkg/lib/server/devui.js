@@ -5,7 +5,8 @@
 //! eval-set manager, runs through `evaluate`, a chatted session to invocations through the core.
 //! ADK's rules (conversion, scoring, the by-alias dump) stay in the core.
 import { EvalError } from '../errors.js';
-import { evaluate, loadEvalConfig, metricsInfo } from '../api.js';
+import { loadEvalConfig, metricsInfo } from '../api.js';
+import { evaluate } from '../evaluate.js';
 import { adkApiJson, adkEvalSetResultText, pythonTime, sessionInvocations } from '../adk_text.js';
 import { adkEventToJson } from '../adapters/common.js';
 import { parseJsonBytes } from '../wire.js';

@@ -3,9 +3,10 @@
 //! ADK rule stays in the core (loadEvalSet, evaluateInvocations, evaluate, the metric registry).
 import { EvalError } from '../errors.js';
 import {
-  coreVersion, evaluate, evaluateInvocations, getLimits, loadEvalConfig, loadEvalSet, metricsInfo, planJudgeCalls,
+  coreVersion, evaluateInvocations, getLimits, loadEvalConfig, loadEvalSet, metricsInfo, planJudgeCalls,
   setLimits, validateEvalConfig, validateEvalSet,
 } from '../api.js';
+import { evaluate } from '../evaluate.js';
 import { addJudgeStats, runHealth } from '../health.js';
 import { parseJsonBytes } from '../wire.js';
 import { evalSetsManager } from '../store/manager.js';
