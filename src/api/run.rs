@@ -1,7 +1,8 @@
 //! The async half of the JSON-text surface: evaluateInvocations with a judge and custom
 //! metrics, planJudgeCalls, and the agent run loop (`evaluate`), over the host's capabilities.
 
-use super::{config_from_value, detail, to_json, CaseText};
+use super::case::detail;
+use super::{config_from_value, to_json, CaseText};
 use crate::error::{EvalError, Result};
 use crate::judge::JudgePort;
 use crate::metrics::case::{evaluate_case_with, CaseRun, Ports};

@@ -57,6 +57,11 @@ export async function readCapped(stream, declared, max, what) {
     }
     chunks.push(value);
   }
+  return concatChunks(chunks, total);
+}
+
+/** The byte chunks of a body read in pieces as one array (`total`: their summed length). */
+export function concatChunks(chunks, total) {
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(total);
   let at = 0;

@@ -4,7 +4,7 @@
 //! instance hold its judge calls when another instance of the run was told 429.
 import { EvalError } from '../errors.js';
 import { parseJsonBytes } from '../wire.js';
-import { HttpError } from './http.js';
+import { HttpError, concatChunks } from './http.js';
 
 /** The longest hold a 429 or a control line may ask for. */
 const MAX_HOLD_MS = 60_000;
@@ -83,7 +83,7 @@ export async function firstLine(stream, max) {
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return { first: concat(chunks, total), rest: null };
+    if (done) return { first: concatChunks(chunks, total), rest: null };
     const nl = value.indexOf(10);
     const head = nl < 0 ? value : value.subarray(0, nl);
     total += head.byteLength;
@@ -92,20 +92,10 @@ export async function firstLine(stream, max) {
       throw over();
     }
     chunks.push(head);
-    if (nl >= 0) return { first: concat(chunks, total), rest: { reader, carry: value.slice(nl + 1) } };
+    if (nl >= 0) return { first: concatChunks(chunks, total), rest: { reader, carry: value.slice(nl + 1) } };
   }
 }
 
-function concat(chunks, total) {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
 
 /**
  * Follows the control lines of a request body until it ends or `signal` aborts:
