@@ -110,7 +110,8 @@ pub fn result_json(
         .collect();
     let expected = case.conversation.as_deref();
     // With the caller's texts: each list of the echo written once here, then either left out
-    // (the caller's objects read the same) or spliced into the wire as it is.
+    // (the caller's objects read the same) or spliced into the wire, where it replaces the
+    // caller's list.
     let mut spliced: Vec<(&str, String)> = Vec::new();
     let echo = match (detail.invocations, echo) {
         (
@@ -131,21 +132,12 @@ pub fn result_json(
                     spliced.push(("expected", expected_json));
                 }
             }
-            if spliced.len() == 2 || (expected.is_none() && !spliced.is_empty()) {
-                // Nothing the caller holds reads the same: the plain echo.
-                if expected.is_none() {
-                    spliced.push(("expected", "null".to_string()));
-                }
-                Echo::Here
-            } else {
-                Echo::Caller
-            }
+            Echo::Caller
         }
         (_, e) => e,
     };
     let (inv_actual, inv_expected, expected_len, label) = match (detail.invocations, echo) {
         (false, _) => (None, None, None, "none"),
-        (true, Echo::Here) if !spliced.is_empty() => (None, None, None, "here"),
         (true, Echo::Here) => (Some(actual), Some(expected), None, "here"),
         (true, _) => (None, None, Some(expected.map(<[Invocation]>::len)), "caller"),
     };
@@ -160,9 +152,8 @@ pub fn result_json(
         empty: MetricDetails::default(),
         metrics,
     });
-    if !spliced.is_empty() {
-        // The object opens with `{"columns":`: the echoed lists go in as its first members
-        // (with `invocations: "caller"`, a list present here replaces the caller's).
+    if let (false, Some(members)) = (spliced.is_empty(), columns.strip_prefix('{')) {
+        // The object opens with `{"columns":`: the echoed lists go in as its first members.
         let mut out = String::with_capacity(columns.len() + spliced.iter().map(|(_, t)| t.len() + 16).sum::<usize>());
         out.push('{');
         for (key, text) in &spliced {
@@ -172,7 +163,7 @@ pub fn result_json(
             out.push_str(text);
             out.push(',');
         }
-        out.push_str(columns.get(1..).unwrap_or_default());
+        out.push_str(members);
         columns = out;
     }
     let mut head = EvalCaseResult::of(
