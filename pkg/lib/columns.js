@@ -1,12 +1,12 @@
 // The per-invocation part of a fresh case result crosses from the core as columns (see
-// src/api/columns.rs): each metric's header once, its scores, statuses and non-empty details as
-// arrays, and the echoed invocations at most once. This builds the rows of
-// `eval_metric_result_per_invocation` from them, in the model's shape and key order. The echoed
-// invocations are the core's own (normalised) parse of the input, except where the core found
-// that the caller's objects read the same (`invocations: "caller"` for an evaluateInvocations of
-// objects): then the rows hold the caller's objects, as ADK's results hold the invocations they
-// were given. A caller's invocation that lacks defaults or uses another accepted shape is
-// echoed in the model's shape.
+// src/api/columns.rs): each metric's header once, its scores and non-empty details as arrays,
+// its statuses as a string of one digit each (an index into `statuses`), and the echoed
+// invocations at most once. This builds the rows of `eval_metric_result_per_invocation` from
+// them, in the model's shape and key order. The echoed invocations are the core's own
+// (normalised) parse of the input, except where the core found that the caller's objects read
+// the same (`invocations: "caller"` for an evaluateInvocations of objects): then the rows hold
+// the caller's objects, as ADK's results hold the invocations they were given. A caller's
+// invocation that lacks defaults or uses another accepted shape is echoed in the model's shape.
 import { EvalError } from './errors.js';
 
 // The members the core writes today (src/api/columns.rs); a wire with others is built generically.
@@ -16,6 +16,20 @@ const EMPTY_KEYS = ['rubric_scores', 'token_usage_details', 'duration_details'];
 function sameKeys(obj, keys) {
   const own = Object.keys(obj);
   return own.length === keys.length && own.every((k, i) => k === keys[i]);
+}
+
+/** One metric column's result for invocation `i`, as a function of `i`. */
+function cellsOf(m, statuses, emptyOf) {
+  const { head, score, status, details } = m;
+  if (sameKeys(head, HEAD_KEYS)) {
+    // Object literals of one fixed shape: several times faster to build than spreads.
+    const { metric_name, threshold, criterion, custom_function_path } = head;
+    return (i) => ({
+      metric_name, threshold, criterion, custom_function_path,
+      score: score[i], eval_status: statuses[status.charCodeAt(i) - 48], details: details[i] ?? emptyOf(),
+    });
+  }
+  return (i) => ({ ...head, score: score[i], eval_status: statuses[status.charCodeAt(i) - 48], details: details[i] ?? emptyOf() });
 }
 
 /**
@@ -44,32 +58,28 @@ export function expandColumns(result, held) {
     }
   }
   const echo = actual !== null;
-  const rows = new Array(n);
-  for (let i = 0; i < n; i++) {
-    rows[i] = echo
-      ? { actual_invocation: actual[i], expected_invocation: expected === null ? null : (expected[i] ?? null), eval_metric_results: [] }
-      : { eval_metric_results: [] };
-  }
   const emptyOf = sameKeys(empty, EMPTY_KEYS)
     ? () => ({ rubric_scores: null, token_usage_details: null, duration_details: null })
     : () => ({ ...empty });
-  for (const m of metrics) {
-    const { head, score, status, details } = m;
-    const list = (i) => rows[i].eval_metric_results;
-    if (sameKeys(head, HEAD_KEYS)) {
-      // Object literals of one fixed shape: several times faster to build than spreads.
-      const { metric_name, threshold, criterion, custom_function_path } = head;
-      for (let i = 0; i < status.length; i++) {
-        list(i).push({
-          metric_name, threshold, criterion, custom_function_path,
-          score: score[i], eval_status: statuses[status[i]], details: details[i] ?? emptyOf(),
-        });
-      }
+  const cells = metrics.map((m) => cellsOf(m, statuses, emptyOf));
+  const lens = metrics.map((m) => m.status.length);
+  // Every metric has a cell for every invocation: one array literal per row.
+  const whole = lens.every((len) => len >= n);
+  const [first, second] = cells;
+  const rows = new Array(n);
+  for (let i = 0; i < n; i++) {
+    let list;
+    if (whole && cells.length === 1) {
+      list = [first(i)];
+    } else if (whole && cells.length === 2) {
+      list = [first(i), second(i)];
     } else {
-      for (let i = 0; i < status.length; i++) {
-        list(i).push({ ...head, score: score[i], eval_status: statuses[status[i]], details: details[i] ?? emptyOf() });
-      }
+      list = [];
+      for (let j = 0; j < cells.length; j++) if (i < lens[j]) list.push(cells[j](i));
     }
+    rows[i] = echo
+      ? { actual_invocation: actual[i], expected_invocation: expected === null ? null : (expected[i] ?? null), eval_metric_results: list }
+      : { eval_metric_results: list };
   }
   result.eval_metric_result_per_invocation = rows;
   return carried;

@@ -7,7 +7,7 @@
 
 use super::same_json;
 use crate::schema::eval_result::{EvalCaseResult, MetricDetails};
-use crate::schema::result::{CaseOutcome, Detail, Details, EvalStatus};
+use crate::schema::result::{CaseOutcome, Detail, EvalStatus};
 use crate::schema::{EvalCase, Invocation};
 use serde::Serialize;
 use serde_json::Value;
@@ -35,30 +35,97 @@ struct Head<'a> {
     custom_function_path: Option<&'a str>,
 }
 
-#[derive(Serialize)]
 struct MetricColumn<'a> {
     head: Head<'a>,
     score: Vec<Option<f64>>,
-    /// Indexes into `statuses`.
+    /// Indexes into `statuses`, written as a string of digits.
     status: Vec<u8>,
     /// `null` where the details are empty (the skin writes a copy of `empty` there).
     details: Vec<Option<MetricDetails>>,
 }
 
-#[derive(Serialize)]
 struct Columns<'a> {
-    columns: u8,
     n: usize,
     invocations: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
     actual: Option<&'a [Invocation]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     expected: Option<Option<&'a [Invocation]>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     expected_len: Option<Option<usize>>,
-    statuses: [&'static str; 4],
-    empty: MetricDetails,
     metrics: Vec<MetricColumn<'a>>,
+}
+
+/// `v` as JSON at the end of `out` (`null` if it cannot be written).
+fn json_into<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
+    let at = out.len();
+    if serde_json::to_writer(&mut *out, v).is_err() {
+        out.truncate(at);
+        out.extend_from_slice(b"null");
+    }
+}
+
+impl Columns<'_> {
+    /// Written by hand around serde: the per-invocation arrays are most of the text, and serde
+    /// writes each element with several calls. Scores that are whole numbers (most: 0 and 1) are
+    /// written as integers, which read as the same doubles in JS; statuses as one digit each.
+    fn to_json(&self) -> String {
+        let cells: usize = self.metrics.iter().map(|m| m.score.len()).sum();
+        let mut out = Vec::with_capacity(256 + 8 * cells);
+        out.extend_from_slice(b"{\"columns\":1,\"n\":");
+        json_into(&mut out, &self.n);
+        out.extend_from_slice(b",\"invocations\":");
+        json_into(&mut out, self.invocations);
+        if let Some(actual) = self.actual {
+            out.extend_from_slice(b",\"actual\":");
+            json_into(&mut out, actual);
+        }
+        if let Some(expected) = self.expected {
+            out.extend_from_slice(b",\"expected\":");
+            json_into(&mut out, &expected);
+        }
+        if let Some(len) = self.expected_len {
+            out.extend_from_slice(b",\"expected_len\":");
+            json_into(&mut out, &len);
+        }
+        out.extend_from_slice(b",\"statuses\":");
+        json_into(&mut out, &EvalStatus::ALL.map(EvalStatus::as_str));
+        out.extend_from_slice(b",\"empty\":");
+        json_into(&mut out, &MetricDetails::default());
+        out.extend_from_slice(b",\"metrics\":[");
+        for (j, m) in self.metrics.iter().enumerate() {
+            if j > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"head\":");
+            json_into(&mut out, &m.head);
+            out.extend_from_slice(b",\"score\":[");
+            for (i, v) in m.score.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                match *v {
+                    Some(x) if x == 0.0 && x.is_sign_positive() => out.push(b'0'),
+                    Some(1.0) => out.push(b'1'),
+                    // Not -0.0 (an integer has no sign of zero).
+                    Some(x) if x.fract() == 0.0 && x.abs() < 9.0e15 && x != 0.0 => json_into(&mut out, &(x as i64)),
+                    other => json_into(&mut out, &other),
+                }
+            }
+            out.extend_from_slice(b"],\"status\":\"");
+            out.extend(m.status.iter().map(|s| b'0' + s));
+            out.extend_from_slice(b"\",\"details\":[");
+            for (i, d) in m.details.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                match d {
+                    Some(d) => json_into(&mut out, d),
+                    None => out.extend_from_slice(b"null"),
+                }
+            }
+            out.extend_from_slice(b"]}");
+        }
+        out.extend_from_slice(b"]}");
+        String::from_utf8(out).unwrap_or_else(|_| "null".to_string())
+    }
 }
 
 const KEY: &str = "\"eval_metric_result_per_invocation\":[]";
@@ -81,7 +148,6 @@ pub fn result_json(
         .iter_mut()
         .map(|m| std::mem::take(&mut m.per_invocation))
         .collect();
-    let empty = Details::default();
     let metrics = outcome
         .metrics
         .iter()
@@ -103,7 +169,7 @@ pub fn result_json(
                 col.score.push(cell.score);
                 col.status.push(status_index(cell.status));
                 col.details
-                    .push((cell.details != empty).then(|| MetricDetails::of(cell.details)));
+                    .push((!cell.details.is_empty()).then(|| MetricDetails::of(cell.details.into_details())));
             }
             col
         })
@@ -141,17 +207,15 @@ pub fn result_json(
         (true, Echo::Here) => (Some(actual), Some(expected), None, "here"),
         (true, _) => (None, None, Some(expected.map(<[Invocation]>::len)), "caller"),
     };
-    let mut columns = to_json(&Columns {
-        columns: 1,
+    let mut columns = Columns {
         n,
         invocations: label,
         actual: inv_actual,
         expected: inv_expected,
         expected_len,
-        statuses: EvalStatus::ALL.map(EvalStatus::as_str),
-        empty: MetricDetails::default(),
         metrics,
-    });
+    }
+    .to_json();
     if let (false, Some(members)) = (spliced.is_empty(), columns.strip_prefix('{')) {
         // The object opens with `{"columns":`: the echoed lists go in as its first members.
         let mut out = String::with_capacity(columns.len() + spliced.iter().map(|(_, t)| t.len() + 16).sum::<usize>());
@@ -201,4 +265,59 @@ fn status_index(s: EvalStatus) -> u8 {
 
 fn to_json<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_and_statuses_read_back_as_written() {
+        let scores = vec![
+            Some(0.0),
+            Some(-0.0),
+            Some(1.0),
+            Some(0.25),
+            Some(2.0),
+            Some(-3.0),
+            Some(1e20),
+            Some(9.0e15),
+            Some(f64::NAN),
+            None,
+        ];
+        let n = scores.len();
+        let cols = Columns {
+            n,
+            invocations: "none",
+            actual: None,
+            expected: None,
+            expected_len: None,
+            metrics: vec![MetricColumn {
+                head: Head {
+                    metric_name: "m",
+                    threshold: Some(0.5),
+                    criterion: &None,
+                    custom_function_path: None,
+                },
+                score: scores.clone(),
+                status: (0..n).map(|i| (i % 4) as u8).collect(),
+                details: vec![None; n],
+            }],
+        };
+        let v: Value = serde_json::from_str(&cols.to_json()).unwrap();
+        let m = &v["metrics"][0];
+        let back: Vec<Option<f64>> = m["score"].as_array().unwrap().iter().map(Value::as_f64).collect();
+        for (want, got) in scores.iter().zip(&back) {
+            match (want, got) {
+                // serde_json writes NaN as null, as before.
+                (Some(w), None) if w.is_nan() => {}
+                (Some(w), Some(g)) => assert_eq!(w.to_bits(), g.to_bits(), "{w} read back as {g}"),
+                (w, g) => assert_eq!(w, g),
+            }
+        }
+        assert_eq!(m["status"], "0123012301");
+        assert_eq!(v["statuses"][3], EvalStatus::ALL[3].as_str());
+        assert_eq!(m["details"], Value::Array(vec![Value::Null; n]));
+        assert_eq!(v["n"], n);
+    }
 }

@@ -391,7 +391,9 @@ fn per_invocation_explained(
             let (s, why) = score(i);
             sum += s;
             let mut cell = Cell::new(Some(s), pass(Some(s), threshold));
-            cell.details.trajectory = why;
+            if why.is_some() {
+                cell.details.trajectory = why;
+            }
             cell
         })
         .collect();

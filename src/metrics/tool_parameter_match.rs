@@ -91,7 +91,9 @@ pub fn score(ctx: &Ctx, criterion: &Criterion) -> Result<Outcome, NotEvaluated> 
             n += 1;
             let mut cell = Cell::new(Some(s), pass(Some(s), threshold));
             // Explained only where per-invocation results will carry it.
-            cell.details.trajectory = why.filter(|_| ctx.explain);
+            if let Some(why) = why.filter(|_| ctx.explain) {
+                cell.details.trajectory = Some(why);
+            }
             cell
         })
         .collect();

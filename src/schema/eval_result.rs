@@ -226,7 +226,7 @@ impl EvalMetricResult {
             custom_function_path: None,
             score: cell.score,
             eval_status: cell.status,
-            details: MetricDetails::of(cell.details),
+            details: MetricDetails::of(cell.details.into_details()),
             judge_model_options: None,
         }
     }

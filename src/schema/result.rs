@@ -160,12 +160,65 @@ impl<const N: usize> Serialize for Breakdown<N> {
     }
 }
 
+/// No details: what most cells hold.
+static NO_DETAILS: Details = Details {
+    rubric_scores: None,
+    token_usage_details: None,
+    duration_details: None,
+    error: None,
+    reason: None,
+    trajectory: None,
+    sentences: None,
+};
+
+/// A cell's details, boxed on the first write: most cells have none, and a 10,000-invocation
+/// metric would otherwise write (and compare, and drop) some 3 MB of empty fields. Reads see
+/// [`Details`]; a write through `DerefMut` allocates them.
+#[derive(Debug, Clone, Default)]
+pub struct CellDetails(Option<Box<Details>>);
+
+impl CellDetails {
+    /// True when every field is empty (however it got there).
+    pub fn is_empty(&self) -> bool {
+        self.0.as_deref().is_none_or(|d| *d == NO_DETAILS)
+    }
+
+    pub fn into_details(self) -> Details {
+        self.0.map(|b| *b).unwrap_or_default()
+    }
+}
+
+impl From<Details> for CellDetails {
+    fn from(d: Details) -> Self {
+        CellDetails(Some(Box::new(d)))
+    }
+}
+
+impl std::ops::Deref for CellDetails {
+    type Target = Details;
+    fn deref(&self) -> &Details {
+        self.0.as_deref().unwrap_or(&NO_DETAILS)
+    }
+}
+
+impl std::ops::DerefMut for CellDetails {
+    fn deref_mut(&mut self) -> &mut Details {
+        self.0.get_or_insert_with(Box::default)
+    }
+}
+
+impl PartialEq for CellDetails {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
 /// One score with its status (a case-level or an invocation-level cell).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cell {
     pub score: Option<f64>,
     pub status: EvalStatus,
-    pub details: Details,
+    pub details: CellDetails,
 }
 
 impl Cell {
@@ -173,7 +226,7 @@ impl Cell {
         Cell {
             score,
             status,
-            details: Details::default(),
+            details: CellDetails::default(),
         }
     }
     pub fn not_evaluated(reason: &'static str, message: String) -> Cell {
@@ -184,7 +237,8 @@ impl Cell {
                 error: Some(message),
                 reason: Some(reason),
                 ..Details::default()
-            },
+            }
+            .into(),
         }
     }
 }
