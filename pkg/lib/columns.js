@@ -18,18 +18,65 @@ function sameKeys(obj, keys) {
   return own.length === keys.length && own.every((k, i) => k === keys[i]);
 }
 
+const TOKEN_FIELDS = ['total_tokens', 'input_tokens', 'prompt_tokens', 'cached_tokens', 'tool_use_tokens',
+  'output_tokens', 'candidates_tokens', 'reasoning_tokens'];
+const DURATION_FIELDS = ['total_seconds', 'model_seconds', 'tool_seconds', 'framework_seconds'];
+
+/** A breakdown object from `names.length` values of `v` starting at `at`. */
+function breakdownOf(names) {
+  // Object literals of one fixed shape for the efficiency metrics' fields (keyed stores with
+  // varying keys are several times slower), any other list generically.
+  if (names.length === TOKEN_FIELDS.length && names.every((k, i) => k === TOKEN_FIELDS[i])) {
+    return (v, at) => ({
+      total_tokens: v[at], input_tokens: v[at + 1], prompt_tokens: v[at + 2], cached_tokens: v[at + 3],
+      tool_use_tokens: v[at + 4], output_tokens: v[at + 5], candidates_tokens: v[at + 6], reasoning_tokens: v[at + 7],
+    });
+  }
+  if (names.length === DURATION_FIELDS.length && names.every((k, i) => k === DURATION_FIELDS[i])) {
+    return (v, at) => ({ total_seconds: v[at], model_seconds: v[at + 1], tool_seconds: v[at + 2], framework_seconds: v[at + 3] });
+  }
+  return (v, at) => {
+    const o = {};
+    for (let j = 0; j < names.length; j++) o[names[j]] = v[at + j];
+    return o;
+  };
+}
+
+/** Invocation `i`'s details in a metric column, as a function of `i`. */
+function detailsOf(m, emptyOf) {
+  const b = m.breakdown;
+  if (b === undefined) {
+    const { details } = m;
+    return (i) => details[i] ?? emptyOf();
+  }
+  // Each cell's details are one breakdown or empty: the breakdowns' values come flat, in order.
+  const { key, names, present, values } = b;
+  const at = new Int32Array(present.length);
+  for (let i = 0, next = 0; i < present.length; i++) {
+    at[i] = next;
+    if (present.charCodeAt(i) === 49) next += names.length;
+  }
+  const build = breakdownOf(names);
+  return (i) => {
+    const d = emptyOf();
+    if (present.charCodeAt(i) === 49) d[key] = build(values, at[i]);
+    return d;
+  };
+}
+
 /** One metric column's result for invocation `i`, as a function of `i`. */
 function cellsOf(m, statuses, emptyOf) {
-  const { head, score, status, details } = m;
+  const { head, score, status } = m;
+  const details = detailsOf(m, emptyOf);
   if (sameKeys(head, HEAD_KEYS)) {
     // Object literals of one fixed shape: several times faster to build than spreads.
     const { metric_name, threshold, criterion, custom_function_path } = head;
     return (i) => ({
       metric_name, threshold, criterion, custom_function_path,
-      score: score[i], eval_status: statuses[status.charCodeAt(i) - 48], details: details[i] ?? emptyOf(),
+      score: score[i], eval_status: statuses[status.charCodeAt(i) - 48], details: details(i),
     });
   }
-  return (i) => ({ ...head, score: score[i], eval_status: statuses[status.charCodeAt(i) - 48], details: details[i] ?? emptyOf() });
+  return (i) => ({ ...head, score: score[i], eval_status: statuses[status.charCodeAt(i) - 48], details: details(i) });
 }
 
 /**

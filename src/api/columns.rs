@@ -62,10 +62,59 @@ fn json_into<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
     }
 }
 
+/// Numbers, comma-separated. Whole numbers (most scores: 0 and 1; token counts) are written as
+/// integers, which read as the same doubles in JS.
+fn numbers_into(out: &mut Vec<u8>, values: &[Option<f64>]) {
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        match *v {
+            Some(x) if x == 0.0 && x.is_sign_positive() => out.push(b'0'),
+            Some(1.0) => out.push(b'1'),
+            // Not -0.0 (an integer has no sign of zero).
+            Some(x) if x.fract() == 0.0 && x.abs() < 9.0e15 && x != 0.0 => json_into(out, &(x as i64)),
+            other => json_into(out, &other),
+        }
+    }
+}
+
+/// When every non-empty details of a column is one breakdown alone, the same member with the
+/// same fields (the efficiency metrics' token or duration details): that member and its fields.
+fn breakdown_only(details: &[Option<MetricDetails>]) -> Option<(&'static str, &'static [&'static str])> {
+    let mut kind: Option<(&'static str, &'static [&'static str])> = None;
+    for d in details.iter().flatten() {
+        let alone = d.rubric_scores.is_none()
+            && d.error.is_none()
+            && d.reason.is_none()
+            && d.trajectory.is_none()
+            && d.sentences.is_none();
+        let this: (&'static str, &'static [&'static str]) = match (&d.token_usage_details, &d.duration_details) {
+            (Some(b), None) if alone => ("token_usage_details", b.names),
+            (None, Some(b)) if alone => ("duration_details", b.names),
+            _ => return None,
+        };
+        match kind {
+            None => kind = Some(this),
+            Some(k) if k == this => {}
+            Some(_) => return None,
+        }
+    }
+    kind
+}
+
+/// The breakdown's values of details that [`breakdown_only`] accepted.
+fn breakdown_values(d: &MetricDetails) -> &[Option<f64>] {
+    match (&d.token_usage_details, &d.duration_details) {
+        (Some(b), _) => &b.values,
+        (_, Some(b)) => &b.values,
+        _ => &[],
+    }
+}
+
 impl Columns<'_> {
     /// Written by hand around serde: the per-invocation arrays are most of the text, and serde
-    /// writes each element with several calls. Scores that are whole numbers (most: 0 and 1) are
-    /// written as integers, which read as the same doubles in JS; statuses as one digit each.
+    /// writes each element with several calls. Statuses are written as one digit each.
     fn to_json(&self) -> String {
         let cells: usize = self.metrics.iter().map(|m| m.score.len()).sum();
         let mut out = Vec::with_capacity(256 + 8 * cells);
@@ -97,31 +146,46 @@ impl Columns<'_> {
             out.extend_from_slice(b"{\"head\":");
             json_into(&mut out, &m.head);
             out.extend_from_slice(b",\"score\":[");
-            for (i, v) in m.score.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                match *v {
-                    Some(x) if x == 0.0 && x.is_sign_positive() => out.push(b'0'),
-                    Some(1.0) => out.push(b'1'),
-                    // Not -0.0 (an integer has no sign of zero).
-                    Some(x) if x.fract() == 0.0 && x.abs() < 9.0e15 && x != 0.0 => json_into(&mut out, &(x as i64)),
-                    other => json_into(&mut out, &other),
-                }
-            }
+            numbers_into(&mut out, &m.score);
             out.extend_from_slice(b"],\"status\":\"");
             out.extend(m.status.iter().map(|s| b'0' + s));
-            out.extend_from_slice(b"\",\"details\":[");
-            for (i, d) in m.details.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
+            out.push(b'"');
+            match breakdown_only(&m.details) {
+                // The efficiency metrics: each cell's details are one breakdown (or empty), so
+                // the column carries the breakdown's numbers flat, and which cells have one.
+                Some((key, names)) => {
+                    out.extend_from_slice(b",\"breakdown\":{\"key\":");
+                    json_into(&mut out, key);
+                    out.extend_from_slice(b",\"names\":");
+                    json_into(&mut out, names);
+                    out.extend_from_slice(b",\"present\":\"");
+                    out.extend(m.details.iter().map(|d| if d.is_some() { b'1' } else { b'0' }));
+                    out.extend_from_slice(b"\",\"values\":[");
+                    let mut first = true;
+                    for values in m.details.iter().flatten().map(breakdown_values) {
+                        if !first {
+                            out.push(b',');
+                        }
+                        first = false;
+                        numbers_into(&mut out, values);
+                    }
+                    out.extend_from_slice(b"]}");
                 }
-                match d {
-                    Some(d) => json_into(&mut out, d),
-                    None => out.extend_from_slice(b"null"),
+                None => {
+                    out.extend_from_slice(b",\"details\":[");
+                    for (i, d) in m.details.iter().enumerate() {
+                        if i > 0 {
+                            out.push(b',');
+                        }
+                        match d {
+                            Some(d) => json_into(&mut out, d),
+                            None => out.extend_from_slice(b"null"),
+                        }
+                    }
+                    out.push(b']');
                 }
             }
-            out.extend_from_slice(b"]}");
+            out.push(b'}');
         }
         out.extend_from_slice(b"]}");
         String::from_utf8(out).unwrap_or_else(|_| "null".to_string())
@@ -319,5 +383,74 @@ mod tests {
         assert_eq!(v["statuses"][3], EvalStatus::ALL[3].as_str());
         assert_eq!(m["details"], Value::Array(vec![Value::Null; n]));
         assert_eq!(v["n"], n);
+    }
+
+    #[test]
+    fn a_column_of_breakdowns_alone_is_written_flat() {
+        use crate::schema::eval_result::{DURATION_FIELDS, TOKEN_FIELDS};
+        use crate::schema::result::Breakdown;
+        let tokens = |v: f64| MetricDetails {
+            token_usage_details: Some(Breakdown {
+                names: &TOKEN_FIELDS,
+                values: [Some(v), None, Some(1.0), Some(0.5), None, None, None, Some(-0.0)],
+                integral: true,
+            }),
+            ..MetricDetails::default()
+        };
+        let durations = MetricDetails {
+            duration_details: Some(Breakdown {
+                names: &DURATION_FIELDS,
+                values: [Some(1.5); 4],
+                integral: false,
+            }),
+            ..MetricDetails::default()
+        };
+        let column = vec![Some(tokens(7.0)), None, Some(tokens(3.0))];
+        assert_eq!(
+            breakdown_only(&column),
+            Some(("token_usage_details", &TOKEN_FIELDS[..]))
+        );
+        // Mixed members, or a breakdown beside anything else, keep the general form.
+        assert_eq!(breakdown_only(&[Some(tokens(1.0)), Some(durations.clone())]), None);
+        let mut with_error = tokens(1.0);
+        with_error.error = Some("x".into());
+        assert_eq!(breakdown_only(&[Some(with_error)]), None);
+        assert_eq!(breakdown_only(&[None, None]), None);
+        assert_eq!(
+            breakdown_only(&[Some(durations)]),
+            Some(("duration_details", &DURATION_FIELDS[..]))
+        );
+
+        let n = column.len();
+        let cols = Columns {
+            n,
+            invocations: "none",
+            actual: None,
+            expected: None,
+            expected_len: None,
+            metrics: vec![MetricColumn {
+                head: Head {
+                    metric_name: "m",
+                    threshold: None,
+                    criterion: &None,
+                    custom_function_path: None,
+                },
+                score: vec![Some(7.0), None, Some(3.0)],
+                status: vec![3; n],
+                details: column,
+            }],
+        };
+        let v: Value = serde_json::from_str(&cols.to_json()).unwrap();
+        let b = &v["metrics"][0]["breakdown"];
+        assert_eq!(b["key"], "token_usage_details");
+        assert_eq!(b["present"], "101");
+        let values: Vec<Option<f64>> = b["values"].as_array().unwrap().iter().map(Value::as_f64).collect();
+        let one = |x: f64| vec![Some(x), None, Some(1.0), Some(0.5), None, None, None, Some(-0.0)];
+        let want: Vec<Option<f64>> = one(7.0).into_iter().chain(one(3.0)).collect();
+        assert_eq!(values.len(), want.len());
+        for (w, g) in want.iter().zip(&values) {
+            assert_eq!(w.map(f64::to_bits), g.map(f64::to_bits));
+        }
+        assert!(v["metrics"][0].get("details").is_none());
     }
 }
