@@ -1,12 +1,13 @@
 // The per-invocation part of a fresh case result crosses from the core as columns (see
-// src/api/columns.rs): each metric's header once, its scores and non-empty details as arrays,
-// its statuses as a string of one digit each (an index into `statuses`), and the echoed
-// invocations at most once. This builds the rows of `eval_metric_result_per_invocation` from
-// them, in the model's shape and key order. The echoed invocations are the core's own
-// (normalised) parse of the input, except where the core found that the caller's objects read
-// the same (`invocations: "caller"` for an evaluateInvocations of objects): then the rows hold
-// the caller's objects, as ADK's results hold the invocations they were given. A caller's
-// invocation that lacks defaults or uses another accepted shape is echoed in the model's shape.
+// src/api/columns.rs): each metric's header once, its scores and its details that are not
+// empty as arrays, its statuses as a string of one digit each (an index into `statuses`), and
+// the echoed invocations at most once. This builds the rows of
+// `eval_metric_result_per_invocation` from them, in the model's shape and key order. The echoed
+// invocations are the core's own (normalised) parse of the input, except where the core found
+// that the caller's objects read the same (`invocations: "caller"` for an evaluateInvocations of
+// objects): then the rows hold the caller's objects, as ADK's results hold the invocations they
+// were given. A caller's invocation that lacks defaults or uses another accepted shape is echoed
+// in the model's shape.
 import { EvalError } from './errors.js';
 
 // The members the core writes today (src/api/columns.rs); a wire with others is built generically.
@@ -42,41 +43,54 @@ function breakdownOf(names) {
   };
 }
 
-/** Invocation `i`'s details in a metric column, as a function of `i`. */
-function detailsOf(m, emptyOf) {
+/** The details of a metric column's cells, as an array. */
+function detailsColumn(m, len, empty) {
+  const out = new Array(len);
+  if (sameKeys(empty, EMPTY_KEYS)) {
+    for (let i = 0; i < len; i++) out[i] = { rubric_scores: null, token_usage_details: null, duration_details: null };
+  } else {
+    for (let i = 0; i < len; i++) out[i] = { ...empty };
+  }
   const b = m.breakdown;
-  if (b === undefined) {
-    const { details } = m;
-    return (i) => details[i] ?? emptyOf();
+  if (b !== undefined) {
+    // Each cell's details are one breakdown or empty: the breakdowns' values come flat, in order.
+    const { key, names, present, values } = b;
+    const build = breakdownOf(names);
+    for (let i = 0, at = 0; i < len; i++) {
+      if (present.charCodeAt(i) === 49) {
+        out[i][key] = build(values, at);
+        at += names.length;
+      }
+    }
+  } else if (m.details !== undefined) {
+    // Only the details that are not empty come, in order; `details_at` says which cells have them.
+    const { details, details_at: where } = m;
+    for (let i = 0, k = 0; i < len; i++) if (where.charCodeAt(i) === 49) out[i] = details[k++];
   }
-  // Each cell's details are one breakdown or empty: the breakdowns' values come flat, in order.
-  const { key, names, present, values } = b;
-  const at = new Int32Array(present.length);
-  for (let i = 0, next = 0; i < present.length; i++) {
-    at[i] = next;
-    if (present.charCodeAt(i) === 49) next += names.length;
-  }
-  const build = breakdownOf(names);
-  return (i) => {
-    const d = emptyOf();
-    if (present.charCodeAt(i) === 49) d[key] = build(values, at[i]);
-    return d;
-  };
+  return out;
 }
 
-/** One metric column's result for invocation `i`, as a function of `i`. */
-function cellsOf(m, statuses, emptyOf) {
+/** The results of a metric column's cells, as an array. */
+function resultsColumn(m, statuses, empty) {
   const { head, score, status } = m;
-  const details = detailsOf(m, emptyOf);
+  const len = status.length;
+  const details = detailsColumn(m, len, empty);
+  const out = new Array(len);
   if (sameKeys(head, HEAD_KEYS)) {
     // Object literals of one fixed shape: several times faster to build than spreads.
     const { metric_name, threshold, criterion, custom_function_path } = head;
-    return (i) => ({
-      metric_name, threshold, criterion, custom_function_path,
-      score: score[i], eval_status: statuses[status.charCodeAt(i) - 48], details: details(i),
-    });
+    for (let i = 0; i < len; i++) {
+      out[i] = {
+        metric_name, threshold, criterion, custom_function_path,
+        score: score[i], eval_status: statuses[status.charCodeAt(i) - 48], details: details[i],
+      };
+    }
+  } else {
+    for (let i = 0; i < len; i++) {
+      out[i] = { ...head, score: score[i], eval_status: statuses[status.charCodeAt(i) - 48], details: details[i] };
+    }
   }
-  return (i) => ({ ...head, score: score[i], eval_status: statuses[status.charCodeAt(i) - 48], details: details(i) });
+  return out;
 }
 
 /**
@@ -105,24 +119,20 @@ export function expandColumns(result, held) {
     }
   }
   const echo = actual !== null;
-  const emptyOf = sameKeys(empty, EMPTY_KEYS)
-    ? () => ({ rubric_scores: null, token_usage_details: null, duration_details: null })
-    : () => ({ ...empty });
-  const cells = metrics.map((m) => cellsOf(m, statuses, emptyOf));
-  const lens = metrics.map((m) => m.status.length);
+  const columns = metrics.map((m) => resultsColumn(m, statuses, empty));
   // Every metric has a cell for every invocation: one array literal per row.
-  const whole = lens.every((len) => len >= n);
-  const [first, second] = cells;
+  const whole = columns.every((c) => c.length >= n);
+  const [first, second] = columns;
   const rows = new Array(n);
   for (let i = 0; i < n; i++) {
     let list;
-    if (whole && cells.length === 1) {
-      list = [first(i)];
-    } else if (whole && cells.length === 2) {
-      list = [first(i), second(i)];
+    if (whole && columns.length === 1) {
+      list = [first[i]];
+    } else if (whole && columns.length === 2) {
+      list = [first[i], second[i]];
     } else {
       list = [];
-      for (let j = 0; j < cells.length; j++) if (i < lens[j]) list.push(cells[j](i));
+      for (const c of columns) if (i < c.length) list.push(c[i]);
     }
     rows[i] = echo
       ? { actual_invocation: actual[i], expected_invocation: expected === null ? null : (expected[i] ?? null), eval_metric_results: list }

@@ -40,7 +40,7 @@ struct MetricColumn<'a> {
     score: Vec<Option<f64>>,
     /// Indexes into `statuses`, written as a string of digits.
     status: Vec<u8>,
-    /// `null` where the details are empty (the skin writes a copy of `empty` there).
+    /// `None` where the details are empty (the skin writes a copy of `empty` there).
     details: Vec<Option<MetricDetails>>,
 }
 
@@ -171,19 +171,21 @@ impl Columns<'_> {
                     }
                     out.extend_from_slice(b"]}");
                 }
-                None => {
-                    out.extend_from_slice(b",\"details\":[");
-                    for (i, d) in m.details.iter().enumerate() {
+                // Only the details that are not empty, and which cells have them; nothing when
+                // none has (the skin writes a copy of `empty` in every cell then).
+                None if m.details.iter().any(Option::is_some) => {
+                    out.extend_from_slice(b",\"details_at\":\"");
+                    out.extend(m.details.iter().map(|d| if d.is_some() { b'1' } else { b'0' }));
+                    out.extend_from_slice(b"\",\"details\":[");
+                    for (i, d) in m.details.iter().flatten().enumerate() {
                         if i > 0 {
                             out.push(b',');
                         }
-                        match d {
-                            Some(d) => json_into(&mut out, d),
-                            None => out.extend_from_slice(b"null"),
-                        }
+                        json_into(&mut out, d);
                     }
                     out.push(b']');
                 }
+                None => {}
             }
             out.push(b'}');
         }
@@ -381,7 +383,8 @@ mod tests {
         }
         assert_eq!(m["status"], "0123012301");
         assert_eq!(v["statuses"][3], EvalStatus::ALL[3].as_str());
-        assert_eq!(m["details"], Value::Array(vec![Value::Null; n]));
+        // No details at all: neither list is written.
+        assert!(m.get("details").is_none() && m.get("details_at").is_none());
         assert_eq!(v["n"], n);
     }
 
@@ -452,5 +455,36 @@ mod tests {
             assert_eq!(w.map(f64::to_bits), g.map(f64::to_bits));
         }
         assert!(v["metrics"][0].get("details").is_none());
+    }
+
+    #[test]
+    fn only_details_that_are_not_empty_are_written() {
+        let explained = MetricDetails {
+            trajectory: Some(serde_json::json!({"note": "x"})),
+            ..MetricDetails::default()
+        };
+        let cols = Columns {
+            n: 4,
+            invocations: "none",
+            actual: None,
+            expected: None,
+            expected_len: None,
+            metrics: vec![MetricColumn {
+                head: Head {
+                    metric_name: "m",
+                    threshold: None,
+                    criterion: &None,
+                    custom_function_path: None,
+                },
+                score: vec![Some(1.0), Some(0.0), Some(1.0), Some(0.0)],
+                status: vec![0, 1, 0, 1],
+                details: vec![None, Some(explained.clone()), None, Some(explained)],
+            }],
+        };
+        let v: Value = serde_json::from_str(&cols.to_json()).unwrap();
+        let m = &v["metrics"][0];
+        assert_eq!(m["details_at"], "0101");
+        assert_eq!(m["details"].as_array().map(Vec::len), Some(2));
+        assert_eq!(m["details"][1]["trajectory"]["note"], "x");
     }
 }
