@@ -337,6 +337,29 @@ fn to_json<T: Serialize>(v: &T) -> String {
 mod tests {
     use super::*;
 
+    /// One metric's column of `score.len()` cells, written and read back as JSON.
+    fn written(score: Vec<Option<f64>>, status: Vec<u8>, details: Vec<Option<MetricDetails>>) -> Value {
+        let cols = Columns {
+            n: score.len(),
+            invocations: "none",
+            actual: None,
+            expected: None,
+            expected_len: None,
+            metrics: vec![MetricColumn {
+                head: Head {
+                    metric_name: "m",
+                    threshold: Some(0.5),
+                    criterion: &None,
+                    custom_function_path: None,
+                },
+                score,
+                status,
+                details,
+            }],
+        };
+        serde_json::from_str(&cols.to_json()).unwrap()
+    }
+
     #[test]
     fn scores_and_statuses_read_back_as_written() {
         let scores = vec![
@@ -352,25 +375,7 @@ mod tests {
             None,
         ];
         let n = scores.len();
-        let cols = Columns {
-            n,
-            invocations: "none",
-            actual: None,
-            expected: None,
-            expected_len: None,
-            metrics: vec![MetricColumn {
-                head: Head {
-                    metric_name: "m",
-                    threshold: Some(0.5),
-                    criterion: &None,
-                    custom_function_path: None,
-                },
-                score: scores.clone(),
-                status: (0..n).map(|i| (i % 4) as u8).collect(),
-                details: vec![None; n],
-            }],
-        };
-        let v: Value = serde_json::from_str(&cols.to_json()).unwrap();
+        let v = written(scores.clone(), (0..n).map(|i| (i % 4) as u8).collect(), vec![None; n]);
         let m = &v["metrics"][0];
         let back: Vec<Option<f64>> = m["score"].as_array().unwrap().iter().map(Value::as_f64).collect();
         for (want, got) in scores.iter().zip(&back) {
@@ -425,25 +430,7 @@ mod tests {
         );
 
         let n = column.len();
-        let cols = Columns {
-            n,
-            invocations: "none",
-            actual: None,
-            expected: None,
-            expected_len: None,
-            metrics: vec![MetricColumn {
-                head: Head {
-                    metric_name: "m",
-                    threshold: None,
-                    criterion: &None,
-                    custom_function_path: None,
-                },
-                score: vec![Some(7.0), None, Some(3.0)],
-                status: vec![3; n],
-                details: column,
-            }],
-        };
-        let v: Value = serde_json::from_str(&cols.to_json()).unwrap();
+        let v = written(vec![Some(7.0), None, Some(3.0)], vec![3; n], column);
         let b = &v["metrics"][0]["breakdown"];
         assert_eq!(b["key"], "token_usage_details");
         assert_eq!(b["present"], "101");
@@ -463,25 +450,11 @@ mod tests {
             trajectory: Some(serde_json::json!({"note": "x"})),
             ..MetricDetails::default()
         };
-        let cols = Columns {
-            n: 4,
-            invocations: "none",
-            actual: None,
-            expected: None,
-            expected_len: None,
-            metrics: vec![MetricColumn {
-                head: Head {
-                    metric_name: "m",
-                    threshold: None,
-                    criterion: &None,
-                    custom_function_path: None,
-                },
-                score: vec![Some(1.0), Some(0.0), Some(1.0), Some(0.0)],
-                status: vec![0, 1, 0, 1],
-                details: vec![None, Some(explained.clone()), None, Some(explained)],
-            }],
-        };
-        let v: Value = serde_json::from_str(&cols.to_json()).unwrap();
+        let v = written(
+            vec![Some(1.0), Some(0.0), Some(1.0), Some(0.0)],
+            vec![0, 1, 0, 1],
+            vec![None, Some(explained.clone()), None, Some(explained)],
+        );
         let m = &v["metrics"][0];
         assert_eq!(m["details_at"], "0101");
         assert_eq!(m["details"].as_array().map(Vec::len), Some(2));
