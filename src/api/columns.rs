@@ -40,8 +40,9 @@ struct MetricColumn<'a> {
     score: Vec<Option<f64>>,
     /// Indexes into `statuses`, written as a string of digits.
     status: Vec<u8>,
-    /// `None` where the details are empty (the skin writes a copy of `empty` there).
-    details: Vec<Option<MetricDetails>>,
+    /// The cells whose details are not empty, by index, in order (the skin writes a copy of
+    /// `empty` in the others).
+    details: Vec<(usize, MetricDetails)>,
 }
 
 struct Columns<'a> {
@@ -81,9 +82,9 @@ fn numbers_into(out: &mut Vec<u8>, values: &[Option<f64>]) {
 
 /// When every non-empty details of a column is one breakdown alone, the same member with the
 /// same fields (the efficiency metrics' token or duration details): that member and its fields.
-fn breakdown_only(details: &[Option<MetricDetails>]) -> Option<(&'static str, &'static [&'static str])> {
+fn breakdown_only(details: &[(usize, MetricDetails)]) -> Option<(&'static str, &'static [&'static str])> {
     let mut kind: Option<(&'static str, &'static [&'static str])> = None;
-    for d in details.iter().flatten() {
+    for (_, d) in details {
         let alone = d.rubric_scores.is_none()
             && d.error.is_none()
             && d.reason.is_none()
@@ -109,6 +110,17 @@ fn breakdown_values(d: &MetricDetails) -> &[Option<f64>] {
         (Some(b), _) => &b.values,
         (_, Some(b)) => &b.values,
         _ => &[],
+    }
+}
+
+/// One byte per cell, `1` where the cell has details, `0` elsewhere.
+fn mark_cells(out: &mut Vec<u8>, cells: usize, details: &[(usize, MetricDetails)]) {
+    let start = out.len();
+    out.resize(start + cells, b'0');
+    for (i, _) in details {
+        if let Some(b) = out.get_mut(start + i) {
+            *b = b'1';
+        }
     }
 }
 
@@ -159,10 +171,10 @@ impl Columns<'_> {
                     out.extend_from_slice(b",\"names\":");
                     json_into(&mut out, names);
                     out.extend_from_slice(b",\"present\":\"");
-                    out.extend(m.details.iter().map(|d| if d.is_some() { b'1' } else { b'0' }));
+                    mark_cells(&mut out, m.status.len(), &m.details);
                     out.extend_from_slice(b"\",\"values\":[");
                     let mut first = true;
-                    for values in m.details.iter().flatten().map(breakdown_values) {
+                    for values in m.details.iter().map(|(_, d)| breakdown_values(d)) {
                         if !first {
                             out.push(b',');
                         }
@@ -173,11 +185,11 @@ impl Columns<'_> {
                 }
                 // Only the details that are not empty, and which cells have them; nothing when
                 // none has (the skin writes a copy of `empty` in every cell then).
-                None if m.details.iter().any(Option::is_some) => {
+                None if !m.details.is_empty() => {
                     out.extend_from_slice(b",\"details_at\":\"");
-                    out.extend(m.details.iter().map(|d| if d.is_some() { b'1' } else { b'0' }));
+                    mark_cells(&mut out, m.status.len(), &m.details);
                     out.extend_from_slice(b"\",\"details\":[");
-                    for (i, d) in m.details.iter().flatten().enumerate() {
+                    for (i, (_, d)) in m.details.iter().enumerate() {
                         if i > 0 {
                             out.push(b',');
                         }
@@ -229,13 +241,14 @@ pub fn result_json(
                 },
                 score: Vec::with_capacity(len),
                 status: Vec::with_capacity(len),
-                details: Vec::with_capacity(len),
+                details: Vec::new(),
             };
-            for cell in cells.into_iter().take(len) {
+            for (i, cell) in cells.into_iter().take(len).enumerate() {
                 col.score.push(cell.score);
                 col.status.push(status_index(cell.status));
-                col.details
-                    .push((!cell.details.is_empty()).then(|| MetricDetails::of(cell.details.into_details())));
+                if !cell.details.is_empty() {
+                    col.details.push((i, MetricDetails::of(cell.details.into_details())));
+                }
             }
             col
         })
@@ -337,6 +350,14 @@ fn to_json<T: Serialize>(v: &T) -> String {
 mod tests {
     use super::*;
 
+    fn sparse(details: Vec<Option<MetricDetails>>) -> Vec<(usize, MetricDetails)> {
+        details
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, d)| Some((i, d?)))
+            .collect()
+    }
+
     /// One metric's column of `score.len()` cells, written and read back as JSON.
     fn written(score: Vec<Option<f64>>, status: Vec<u8>, details: Vec<Option<MetricDetails>>) -> Value {
         let cols = Columns {
@@ -354,7 +375,7 @@ mod tests {
                 },
                 score,
                 status,
-                details,
+                details: sparse(details),
             }],
         };
         serde_json::from_str(&cols.to_json()).unwrap()
@@ -415,17 +436,20 @@ mod tests {
         };
         let column = vec![Some(tokens(7.0)), None, Some(tokens(3.0))];
         assert_eq!(
-            breakdown_only(&column),
+            breakdown_only(&sparse(column.clone())),
             Some(("token_usage_details", &TOKEN_FIELDS[..]))
         );
         // Mixed members, or a breakdown beside anything else, keep the general form.
-        assert_eq!(breakdown_only(&[Some(tokens(1.0)), Some(durations.clone())]), None);
+        assert_eq!(
+            breakdown_only(&sparse(vec![Some(tokens(1.0)), Some(durations.clone())])),
+            None
+        );
         let mut with_error = tokens(1.0);
         with_error.error = Some("x".into());
-        assert_eq!(breakdown_only(&[Some(with_error)]), None);
-        assert_eq!(breakdown_only(&[None, None]), None);
+        assert_eq!(breakdown_only(&sparse(vec![Some(with_error)])), None);
+        assert_eq!(breakdown_only(&sparse(vec![None, None])), None);
         assert_eq!(
-            breakdown_only(&[Some(durations)]),
+            breakdown_only(&sparse(vec![Some(durations)])),
             Some(("duration_details", &DURATION_FIELDS[..]))
         );
 
