@@ -210,3 +210,33 @@ fn the_parse_budget_counts_the_parts_together() {
     assert_ne!(padded_alone.as_deref(), Some("TooLarge"));
     assert_eq!(together.as_deref(), Some("TooLarge"));
 }
+
+/// A prepared case checks its invocations once (the count, rubric ids met twice): every later
+/// run gives the same error, under any config, as a one-shot evaluation does.
+#[test]
+fn a_prepared_case_gives_its_check_error_on_every_run() {
+    use evalcore::api::PreparedCase;
+    let rubric = |id: &str| json!({"rubric_id": id, "rubric_content": {"text_property": "t"}});
+    let inv = |id: &str, rubrics: Value| json!({"invocation_id": id, "user_content": {"role": "user", "parts": [{"text": "q"}]}, "rubrics": rubrics});
+    let broken = [
+        // Two invocations against one expected turn.
+        (
+            json!({"eval_id": "c", "conversation": [inv("e", Value::Null)]}),
+            json!([inv("a", Value::Null), inv("b", Value::Null)]),
+        ),
+        // A rubric id on the case and again on the invocation.
+        (
+            json!({"eval_id": "c", "conversation": [inv("e", Value::Null)], "rubrics": [rubric("r1")]}),
+            json!([inv("a", json!([rubric("r1")]))]),
+        ),
+    ];
+    for (case, actual) in broken {
+        let (case, actual) = (case.to_string(), actual.to_string());
+        let one_shot = evaluate_invocations_parts(Some(&case), Some(&actual), "{}").expect_err("a check error");
+        let prepared = PreparedCase::parse_parts(Some(&case), Some(&actual), "{}").expect("parses");
+        for config in ["", r#"{"criteria": {"response_match_score": 0.5}}"#, ""] {
+            let again = prepared.evaluate(config, "").expect_err("the same check error");
+            assert_eq!(again, one_shot, "{config}");
+        }
+    }
+}

@@ -5,7 +5,7 @@
 use super::{columns, config_from_value, options, parse_config, to_json};
 use crate::error::{EvalError, Result};
 use crate::metrics::call_index::CallIndex;
-use crate::metrics::case::{evaluate_case, CaseRun};
+use crate::metrics::case::{check_case, evaluate_case, CaseRun};
 use crate::schema::eval_result::EvalCaseResult;
 use crate::schema::load;
 use crate::schema::result::Detail;
@@ -111,6 +111,8 @@ pub struct PreparedCase {
     pub(super) efficiency_metrics: bool,
     /// Tool calls interned on the first run that needs them, reused by every later run.
     call_index: OnceCell<CallIndex>,
+    /// [`check_case`]'s verdict on the case and its invocations, which never change.
+    checked: OnceCell<Result<()>>,
     /// Set for prepared cases (scored many times); a one-shot evaluation compares calls directly.
     reusable: bool,
     /// `None`: results as evalcore's JSON; `Some`: per-invocation results as columns.
@@ -191,6 +193,7 @@ impl PreparedCase {
             detail: detail(Detail::default(), a.include_invocations, a.per_invocation, a.explain),
             efficiency_metrics: a.efficiency_metrics.unwrap_or(true),
             call_index: OnceCell::new(),
+            checked: OnceCell::new(),
             reusable: false,
             wire: wire_of(a.columns, a.caller_invocations),
             caller_objects: a.caller_objects.unwrap_or(false),
@@ -233,10 +236,14 @@ impl PreparedCase {
             self.call_index
                 .get_or_init(|| CallIndex::build(&self.actual, self.case.conversation.as_deref()))
         });
+        self.checked
+            .get_or_init(|| check_case(&self.case, &self.actual))
+            .clone()?;
         let run = CaseRun {
             efficiency_metrics,
             call_index,
             explain: detail.explains(),
+            checked: true,
         };
         let outcome = evaluate_case(&self.case, &self.actual, config, &run)?;
         Ok(self.result_json(outcome, detail, wire))

@@ -47,6 +47,7 @@ pub async fn evaluate_invocations_with(
         efficiency_metrics: p.efficiency_metrics,
         call_index: None,
         explain: p.detail.explains(),
+        checked: false,
     };
     let outcome = evaluate_case_with(&p.case, &p.actual, &cfg, &run, ports).await;
     if let Some(c) = &client {
@@ -77,6 +78,7 @@ pub async fn plan_judge_calls(args: CaseText<'_>, judge: &str, host: Rc<dyn Host
         efficiency_metrics: false,
         call_index: None,
         explain: false,
+        checked: false,
     };
     let ports = Ports {
         judge: Some(&client as &dyn JudgePort),

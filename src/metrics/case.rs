@@ -9,7 +9,7 @@ use crate::schema::{Criterion, EvalCase, EvalConfig, Invocation};
 use std::collections::HashSet;
 
 /// Hard errors ADK raises outside its per-metric guard: count mismatch, duplicate rubric ids.
-fn check_case(case: &EvalCase, actual: &[Invocation]) -> Result<()> {
+pub fn check_case(case: &EvalCase, actual: &[Invocation]) -> Result<()> {
     if let Some(expected) = &case.conversation {
         if expected.len() != actual.len() {
             return Err(EvalError::new(
@@ -121,6 +121,9 @@ pub struct CaseRun<'a> {
     pub call_index: Option<&'a CallIndex>,
     /// Per-invocation results will be written (metrics explain invocations only then).
     pub explain: bool,
+    /// The caller has passed this case and these invocations through [`check_case`] already
+    /// (a prepared case checks once, not on every run).
+    pub checked: bool,
 }
 
 /// The host capabilities a case evaluation may use: a judge, and custom metrics.
@@ -170,7 +173,9 @@ pub async fn evaluate_case_with(
     run: &CaseRun<'_>,
     ports: Ports<'_>,
 ) -> Result<CaseOutcome> {
-    check_case(case, actual)?;
+    if !run.checked {
+        check_case(case, actual)?;
+    }
     let ctx = Ctx {
         actual,
         expected: case.conversation.as_deref(),

@@ -384,6 +384,7 @@ async fn score(
         efficiency_metrics: args.efficiency_metrics,
         call_index: None,
         explain: args.detail.explains(),
+        checked: false,
     };
     match evaluate_case_with(case, &actual, &args.config, &case_run, ports).await {
         Err(e) => inference_failure(set_id, case, run, session, e.code.as_str(), &e.message),
