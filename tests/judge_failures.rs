@@ -30,6 +30,7 @@ fn score(metric: &str, judge: &dyn JudgePort) -> Vec<(EvalStatus, Option<&'stati
         efficiency_metrics: false,
         call_index: None,
         explain: true,
+        checked: false,
     };
     let ports = Ports {
         judge: Some(judge),

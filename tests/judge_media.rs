@@ -47,6 +47,7 @@ fn requests(metric: &str) -> Vec<(CallKind, Vec<&'static str>, JudgeRequest)> {
         efficiency_metrics: false,
         call_index: None,
         explain: true,
+        checked: false,
     };
     let ports = Ports {
         judge: Some(&judge),

@@ -63,6 +63,7 @@ fn run(config: serde_json::Value, metrics: &[&dyn Metric]) -> evalcore::schema::
         efficiency_metrics: false,
         call_index: None,
         explain: true,
+        checked: false,
     };
     let ports = Ports {
         judge: None,
