@@ -174,13 +174,11 @@ impl Columns<'_> {
                     out.extend_from_slice(b",\"present\":\"");
                     mark_cells(&mut out, m.status.len(), &m.details);
                     out.extend_from_slice(b"\",\"values\":[");
-                    let mut first = true;
-                    for values in m.details.iter().map(|(_, d)| breakdown_values(d)) {
-                        if !first {
+                    for (i, (_, d)) in m.details.iter().enumerate() {
+                        if i > 0 {
                             out.push(b',');
                         }
-                        first = false;
-                        numbers_into(&mut out, values);
+                        numbers_into(&mut out, breakdown_values(d));
                     }
                     out.extend_from_slice(b"]}");
                 }
