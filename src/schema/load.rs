@@ -217,8 +217,12 @@ fn check_unique_ids(set: &EvalSet) -> Result<()> {
 /// `validateEvalSet`: every problem, each with its path (one per invocation at the finest).
 pub fn validate_eval_set(text: &str) -> Vec<EvalError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    // Fast path: a valid set parses straight into typed values; only a broken one pays for the
-    // slower walk that collects every problem.
+    // Fast paths: a valid set in the usual shape is known valid from one scan that builds
+    // nothing; any other valid set parses straight into typed values; only a broken one pays for
+    // the slower walk that collects every problem.
+    if super::budget::check(text, "the input").is_ok() && super::accept::surely_valid(text) {
+        return Vec::new();
+    }
     if load_eval_set(text, &LoadOptions::default()).is_ok() {
         return Vec::new();
     }

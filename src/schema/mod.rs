@@ -1,5 +1,6 @@
 //! ADK's data: content, invocations, eval sets, configs, legacy migration, loading.
 
+pub mod accept;
 pub mod arg_policies;
 pub mod budget;
 pub mod bytes;
