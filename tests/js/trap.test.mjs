@@ -193,7 +193,11 @@ test('real out-of-memory traps on the sync exports: EvalError "trap", then the n
 const text = JSON.stringify(bigSet);
 const long = 'word '.repeat(3e6);
 await probe('loadEvalSet', () => api.loadEvalSet(text));
-await probe('validateEvalSet', () => api.validateEvalSet(text));
+// A valid set in its usual shape is known valid from a scan that builds nothing, so it fits; a
+// broken one is parsed into a tree to find every problem, which does not.
+await probe('validateValid', () => { if (!api.validateEvalSet(text).ok) throw new Error('not ok'); });
+const broken = text.replace('"invocation_id":"x0"', '"invocation_id":"x0","unknown_key":1');
+await probe('validateEvalSet', () => api.validateEvalSet(broken));
 await probe('rouge1', () => api.rouge1(long, long));
 await probe('rouge1Batch', () => api.rouge1Batch([[long, long]]));
 const evalCase = { eval_id: 'c', conversation: bigSet.eval_cases.map((c) => c.conversation[0]) };
@@ -209,6 +213,8 @@ console.log(JSON.stringify(out));
     assert.ok(out[name] === 'trap' || out[name] === 'too_large', `${name}: ${out[name]}`);
     assert.equal(out[`${name}:after`], 1, `${name}: the next call works`);
   }
+  assert.equal(out.validateValid, 'ok');
+  assert.equal(out['validateValid:after'], 1);
   assert.ok(['ok', 'trap', 'too_large'].includes(out.formatReport), `formatReport: ${out.formatReport}`);
   assert.equal(out.final, 1);
 });
