@@ -198,6 +198,17 @@ impl TokenCache {
         });
     }
 
+    /// Whether `text` yields at least one token: its chunks, segment by segment (chunks never
+    /// reach across ASCII whitespace), up to the first that has a token.
+    pub(crate) fn has_token(&mut self, text: &str) -> bool {
+        // Through `token_ids`, so the module holds one copy of the chunking code.
+        let mut ids = Vec::new();
+        text.split([' ', '\t', '\n', '\r']).any(|segment| {
+            self.token_ids(segment, &mut ids);
+            !ids.is_empty()
+        })
+    }
+
     /// `Σ_t min(count_a[t], count_b[t])` over two lists of this cache's token ids: the first
     /// list counted in a table indexed by id, the second matched against it (no sorting).
     pub(crate) fn multiset_overlap(&mut self, a: &[u32], b: &[u32]) -> usize {
