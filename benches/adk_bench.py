@@ -7,6 +7,7 @@ Measured (seconds, min and median of --runs):
   parse_evalset   EvalSet.model_validate_json(text of evalset.json)
   parse_actual    TypeAdapter(list[Invocation]).validate_json(text of actual.json)
   rouge           RougeEvaluator (response_match_score).evaluate_invocations(actual, expected)
+  rouge_differing the same on the pairs whose final response texts differ
   traj_exact / traj_in_order / traj_any_order
                   TrajectoryEvaluator (tool_trajectory_avg_score) with that match_type
   cold_import     a fresh interpreter importing both evaluator modules (median of --imports)
@@ -79,6 +80,15 @@ def main():
         rouge = RougeEvaluator(EvalMetric(metric_name="response_match_score", threshold=0.8))
         out["times"]["rouge"], result = timed(lambda: rouge.evaluate_invocations(actual, expected), args.runs)
         out["scores"]["rouge"] = result.overall_score
+        # The pairs whose final response texts differ (evalcore scores identical texts without
+        # counting their tokens, so this is where both sides do the whole work).
+        text = lambda c: "\n".join(p.text for p in ((c.parts or []) if c else []) if p.text)
+        diff = [i for i, (a, e) in enumerate(zip(actual, expected)) if text(a.final_response) != text(e.final_response)]
+        out["n_differing"] = len(diff)
+        sub_actual, sub_expected = [actual[i] for i in diff], [expected[i] for i in diff]
+        out["times"]["rouge_differing"], result = timed(
+            lambda: rouge.evaluate_invocations(sub_actual, sub_expected), args.runs)
+        out["scores"]["rouge_differing"] = result.overall_score
 
     match = ToolTrajectoryCriterion.MatchType
     for key, mt in (("traj_exact", match.EXACT), ("traj_in_order", match.IN_ORDER), ("traj_any_order", match.ANY_ORDER)):

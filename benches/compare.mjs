@@ -68,6 +68,14 @@ if (ec.words) {
   rows.push(['  floor: lower-case + split + count in JS (no stemming)', '', perWord(med(ec.times.tokenize_and_count)),
     fmtRatio(med(ec.times.tokenize_and_count) && med(ec.times.rouge) ? med(ec.times.tokenize_and_count) / med(ec.times.rouge) : null), '(info)', '']);
 }
+if (ec.n_differing) {
+  const a = med(adk.times.rouge_differing);
+  const e = med(ec.times.rouge_differing);
+  rows.push([`  only the ${ec.n_differing.toLocaleString('en-US')} pairs whose texts differ (identical ones skip the count)`,
+    fmtTime(a), fmtTime(e), fmtRatio(a && e ? a / e : null), '(info)', '']);
+  const perWord = (t) => (t ? `${((t / ec.words_differing) * 1e9).toFixed(0)} ns/word` : 'n/a');
+  rows.push([`  per word of those pairs (${ec.words_differing.toLocaleString('en-US')} words)`, perWord(a), perWord(e), '', '(info)', '']);
+}
 const js = med(ec.times.js_rouge_pairs);
 rows.push(['js-rouge ROUGE-1 on the same pairs (vs rouge1())', `js-rouge ${fmtTime(js)}`, fmtTime(med(ec.times.rouge1_pairs)),
   fmtRatio(js && med(ec.times.rouge1_pairs) ? js / med(ec.times.rouge1_pairs) : null), '(info)', '']);
@@ -94,6 +102,7 @@ const agree = [
   ['  rouge1() mean', adk.scores.rouge, ec.scores.rouge1_mean],
   ['  rouge1Batch() mean', adk.scores.rouge, ec.scores.rouge1_batch_mean],
   ['  end to end', adk.scores.rouge, ec.scores.e2e_rouge],
+  ['  the pairs whose texts differ', adk.scores.rouge_differing, ec.scores.rouge_differing],
   ['tool_trajectory_avg_score EXACT', adk.scores.traj_exact, ec.scores.traj_exact],
   ['tool_trajectory_avg_score IN_ORDER', adk.scores.traj_in_order, ec.scores.traj_in_order],
   ['tool_trajectory_avg_score ANY_ORDER', adk.scores.traj_any_order, ec.scores.traj_any_order],

@@ -146,6 +146,23 @@ async function main() {
   [out.times.traj_exact_rows] = await timed(() => prepared.evaluate(configs.traj_exact, { efficiencyMetrics: false }));
   prepared.free();
 
+  // ROUGE on the pairs whose final response texts differ: identical texts are scored without
+  // counting their tokens, so this is the whole per-word work, beside ADK on the same pairs.
+  {
+    const differing = expected.flatMap((e, i) => (texts(actual[i].final_response) !== texts(e.final_response) ? [i] : []));
+    out.n_differing = differing.length;
+    out.words_differing = differing.reduce((n, i) => n + pairs[i].join(' ').split(/\s+/).filter(Boolean).length, 0);
+    const sub = ec.prepareCase({
+      evalCase: JSON.stringify({ ...evalCase, conversation: differing.map((i) => expected[i]) }),
+      actual: JSON.stringify(differing.map((i) => actual[i])),
+      evalSetId: 'bench',
+    });
+    let result;
+    [out.times.rouge_differing, result] = await timed(() => sub.evaluate(configs.rouge, { perInvocation: false, efficiencyMetrics: false }));
+    out.scores.rouge_differing = score(result, 'response_match_score');
+    sub.free();
+  }
+
   // End to end: evaluateInvocations under ADK's default criteria (trajectory 1.0 + ROUGE 0.8).
   [out.times.e2e_text_no_invocations, ] = await timed(() =>
     ec.evaluateInvocations({ evalCase: caseText, actual: actualText, evalSetId: 'bench', includeInvocations: false }));

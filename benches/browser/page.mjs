@@ -42,6 +42,14 @@ async function main() {
   prepared.evaluate(exact, { efficiencyMetrics: false });
   [times.traj_exact_rows_plain] = await best(runs, () => prepared.evaluate(exact, { efficiencyMetrics: false, explain: false }));
   prepared.free();
+  // The pairs whose final response texts differ, as benches/evalcore_bench.mjs picks them.
+  const texts = (c) => (c?.parts ?? []).map((p) => p.text).filter((t) => t).join('\n');
+  const differing = evalCase.conversation.filter((e, i) => texts(actual[i].final_response) !== texts(e.final_response));
+  const differingActual = actual.filter((a, i) => texts(a.final_response) !== texts(evalCase.conversation[i].final_response));
+  const sub = ec.prepareCase({ evalCase: JSON.stringify({ ...evalCase, conversation: differing }), actual: JSON.stringify(differingActual), evalSetId: 'bench' });
+  [times.rouge_differing, r] = await best(runs, () => sub.evaluate(rouge, alone));
+  scores.rouge_differing = r.overall_eval_metric_results[0].score;
+  sub.free();
   [times.validate_evalset_bytes] = await best(runs, () => ec.validateEvalSet(evalsetBytes));
   [times.prepare_case] = await best(Math.min(runs, 3), () => ec.prepareCase({ evalCase: caseText, actual: actualText, evalSetId: 'bench' }).free());
   [times.e2e_objects_full_result, r] = await best(Math.min(runs, 3), () => ec.evaluateInvocations({ evalCase, actual, evalSetId: 'bench' }));

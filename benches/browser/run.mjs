@@ -77,6 +77,7 @@ const ratio = (a, e) => (a === null || e === null || !e ? 'n/a' : `${(a / e).toF
 const adkT = (k) => min(adk?.times?.[k]);
 const rows = [
   ['response_match_score (metric alone)', adkT('rouge'), 'rouge', 200],
+  ['  only the pairs whose texts differ', adkT('rouge_differing'), 'rouge_differing', null],
   ['tool_trajectory_avg_score EXACT (metric alone)', adkT('traj_exact'), 'traj_exact', 20],
   ['EXACT with per-invocation results + invocations', adkT('traj_exact'), 'traj_exact_rows_plain', 50],
   ['parse + validate eval set (bytes)', adkT('parse_evalset'), 'validate_evalset_bytes', 50],
@@ -93,7 +94,7 @@ for (const [label, a, key, target] of rows) {
 }
 // The same scores as ADK's, or the page measured something else.
 const same = (a, b) => a === undefined || b === undefined || a === b;
-if (!same(adk?.scores?.rouge, result.scores.rouge) || !same(adk?.scores?.traj_exact, result.scores.traj_exact) || !same(adk?.scores?.rouge, result.scores.e2e_rouge)) {
+if (!same(adk?.scores?.rouge, result.scores.rouge) || !same(adk?.scores?.rouge_differing, result.scores.rouge_differing) || !same(adk?.scores?.traj_exact, result.scores.traj_exact) || !same(adk?.scores?.rouge, result.scores.e2e_rouge)) {
   console.error(`scores differ from google-adk's: ${JSON.stringify(result.scores)} vs ${JSON.stringify(adk?.scores)}`);
   process.exit(1);
 }
