@@ -40,6 +40,8 @@ test('rescore: same criteria, same statuses; threshold 0.8 without the trajector
   await shot(page, 'rescore-compare');
   // The rescored run itself: the trajectory metric is gone, the scores are the core's.
   await page.click('#tabs a[data-view=run]');
+  // The tab changes the hash; the run view renders on the hashchange event that follows.
+  await page.waitForSelector('#run-pick');
   const choice = await page.$eval('#run-pick', (sel) => [...sel.options].find((o) => o.textContent.startsWith('rescored:')).value);
   await page.selectOption('#run-pick', choice);
   const headers = await page.$$eval('[role=columnheader]', (hs) => hs.map((x) => x.textContent.replace(/[▲▼]/g, '').trim()));
