@@ -57,7 +57,7 @@ impl<'a> Scan<'a> {
         None
     }
 
-    fn expect(&mut self, want: u8) -> Sure {
+    fn eat(&mut self, want: u8) -> Sure {
         (self.ws()? == want).then(|| self.i += 1)
     }
 
@@ -68,7 +68,7 @@ impl<'a> Scan<'a> {
 
     /// A string: its raw contents and whether they hold an escape.
     fn string(&mut self) -> Option<(&'a [u8], bool)> {
-        self.expect(b'"')?;
+        self.eat(b'"')?;
         let start = self.i;
         let mut escaped = false;
         loop {
@@ -174,7 +174,7 @@ impl<'a> Scan<'a> {
     }
 
     fn nest(&mut self, open: u8) -> Sure {
-        self.expect(open)?;
+        self.eat(open)?;
         self.depth += 1;
         (self.depth <= MAX_DEPTH).then_some(())
     }
@@ -188,7 +188,7 @@ impl<'a> Scan<'a> {
         } else {
             loop {
                 let (key, escaped) = self.string()?;
-                self.expect(b':')?;
+                self.eat(b':')?;
                 member(self, key, escaped)?;
                 match self.ws()? {
                     b',' => self.i += 1,
@@ -295,9 +295,9 @@ impl<'a> Scan<'a> {
             Pairs => self.elements(&mut |s| {
                 s.nest(b'[')?;
                 s.string()?;
-                s.expect(b',')?;
+                s.eat(b',')?;
                 s.elements(&mut |s| s.typed(Ty::Part))?;
-                s.expect(b']')?;
+                s.eat(b']')?;
                 s.depth -= 1;
                 Some(())
             }),
