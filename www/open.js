@@ -2,9 +2,9 @@
 // tried), folders dropped whole, and the same-origin files a URL names. The package reads every
 // byte; this file only decides which reader to try first and collects the files.
 
-/** A thrown value as `{code, path, message}` (the core's EvalError keeps its own). */
-export const errorText = (e) => (e && e.name === 'EvalError'
-  ? { code: e.code, path: e.path, message: e.message }
+/** A thrown value as `{code, path, message}` (the core's EvalError, or a report's error, keeps its own). */
+export const errorText = (e) => (e && (e.name === 'EvalError' || (typeof e.code === 'string' && typeof e.message === 'string'))
+  ? { code: e.code, path: e.path ?? '', message: e.message }
   : { code: 'error', path: '', message: String(e && e.message ? e.message : e) });
 
 /** Which loader to try first, from the file name (every loader is still tried). */
@@ -16,7 +16,8 @@ function order(name) {
 }
 
 /**
- * One file's bytes read by the package: `{name, kind: 'result'|'evalset'|'config', value}`, or
+ * One file's bytes read by the package: `{name, kind: 'result'|'evalset'|'config', value,
+ * warnings?}` (a config's warnings: it loaded, and they say what ADK would ignore), or
  * `{name, kind: 'error', error}` with the error of the reader its name suggested.
  */
 export function readFile(api, name, bytes) {
@@ -26,13 +27,12 @@ export function readFile(api, name, bytes) {
       if (kind === 'result') return { name, kind, value: api.loadEvalSetResult(bytes) };
       if (kind === 'evalset') return { name, kind, value: api.loadEvalSet(bytes) };
       const text = new TextDecoder().decode(bytes);
-      const report = api.validateEvalConfig(text, { strict: true });
-      // Only a file that is a config without complaint counts as one when guessed.
-      if (report.ok || order(name)[0] === 'config') {
-        if (!report.ok) throw report.errors[0];
-        return { name, kind, value: api.loadEvalConfig(text), warnings: report.warnings };
-      }
-      throw report.errors[0];
+      // A file named as a config loads with warnings (shown as such); a guessed one counts as a
+      // config only without complaint (any JSON object is a config with warnings).
+      const named = order(name)[0] === 'config';
+      const report = api.validateEvalConfig(text, { strict: !named });
+      if (!report.ok) throw report.errors[0];
+      return { name, kind, value: api.loadEvalConfig(text), warnings: report.warnings };
     } catch (e) {
       if (first === null) first = errorText(e);
     }

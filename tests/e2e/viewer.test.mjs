@@ -38,7 +38,7 @@ test('URL parameters open two runs, the eval set and the config; the run matrix 
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-html')]);
   assert.match(download.suggestedFilename(), /\.report\.html$/);
   const html = readFileSync(await download.path(), 'utf8');
-  assert.match(html, /<h1>❌ evalcore: 3 of 4 eval cases passed<\/h1>/);
+  assert.match(html, /<h1><span class="verdict FAILED">FAILED<\/span> evalcore: 3 of 4 eval cases passed<\/h1>/);
   assert.doesNotMatch(html, /<script/i);
   // Files view: the config's criteria and the eval set's cases, read by the package.
   await page.click('#tabs a[data-view=files]');
