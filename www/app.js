@@ -145,11 +145,14 @@ function kindText(f) {
 
 function describeFile(f) {
   if (f.kind === 'error') {
-    return h('div', { class: 'err' }, h('code', null, f.error.code), f.error.path ? [' at ', h('code', null, f.error.path)] : null, ': ', h('span', null, f.error.message.length > 2000 ? `${f.error.message.slice(0, 2000)}…` : f.error.message));
+    const x = f.excerpt;
+    return h('div', { class: 'err' }, h('code', null, f.error.code), f.error.path ? [' at ', h('code', null, f.error.path)] : null, ': ', h('span', null, f.error.message.length > 2000 ? `${f.error.message.slice(0, 2000)}…` : f.error.message),
+      x ? h('div', { class: 'json excerpt', 'aria-label': `line ${x.line} of the file` }, x.text.slice(0, x.caret), h('mark', { class: 'arg-diff' }, x.text.slice(x.caret, x.caret + 1) || ' '), x.text.slice(x.caret + 1),
+        '\n', `${' '.repeat(x.caret)}^ line ${x.line}, column ${x.column}`) : null);
   }
   if (f.kind === 'result') {
     const label = runLabel(f.value);
-    return [label ? h('strong', { class: 'run-label' }, label, ': ') : null,
+    return [label ? [h('strong', { class: 'run-label' }, label), ': '] : null,
       `${f.value.eval_set_id}: ${f.value.eval_case_results.length} case results${f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : ''}`];
   }
   if (f.kind === 'evalset') {

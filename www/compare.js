@@ -17,16 +17,20 @@ function changeCell(r) {
   return h('div', { role: 'cell', class: `kind k-${r.kind}`, title: r.kind === 'incomparable' ? whyText(r) : null }, label);
 }
 
+const SHORT = { PASSED: 'passed', FAILED: 'failed', NOT_EVALUATED: 'not evaluated', INFORMATIONAL: 'informational' };
+
 function metricCell(r, name) {
   const x = r.metrics.find((q) => q.name === name);
   if (!x) return h('div', { role: 'cell', class: 'num muted' }, '–');
+  const change = `${x.beforeStatus ?? '—'} → ${x.afterStatus ?? '—'}`;
   if (x.delta === null) {
-    // No number to subtract: a metric on one side only, or evaluated on one side only.
-    const title = x.comparable ? null : x.beforeStatus && x.afterStatus ? 'not comparable: evaluated on one side only' : 'on one side only: not compared';
-    return h('div', { role: 'cell', class: 'num muted', title }, `${x.beforeStatus ?? '—'} → ${x.afterStatus ?? '—'}`);
+    // No number to subtract: a metric on one side only, evaluated on one side only, or on neither.
+    const text = !x.beforeStatus ? 'only in candidate' : !x.afterStatus ? 'only in baseline' : !x.comparable ? 'not comparable'
+      : x.beforeStatus === x.afterStatus ? SHORT[x.beforeStatus] ?? x.beforeStatus : `${SHORT[x.beforeStatus] ?? x.beforeStatus} → ${SHORT[x.afterStatus] ?? x.afterStatus}`;
+    return h('div', { role: 'cell', class: 'num muted', title: change }, text);
   }
   const cls = x.delta < -1e-12 ? 'down' : x.delta > 1e-12 ? 'up' : 'muted';
-  return h('div', { role: 'cell', class: `num ${cls}`, title: `${fmt(x.before)} → ${fmt(x.after)}` }, `${x.delta > 0 ? '+' : ''}${fmt(x.delta)}`);
+  return h('div', { role: 'cell', class: `num ${cls}`, title: `${change}: ${fmt(x.before)} → ${fmt(x.after)}` }, `${x.delta > 0 ? '+' : ''}${fmt(x.delta)}`);
 }
 
 /** The counts as cards: what changed by the cases' final status. */

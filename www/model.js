@@ -24,10 +24,15 @@ const textOf = (content) => {
 };
 export { textOf };
 
-/** Why a metric was not evaluated: `details.reason`, else `details.error`, else "(no reason given)". */
+/**
+ * Why a metric was not evaluated: `details.reason` (the core's code, e.g. `needs_judge`) and
+ * `details.error` (its words) as `reason: error`, either alone, else "(no reason given)".
+ */
 export function reasonOf(m) {
   const d = m && m.details;
-  const r = d && (typeof d.reason === 'string' ? d.reason : typeof d.error === 'string' ? d.error : null);
+  const reason = d && typeof d.reason === 'string' && d.reason ? d.reason : null;
+  const error = d && typeof d.error === 'string' && d.error ? d.error : null;
+  const r = reason && error && reason !== error ? `${reason}: ${error}` : reason ?? error;
   if (!r) return '(no reason given)';
   return r.length > 300 ? `${r.slice(0, 300)}…` : r;
 }
@@ -235,17 +240,17 @@ function unevaluatedOneSide(br, cr, names) {
 
 /**
  * How a case changed, by its final status (what the counts count): `regressed` (PASSED ->
- * FAILED), `improved`, `same`, or `incomparable` when either side was NOT_EVALUATED or a metric
- * both sides have was evaluated on one side only (a judged metric rescored without a judge): then
- * a status change says nothing about the agent. `why` lists those metrics.
+ * FAILED), `improved`, `same`, or `incomparable` when the change says nothing about the agent:
+ * a side was NOT_EVALUATED, or a side PASSED without a metric the other side evaluated (a judged
+ * metric rescored without a judge), which could have failed it. A side that FAILED anyway is
+ * certain. `why` lists what made the case not comparable.
  */
 function caseChange(br, cr, names) {
-  const why = unevaluatedOneSide(br, cr, names);
-  if (br.status === 'NOT_EVALUATED' || cr.status === 'NOT_EVALUATED' || why.length) {
-    const whole = [br.status === 'NOT_EVALUATED' ? 'baseline' : null, cr.status === 'NOT_EVALUATED' ? 'candidate' : null].filter(Boolean);
-    if (!why.length && whole.length) why.push({ name: null, side: whole.join(' and '), reason: 'the case was NOT_EVALUATED' });
-    return { kind: 'incomparable', why };
-  }
+  const passed = { baseline: br.status === 'PASSED', candidate: cr.status === 'PASSED' };
+  const why = unevaluatedOneSide(br, cr, names).filter((w) => passed[w.side]);
+  const whole = [br.status === 'NOT_EVALUATED' ? 'baseline' : null, cr.status === 'NOT_EVALUATED' ? 'candidate' : null].filter(Boolean);
+  if (whole.length && !why.length) why.push({ name: null, side: whole.join(' and '), reason: 'the case was NOT_EVALUATED' });
+  if (why.length) return { kind: 'incomparable', why };
   const before = RANK[br.status] ?? 0, after = RANK[cr.status] ?? 0;
   return { kind: after > before ? 'regressed' : after < before ? 'improved' : 'same', why };
 }

@@ -18,7 +18,8 @@ function order(name) {
 /**
  * One file's bytes read by the package: `{name, kind: 'result'|'evalset'|'config', value,
  * warnings?}` (a config's warnings: it loaded, and they say what ADK would ignore), or
- * `{name, kind: 'error', error}` with the error of the reader its name suggested.
+ * `{name, kind: 'error', error, excerpt}` with the error of the reader its name suggested (and,
+ * for text that is not JSON, the line where it broke).
  */
 export function readFile(api, name, bytes) {
   let first = null;
@@ -37,7 +38,32 @@ export function readFile(api, name, bytes) {
       if (first === null) first = errorText(e);
     }
   }
-  return { name, kind: 'error', error: first };
+  const at = first?.code === 'invalid_json' ? /at line (\d+), column (\d+)/.exec(first.message) : null;
+  return { name, kind: 'error', error: first, excerpt: at ? excerptAt(bytes, Number(at[1]), Number(at[2])) : null };
+}
+
+const EXCERPT = 60; // characters shown on either side of where the JSON broke
+
+/**
+ * The line the core stopped reading at (`line` 1-based, `column` 1-based in bytes, as the core
+ * counts them) cut to the characters around it, and where in that text to point:
+ * `{line, column, text, caret}`; null when the file has no such line.
+ */
+export function excerptAt(bytes, line, column) {
+  let start = 0;
+  for (let n = 1; n < line; n++) {
+    const nl = bytes.indexOf(0x0a, start);
+    if (nl < 0) return null;
+    start = nl + 1;
+  }
+  let end = bytes.indexOf(0x0a, start);
+  if (end < 0) end = bytes.length;
+  const decode = (a, b) => new TextDecoder().decode(bytes.subarray(a, b)).replace(/\r$/, '');
+  const before = decode(start, Math.min(end, start + Math.max(0, column - 1)));
+  const after = decode(Math.min(end, start + Math.max(0, column - 1)), end);
+  const left = before.length > EXCERPT ? `…${before.slice(-EXCERPT)}` : before;
+  const right = after.length > EXCERPT ? `${after.slice(0, EXCERPT)}…` : after;
+  return { line, column, text: left + right, caret: left.length };
 }
 
 /** Files from a drop, folders walked (an .adk/eval_history folder dropped whole: its .json files). */

@@ -69,6 +69,8 @@ test('compareRuns counts by the case status: a metric switched off is no regress
     cr('off_to_nothing', 'PASSED', [m('traj', 1, 'PASSED')]),
     cr('lower_score', 'PASSED', [m('rms', 0.95, 'PASSED')]),
     cr('both_unjudged', 'PASSED', [m('rms', 0.9, 'PASSED'), m(judged, null, 'NOT_EVALUATED', noJudge)]),
+    cr('fails_anyway', 'PASSED', [m('rms', 0.9, 'PASSED'), m(judged, 1, 'PASSED')]),
+    cr('failed_both', 'FAILED', [m('rms', 0.1, 'FAILED'), m(judged, 1, 'PASSED')]),
   );
   // The same run rescored without a judge and without `traj`.
   const cand = set(
@@ -79,14 +81,17 @@ test('compareRuns counts by the case status: a metric switched off is no regress
     cr('off_to_nothing', 'NOT_EVALUATED', []),
     cr('lower_score', 'PASSED', [m('rms', 0.6, 'PASSED')]),
     cr('both_unjudged', 'PASSED', [m('rms', 0.9, 'PASSED'), m(judged, null, 'NOT_EVALUATED', noJudge)]),
+    // Failed by a metric both sides evaluated: the missing judge could not have passed it.
+    cr('fails_anyway', 'FAILED', [m('rms', 0.2, 'FAILED'), m(judged, null, 'NOT_EVALUATED', noJudge)]),
+    cr('failed_both', 'FAILED', [m('rms', 0.1, 'FAILED'), m(judged, null, 'NOT_EVALUATED', noJudge)]),
   );
   const cmp = compareRuns(base, cand);
   const kind = Object.fromEntries(cmp.rows.map((r) => [r.id, r.kind]));
   assert.deepEqual(kind, {
     judged_pass: 'incomparable', judged_fail: 'incomparable', only_judged: 'incomparable', off_to_nothing: 'incomparable',
-    switched_off: 'improved', lower_score: 'same', both_unjudged: 'same',
+    switched_off: 'improved', lower_score: 'same', both_unjudged: 'same', fails_anyway: 'regressed', failed_both: 'same',
   });
-  assert.deepEqual(cmp.tally, { regressed: 0, improved: 1, same: 2, added: 0, removed: 0, incomparable: 4, scoreDown: 1 });
+  assert.deepEqual(cmp.tally, { regressed: 1, improved: 1, same: 3, added: 0, removed: 0, incomparable: 4, scoreDown: 1 });
   const row = (id) => cmp.rows.find((r) => r.id === id);
   // The reason is the core's, where the user looks (the page lists it under the table).
   assert.deepEqual(row('judged_fail').why, [{ name: judged, side: 'candidate', reason: 'final_response_match_v2 needs a judge' }]);
@@ -95,11 +100,8 @@ test('compareRuns counts by the case status: a metric switched off is no regress
   assert.equal(row('judged_fail').metrics.find((x) => x.name === judged).delta, null);
   assert.equal(row('lower_score').scoreDown, true);
   assert.ok(Math.abs(row('lower_score').metrics[0].delta + 0.35) < 1e-12);
-  // A real regression still counts, and sorts first.
-  const worse2 = set(cr('judged_pass', 'FAILED', [m('rms', 0.2, 'FAILED'), m(judged, 1, 'PASSED')]));
-  const c2 = compareRuns(base, worse2);
-  assert.equal(c2.rows[0].id, 'judged_pass');
-  assert.equal(c2.rows[0].kind, 'regressed');
+  // A real regression sorts first.
+  assert.equal(cmp.rows[0].id, 'fails_anyway');
 });
 
 test('runLabel: a name other than the id\'s own is the run\'s label; newestFirst orders runs by creation time', () => {
