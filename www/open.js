@@ -38,7 +38,7 @@ export function readFile(api, name, bytes) {
       if (first === null) first = errorText(e);
     }
   }
-  const at = first?.code === 'invalid_json' ? /at line (\d+), column (\d+)/.exec(first.message) : null;
+  const at = first?.code === 'invalid_json' ? /\bline (\d+),? column (\d+)/.exec(first.message) : null;
   return { name, kind: 'error', error: first, excerpt: at ? excerptAt(bytes, Number(at[1]), Number(at[2])) : null };
 }
 

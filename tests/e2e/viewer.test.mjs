@@ -325,7 +325,7 @@ test('a config with only warnings loads, marked as such; text that is not JSON s
   const config = page.locator('table.files tbody tr.warned');
   assert.match(await config.innerText(), /test_config\.json\s+config\s+loaded with 1 warning[\s\S]*response_match_scor threshold 0\.5[\s\S]*schema at \$\.criteria\.response_match_scor: unknown metric/);
   const broken = page.locator('table.files tbody tr.bad');
-  assert.match(await broken.innerText(), /broken\.evalset\.json[\s\S]*invalid_json: .* at line 4, column \d+/);
+  assert.match(await broken.innerText(), /broken\.evalset\.json[\s\S]*invalid_json: .* at line 4,? column \d+/);
   // The line itself, with a caret under where the parser stopped.
   const excerpt = await broken.locator('.excerpt').innerText();
   const [text, caret] = excerpt.split('\n');
