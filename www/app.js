@@ -9,7 +9,6 @@ import { virtualTable } from './vlist.js';
 import { histogramCard, statusBar } from './charts.js';
 import { caseView, badge } from './case.js';
 import { rescorePanel } from './rescore.js';
-import { compareCards, compareTable, incomparableList } from './compare.js';
 import { editView, promote } from './edit.js';
 import { errorText, readFile, droppedFiles, urlFiles } from './open.js';
 
@@ -359,7 +358,16 @@ function promoteBar(row, rep) {
   return h('section', { class: 'filters promote' }, 'Eval set ', sel, go);
 }
 
+// The comparison's drawing is loaded when first shown (the empty page stays small).
+let compareUi = null;
+
 function compareView() {
+  if (!compareUi) {
+    import('./compare.js').then((m) => { compareUi = m; if (currentRoute().view === 'compare') render(); },
+      (e) => say(`The comparison could not be loaded: ${errorText(e).message}`, true));
+    return h('p', { class: 'muted' }, 'Loading the comparison…');
+  }
+  const { compareCards, compareTable, incomparableList } = compareUi;
   const choices = runChoices();
   if (choices.length < 2) return h('section', null, h('h2', null, 'Compare runs'), h('p', null, 'Open at least two result files to compare a baseline with a candidate.'));
   const known = (k) => k !== null && choices.some((c) => c.key === k);

@@ -4,7 +4,6 @@
 // each metric's verdict and details (rationales, rubric tables, sentence labels), the events.
 import { h, fill, fmt, longText } from './dom.js';
 import { textOf } from './model.js';
-import { argsView, explainedRows, explanations } from './explain.js';
 
 const HIGHLIGHT_LIMIT = 200_000; // longer texts are shown plain (the page stays responsive)
 
@@ -125,7 +124,7 @@ const DIFF_LABEL = { matched: '= matched', args: '≠ arguments differ', misplac
  * {metric, trajectory}) the rows are its pairing, the failing arguments marked and said in
  * words; without one, calls aligned by name for reading.
  */
-function trajectory(expected, actual, explained = null) {
+function trajectory(expected, actual, explained = null, { argsView, explainedRows } = {}) {
   const exp = toolCalls(expected), act = toolCalls(actual);
   if (!exp.length && !act.length) return h('p', { class: 'muted' }, 'No tool calls expected or made.');
   const list = explained ? explainedRows(explained.trajectory, exp, act) : diffCalls(exp, act).map((d) => ({ ...d, failing: new Set(), why: [] }));
@@ -221,11 +220,12 @@ export function caseView(api, row, rep, onRep) {
     invs.map((inv, i) => {
       const sim = !inv.expected_invocation;
       const calls = h('div', { class: 'calls' }, trajectory(inv.expected_invocation, inv.actual_invocation));
-      // The explanation may be computed by the core first; the plain diff shows until then.
-      explanations(api, result).then((list) => {
-        const first = list[i]?.[0];
-        if (first) fill(calls, trajectory(inv.expected_invocation, inv.actual_invocation, first));
-      }, () => {});
+      // The explanation (explain.js, loaded on first use) may be computed by the core first:
+      // the plain diff shows until then.
+      import('./explain.js').then(async (ex) => {
+        const first = (await ex.explanations(api, result))[i]?.[0];
+        if (first) fill(calls, trajectory(inv.expected_invocation, inv.actual_invocation, first, ex));
+      }).catch((e) => calls.appendChild(h('p', { class: 'muted' }, `(The core's explanation of these calls could not be made: ${e?.message ?? e}.)`)));
       return h('section', { class: 'invocation' },
         h('h3', null, `Invocation ${i + 1}`, sim ? h('span', { class: 'muted' }, ' (simulated user)') : null),
         h('div', { class: 'user' }, h('h4', null, sim ? 'Simulated user' : 'User'), longText(textOf(inv.actual_invocation?.user_content ?? inv.expected_invocation?.user_content)),

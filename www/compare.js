@@ -5,7 +5,7 @@ import { h, fmt } from './dom.js';
 import { virtualTable } from './vlist.js';
 import { badge } from './case.js';
 
-const KIND_LABEL = { regressed: 'regressed', improved: 'improved', same: 'same', added: 'new', removed: 'removed', incomparable: 'not comparable' };
+const KIND_LABEL = { regressed: 'regressed', improved: 'improved', same: 'same', added: 'added', removed: 'removed', incomparable: 'not comparable' };
 
 /** Why a row is not comparable, in words (a title and the text under the table's cell). */
 export function whyText(r) {

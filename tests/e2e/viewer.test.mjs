@@ -311,28 +311,40 @@ test('the case view marks the argument that differs, explained by the core from 
   await other.page.close();
 });
 
-test('a config with only warnings loads, marked as such; text that is not JSON says line and column and shows the line', async (t) => {
+/** The Files view after opening `files` ({name, text}) with the picker on an empty viewer. */
+async function openedFiles(t, files, notice) {
   const empty = await serve([]);
   t.after(() => empty.close());
   const { page, log } = await open(browser, empty.url);
-  await page.setInputFiles('#open-files', [
-    { name: 'test_config.json', mimeType: 'application/json', buffer: Buffer.from('{"criteria": {"response_match_scor": 0.5, "tool_trajectory_avg_score": 1}}') },
-    { name: 'broken.evalset.json', mimeType: 'application/json', buffer: Buffer.from('{\n  "eval_set_id": "broken",\n  "eval_cases": [\n    {"eval_id": "a", "conversation": [] oops}\n  ]\n}\n') },
-  ]);
-  await page.waitForFunction(() => /Loaded 2 files .*1 with errors, 1 with warnings \(see Files\)/.test(document.getElementById('notice').textContent));
+  await page.setInputFiles('#open-files', files.map(({ name, text }) => ({ name, mimeType: 'application/json', buffer: Buffer.from(text) })));
+  await page.waitForFunction((re) => new RegExp(re).test(document.getElementById('notice').textContent), notice.source);
   await page.click('#tabs a[data-view=files]');
-  await page.locator('table.files tbody tr').nth(1).waitFor();
+  await page.locator('table.files tbody tr').nth(files.length - 1).waitFor();
+  return { page, log };
+}
+
+test('a config with only warnings loads, marked as such, its warnings beside it', async (t) => {
+  const { page, log } = await openedFiles(t, [{ name: 'test_config.json', text: '{"criteria": {"response_match_scor": 0.5, "tool_trajectory_avg_score": 1}}' }],
+    /Loaded 1 file .*1 with warnings \(see Files\)/);
   const config = page.locator('table.files tbody tr.warned');
   assert.match(await config.innerText(), /test_config\.json\s+config\s+loaded with 1 warning[\s\S]*response_match_scor threshold 0\.5[\s\S]*schema at \$\.criteria\.response_match_scor: unknown metric/);
+  await shot(page, 'files-config-with-warnings');
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('text that is not JSON says line and column, and shows the line with a caret', async (t) => {
+  const { page, log } = await openedFiles(t, [{ name: 'broken.evalset.json', text: '{\n  "eval_set_id": "broken",\n  "eval_cases": [\n    {"eval_id": "a", "conversation": [] oops}\n  ]\n}\n' }],
+    /Loaded 1 file .*1 with errors/);
   const broken = page.locator('table.files tbody tr.bad');
+  // The position is the core's (its invalid_json message); the line is read from the file here.
   assert.match(await broken.innerText(), /broken\.evalset\.json[\s\S]*invalid_json: .* at line 4,? column \d+/);
-  // The line itself, with a caret under where the parser stopped.
   const excerpt = await broken.locator('.excerpt').innerText();
   const [text, caret] = excerpt.split('\n');
   assert.equal(text, '    {"eval_id": "a", "conversation": [] oops}');
   assert.match(caret, /^ +\^ line 4, column \d+$/);
   assert.equal(text[caret.indexOf('^')], 'o', 'the caret points at the first byte the parser refused');
-  await shot(page, 'files-warnings-and-invalid-json');
+  await shot(page, 'files-invalid-json');
   assert.deepEqual(log.errors, []);
   await page.close();
 });

@@ -112,3 +112,21 @@ test('runLabel: a name other than the id\'s own is the run\'s label; newestFirst
   const runs = [{ creation_timestamp: 10 }, { creation_timestamp: 30 }, {}, { creation_timestamp: 30 }, { creation_timestamp: 20 }];
   assert.deepEqual(newestFirst(runs), [3, 1, 4, 0, 2]);
 });
+
+test('excerptAt: the line the core stopped at, cut around it, the caret counted in characters from the core\'s byte column', async () => {
+  const { excerptAt } = await import('../../www/open.js');
+  const bytes = (s) => new TextEncoder().encode(s);
+  assert.deepEqual(excerptAt(bytes('{\n  "a": 1,\n  "b": }\n'), 3, 8), { line: 3, column: 8, text: '  "b": }', caret: 7 });
+  // "é" is two bytes: x is byte column 8, the seventh character.
+  const e = excerptAt(bytes('{"é": x}'), 1, 8);
+  assert.equal(e.caret, 6);
+  assert.equal(e.text[e.caret], 'x');
+  // Windows line ends are not shown; a line past the end is null.
+  assert.equal(excerptAt(bytes('{\r\n  oops\r\n}'), 2, 3).text, '  oops');
+  assert.equal(excerptAt(bytes('{}'), 5, 1), null);
+  // A 1 MB line is cut to the characters around the column.
+  const long = excerptAt(bytes(`[${'1,'.repeat(500_000)}x]`), 1, 1_000_002);
+  assert.ok(long.text.length <= 2 * 60 + 2, String(long.text.length));
+  assert.equal(long.text[long.caret], 'x');
+  assert.ok(long.text.startsWith('…'));
+});
