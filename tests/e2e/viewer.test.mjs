@@ -40,6 +40,13 @@ test('URL parameters open two runs, the eval set and the config; the run matrix 
   const html = readFileSync(await download.path(), 'utf8');
   assert.match(html, /<h1><span class="verdict FAILED">FAILED<\/span> evalcore: 3 of 4 eval cases passed<\/h1>/);
   assert.doesNotMatch(html, /<script/i);
+  const report = await browser.newPage({ viewport: { width: 1000, height: 600 } });
+  await report.setContent(html);
+  // The verdict is a word on a badge, readable without an emoji font.
+  assert.equal(await report.locator('h1 .verdict').innerText(), 'FAILED');
+  assert.equal(await report.locator('h1 .verdict').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(207, 34, 46)');
+  await shot(report, 'report-html-verdict');
+  await report.close();
   // Files view: the config's criteria and the eval set's cases, read by the package.
   await page.click('#tabs a[data-view=files]');
   await page.locator('table.files tbody tr').nth(3).waitFor();
