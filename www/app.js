@@ -75,9 +75,15 @@ function resultFiles() {
   return state.files.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'result');
 }
 
+/** A run's label as shown: cut where a picker would be swamped (a file may hold any name). */
+function labelOf(result) {
+  const label = runLabel(result);
+  return label && label.length > 120 ? `${label.slice(0, 120)}…` : label;
+}
+
 /** A result file in a picker: its label (`--run_name`) first, then file, eval set, size and time. */
 function runText(f) {
-  const label = runLabel(f.value);
+  const label = labelOf(f.value);
   const time = f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : '';
   return `${label ? `${label} — ` : ''}${f.name} — ${f.value.eval_set_id} (${f.value.eval_case_results.length} results${time})`;
 }
@@ -150,7 +156,7 @@ function describeFile(f) {
         '\n', `${' '.repeat(x.caret)}^ line ${x.line}, column ${x.column}`) : null);
   }
   if (f.kind === 'result') {
-    const label = runLabel(f.value);
+    const label = labelOf(f.value);
     return [label ? [h('strong', { class: 'run-label' }, label), ': '] : null,
       `${f.value.eval_set_id}: ${f.value.eval_case_results.length} case results${f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : ''}`];
   }
