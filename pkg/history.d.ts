@@ -28,14 +28,22 @@ export declare function evalHistoryDir(appDir: string): string;
 
 /**
  * A new EvalSetResult as ADK makes it: id `<app>_<eval_set_id>_<time float>`, name = id with `/`
- * replaced by `_`, `creation_timestamp` = the time (default now).
+ * replaced by `_`, `creation_timestamp` = the time (default now). `name` labels the run instead
+ * (`evalcore eval --run_name`; checked by validateRunName): ADK reads `eval_set_result_name` as
+ * any string, and the file is still named after the id.
  */
 export declare function createEvalSetResult(
   appName: string,
   evalSetId: string,
   evalCaseResults: EvalCaseResult[],
-  options?: { timestamp?: number },
+  options?: { timestamp?: number; name?: string },
 ): EvalSetResult;
+
+/**
+ * Checks a run label: a non-blank string of at most 200 characters without control characters.
+ * Returns it; throws EvalError `schema`.
+ */
+export declare function validateRunName(name: string): string;
 
 /**
  * The text ADK 2.13 writes for an EvalSetResult: pretty JSON, every field (nulls too), integer
@@ -43,7 +51,11 @@ export declare function createEvalSetResult(
  */
 export declare function formatEvalSetResult(result: EvalSetResult): string;
 
-/** Writes `<dir>/<eval_set_result_name>.evalset_result.json` (creating `dir`); returns the path. */
+/**
+ * Writes `<dir>/<name>.evalset_result.json` (creating `dir`); returns the path. The name is ADK's
+ * for the result's id (the id with `/` made `_`: `eval_set_result_name` unless the run carries a
+ * label), else `eval_set_result_name`.
+ */
 export declare function writeEvalSetResult(result: EvalSetResult, dir: string): string;
 
 export interface SaveEvalSetResultArgs {
@@ -56,6 +68,8 @@ export interface SaveEvalSetResultArgs {
   historyDir?: string;
   /** Seconds since the epoch (default now). */
   timestamp?: number;
+  /** A label for the run, kept as `eval_set_result_name` (the file is named after the id). */
+  name?: string;
 }
 
 /** ADK's `save_eval_set_result`: checks the names, makes the result and writes it. */

@@ -4,7 +4,7 @@
 // nothing here knows ADK's schema beyond the field names it displays.
 import * as api from '../web.js';
 import { h, fill, fmt, when, longText } from './dom.js';
-import { buildRun, filterRows, sortRows, histogram, compareRuns, STATUSES } from './model.js';
+import { buildRun, filterRows, sortRows, histogram, compareRuns, newestFirst, runLabel, STATUSES } from './model.js';
 import { virtualTable } from './vlist.js';
 import { histogramCard, statusBar } from './charts.js';
 import { caseView, badge } from './case.js';
@@ -51,12 +51,14 @@ async function openFiles(list) {
   }
   state.built.clear();
   state.panels.clear();
-  const firstResult = state.files.findIndex((f) => f.kind === 'result');
-  if (state.runKey === null && firstResult >= 0) state.runKey = String(firstResult);
-  const bad = state.files.slice(-files.length).filter((f) => f.kind === 'error').length;
+  if (state.runKey === null) state.runKey = newestRun();
+  const added = state.files.slice(-files.length);
+  const bad = added.filter((f) => f.kind === 'error').length;
+  const warned = added.filter((f) => f.warnings?.length).length;
   // Timed up to the first view drawn (what "opens in under 2 s" means).
   route();
-  say(`Loaded ${files.length} file${files.length === 1 ? '' : 's'} in ${Math.round(performance.now() - t0)} ms${bad ? `, ${bad} with errors (see Files)` : ''}.`, bad > 0);
+  say(`Loaded ${files.length} file${files.length === 1 ? '' : 's'} in ${Math.round(performance.now() - t0)} ms${bad ? `, ${bad} with errors` : ''}`
+    + `${warned ? `, ${warned} with warnings` : ''}${bad || warned ? ' (see Files)' : ''}.`, bad > 0);
 }
 
 async function openFromUrl() {
@@ -73,15 +75,41 @@ function resultFiles() {
   return state.files.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'result');
 }
 
-/** The runs one can pick: each result file, and every eval set with several results merged. */
+/** A run's label as shown: cut where a picker would be swamped (a file may hold any name). */
+function labelOf(result) {
+  const label = runLabel(result);
+  return label && label.length > 120 ? `${label.slice(0, 120)}…` : label;
+}
+
+/** A result file in a picker: its label (`--run_name`) first, then file, eval set, size and time. */
+function runText(f) {
+  const label = labelOf(f.value);
+  const time = f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : '';
+  return `${label ? `${label} — ` : ''}${f.name} — ${f.value.eval_set_id} (${f.value.eval_case_results.length} results${time})`;
+}
+
+/** The runs one can pick, newest first: each result file, and every eval set with several results merged. */
 function runChoices() {
-  const list = resultFiles().map(({ f, i }) => ({
-    key: String(i), label: `${f.name} — ${f.value.eval_set_id} (${f.value.eval_case_results.length} results${f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : ''})`,
-  }));
+  const files = resultFiles();
+  const list = newestFirst(files.map(({ f }) => f.value)).map((k) => ({ key: String(files[k].i), label: runText(files[k].f) }));
   const bySet = new Map();
-  for (const { f } of resultFiles()) if (!f.derived) bySet.set(f.value.eval_set_id, (bySet.get(f.value.eval_set_id) || 0) + 1);
+  for (const { f } of files) if (!f.derived) bySet.set(f.value.eval_set_id, (bySet.get(f.value.eval_set_id) || 0) + 1);
   for (const [set, n] of bySet) if (n > 1) list.push({ key: `set:${set}`, label: `all ${n} runs of ${set} (repeated runs: flips and spread)` });
   return list;
+}
+
+/** The newest result file's key, or null. */
+function newestRun() {
+  return runChoices()[0]?.key ?? null;
+}
+
+/** Compare's defaults: the newest run against the newest before it of the same eval set (else the next newest). */
+function defaultPair(choices) {
+  const files = choices.filter((c) => !c.key.startsWith('set:'));
+  const cand = files[0] ?? choices[0];
+  const setOf = (c) => state.files[Number(c.key)]?.value?.eval_set_id;
+  const base = files.slice(1).find((c) => setOf(c) === setOf(cand)) ?? choices.find((c) => c !== cand);
+  return { base: base.key, cand: cand.key };
 }
 
 function getRun(key) {
@@ -109,17 +137,28 @@ function filesView() {
   return h('section', null, h('h2', null, 'Files'),
     h('table', { class: 'grid files' },
       h('thead', null, h('tr', null, h('th', null, 'file'), h('th', null, 'kind'), h('th', null, 'contents'))),
-      h('tbody', null, state.files.map((f) => h('tr', { class: f.kind === 'error' ? 'bad' : null },
-        h('td', null, f.name), h('td', null, { result: 'result', evalset: 'eval set', config: 'config', error: 'error' }[f.kind]),
+      h('tbody', null, state.files.map((f) => h('tr', { class: f.kind === 'error' ? 'bad' : f.warnings?.length ? 'warned' : null },
+        h('td', null, f.name), h('td', null, kindText(f)),
         h('td', null, describeFile(f), f.kind === 'evalset' ? h('a', { href: `#edit/${state.files.indexOf(f)}`, class: 'edit-link' }, f.draft ? 'Edit (edited) / export' : 'Edit / export') : null))))));
+}
+
+function kindText(f) {
+  const kind = { result: 'result', evalset: 'eval set', config: 'config', error: 'error' }[f.kind];
+  const n = f.warnings?.length ?? 0;
+  return n ? [kind, h('div', { class: 'warn' }, `loaded with ${n} warning${n === 1 ? '' : 's'}`)] : kind;
 }
 
 function describeFile(f) {
   if (f.kind === 'error') {
-    return h('div', { class: 'err' }, h('code', null, f.error.code), f.error.path ? [' at ', h('code', null, f.error.path)] : null, ': ', h('span', null, f.error.message.length > 2000 ? `${f.error.message.slice(0, 2000)}…` : f.error.message));
+    const x = f.excerpt;
+    return h('div', { class: 'err' }, h('code', null, f.error.code), f.error.path ? [' at ', h('code', null, f.error.path)] : null, ': ', h('span', null, f.error.message.length > 2000 ? `${f.error.message.slice(0, 2000)}…` : f.error.message),
+      x ? h('div', { class: 'json excerpt', 'aria-label': `line ${x.line} of the file` }, x.text.slice(0, x.caret), h('mark', { class: 'arg-diff' }, x.text.slice(x.caret, x.caret + 1) || ' '), x.text.slice(x.caret + 1),
+        '\n', `${' '.repeat(x.caret)}^ line ${x.line}, column ${x.column}`) : null);
   }
   if (f.kind === 'result') {
-    return `${f.value.eval_set_id}: ${f.value.eval_case_results.length} case results${f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : ''}`;
+    const label = labelOf(f.value);
+    return [label ? [h('strong', { class: 'run-label' }, label), ': '] : null,
+      `${f.value.eval_set_id}: ${f.value.eval_case_results.length} case results${f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : ''}`];
   }
   if (f.kind === 'evalset') {
     const cases = f.value.eval_cases || [];
@@ -145,7 +184,7 @@ let table = null;
 
 function runView() {
   if (!resultFiles().length) return welcome();
-  if (state.runKey === null || !getRun(state.runKey)) state.runKey = resultFiles()[0] ? String(resultFiles()[0].i) : null;
+  if (state.runKey === null || !getRun(state.runKey)) state.runKey = newestRun();
   const run = getRun(state.runKey);
   const f = state.filters;
   let regex = null;
@@ -184,7 +223,7 @@ function runView() {
     { label: 'status', width: '9em', sortKey: 'status' },
     ...run.metrics.map((m) => ({ label: m, width: 'minmax(7em, 1fr)', sortKey: `metric:${m}` })),
     ...(run.repeated ? [{ label: 'flips', width: '5em', sortKey: 'flips' }] : []),
-    ...(run.hasUsage ? [{ label: 'tokens', width: '6em', sortKey: 'tokens' }, { label: 'seconds', width: '6em', sortKey: 'seconds' }] : []),
+    ...(run.hasUsage ? [{ label: 'tokens', width: '6em', sortKey: 'tokens', numeric: true }, { label: 'seconds', width: '6em', sortKey: 'seconds', numeric: true }] : []),
   ];
   table = virtualTable({
     label: 'Cases', columns, sort: state.sort,
@@ -325,40 +364,27 @@ function promoteBar(row, rep) {
   return h('section', { class: 'filters promote' }, 'Eval set ', sel, go);
 }
 
+// The comparison's drawing is loaded when first shown (the empty page stays small).
+let compareUi = null;
+
 function compareView() {
+  if (!compareUi) {
+    import('./compare.js').then((m) => { compareUi = m; if (currentRoute().view === 'compare') render(); },
+      (e) => say(`The comparison could not be loaded: ${errorText(e).message}`, true));
+    return h('p', { class: 'muted' }, 'Loading the comparison…');
+  }
+  const { compareCards, compareTable, incomparableList } = compareUi;
   const choices = runChoices();
   if (choices.length < 2) return h('section', null, h('h2', null, 'Compare runs'), h('p', null, 'Open at least two result files to compare a baseline with a candidate.'));
-  if (state.baseKey === null || !choices.some((c) => c.key === state.baseKey)) state.baseKey = choices[0].key;
-  if (state.candKey === null || !choices.some((c) => c.key === state.candKey)) state.candKey = choices[1].key;
+  const known = (k) => k !== null && choices.some((c) => c.key === k);
+  if (!known(state.baseKey) || !known(state.candKey)) ({ base: state.baseKey, cand: state.candKey } = defaultPair(choices));
   const cmp = compareRuns(getRun(state.baseKey), getRun(state.candKey));
-  const t = cmp.tally;
-  const vt = virtualTable({
-    label: 'Comparison',
-    columns: [{ label: 'eval id', width: 'minmax(12em, 2fr)' }, { label: 'change', width: '8em' }, { label: 'status', width: '16em' },
-      ...cmp.names.map((m) => ({ label: `Δ ${m}`, width: 'minmax(9em, 1fr)' }))],
-    onOpen: (r) => { if (r.kind !== 'removed') { state.runKey = state.candKey; location.hash = `#case/${encodeURIComponent(r.id)}`; } },
-    renderCells: (r) => [
-      h('div', { role: 'cell', class: 'id', title: r.id }, r.id),
-      h('div', { role: 'cell', class: `kind k-${r.kind}` }, r.kind),
-      h('div', { role: 'cell' }, r.before ? badge(r.before) : '—', ' → ', r.after ? badge(r.after) : '—'),
-      ...cmp.names.map((m) => {
-        const x = r.metrics.find((q) => q.name === m);
-        if (!x) return h('div', { role: 'cell', class: 'muted' }, '–');
-        const cls = x.delta === null ? 'muted' : x.delta < -1e-12 ? 'down' : x.delta > 1e-12 ? 'up' : 'muted';
-        return h('div', { role: 'cell', class: `num ${cls}`, title: `${fmt(x.before)} → ${fmt(x.after)}` },
-          x.delta === null ? `${x.beforeStatus ?? '—'} → ${x.afterStatus ?? '—'}` : `${x.delta > 0 ? '+' : ''}${fmt(x.delta)}`);
-      }),
-    ],
-  });
-  vt.setItems(cmp.rows);
-  requestAnimationFrame(() => vt.refresh());
+  const table = compareTable(cmp, (r) => { if (r.kind !== 'removed') { state.runKey = state.candKey; location.hash = `#case/${encodeURIComponent(r.id)}`; } });
   return h('div', null, h('h2', null, 'Compare runs'),
     h('div', { class: 'filters' },
       runPicker('base-pick', 'Baseline', state.baseKey, (k) => { state.baseKey = k; render(); }),
       runPicker('cand-pick', 'Candidate', state.candKey, (k) => { state.candKey = k; render(); })),
-    h('div', { class: 'cards' }, card('regressed', t.regressed, null, 'st-FAILED'), card('improved', t.improved, null, 'st-PASSED'),
-      card('unchanged', t.same), card('new', t.added), card('removed', t.removed)),
-    vt.root);
+    compareCards(cmp.tally, card), table, incomparableList(cmp.rows));
 }
 
 // ---------------------------------------------------------------- routing

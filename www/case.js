@@ -1,7 +1,8 @@
 // One case, invocation by invocation: the user turn, expected vs actual response with the
-// ROUGE-1 overlap marked (spans from the core's rouge1Spans), the tool trajectory as a diff,
+// ROUGE-1 overlap marked (spans from the core's rouge1Spans), the tool trajectory as a diff
+// (paired and explained by the core when a trajectory metric scored it below 1, explain.js),
 // each metric's verdict and details (rationales, rubric tables, sentence labels), the events.
-import { h, fmt, longText } from './dom.js';
+import { h, fill, fmt, longText } from './dom.js';
 import { textOf } from './model.js';
 
 const HIGHLIGHT_LIMIT = 200_000; // longer texts are shown plain (the page stays responsive)
@@ -116,16 +117,33 @@ function responses(api, expected, actual) {
       marked(act, spans?.candidate), actual ? mediaOf(actual.final_response) : null));
 }
 
-function trajectory(expected, actual) {
+const DIFF_LABEL = { matched: '= matched', args: '≠ arguments differ', misplaced: '↕ out of place', missing: '− missing', extra: '+ extra' };
+
+/**
+ * Expected vs actual tool calls. With the core's explanation of a metric (`explained`:
+ * {metric, trajectory}) the rows are its pairing, the failing arguments marked and said in
+ * words; without one, calls aligned by name for reading.
+ */
+function trajectory(expected, actual, explained = null, { argsView, explainedRows } = {}) {
   const exp = toolCalls(expected), act = toolCalls(actual);
   if (!exp.length && !act.length) return h('p', { class: 'muted' }, 'No tool calls expected or made.');
-  const rows = diffCalls(exp, act).map((d) => h('tr', { class: `diff-${d.kind}` },
-    h('td', null, { matched: '= matched', args: '≠ arguments differ', missing: '− missing', extra: '+ extra' }[d.kind]),
-    h('td', null, d.expected ? d.expected.name : ''), h('td', null, d.expected ? json(d.expected.args, 600) : ''),
-    h('td', null, d.actual ? d.actual.name : ''), h('td', null, d.actual ? json(d.actual.args, 600) : '')));
-  return h('table', { class: 'grid trajectory' },
-    h('thead', null, h('tr', null, h('th', null, ''), h('th', null, 'expected tool'), h('th', null, 'arguments'), h('th', null, 'actual tool'), h('th', null, 'arguments'))),
-    h('tbody', null, rows));
+  const list = explained ? explainedRows(explained.trajectory, exp, act) : diffCalls(exp, act).map((d) => ({ ...d, failing: new Set(), why: [] }));
+  const args = (call, failing) => (!call ? '' : explained ? argsView(call.args, failing) : json(call.args, 600));
+  const rows = list.flatMap((d) => [
+    h('tr', { class: `diff-${d.kind}` },
+      h('td', null, DIFF_LABEL[d.kind]),
+      h('td', null, d.expected ? d.expected.name : ''), h('td', null, args(d.expected, d.failing)),
+      h('td', null, d.actual ? d.actual.name : ''), h('td', null, args(d.actual, d.failing))),
+    d.why.length ? h('tr', { class: 'why' }, h('td', null, ''), h('td', { colspan: 4 }, d.why.map((w) => h('div', null, w)))) : null,
+  ]);
+  const t = explained?.trajectory;
+  return h('div', null,
+    explained ? h('p', { class: 'muted explained' }, `As ${explained.metric} paired the calls`,
+      typeof t.match_type === 'string' ? ` (match type ${t.match_type})` : typeof t.alignment === 'string' ? ` (${t.alignment})` : '',
+      typeof t.note === 'string' ? `: ${t.note}` : '.') : null,
+    h('table', { class: 'grid trajectory' },
+      h('thead', null, h('tr', null, h('th', null, ''), h('th', null, 'expected tool'), h('th', null, 'arguments'), h('th', null, 'actual tool'), h('th', null, 'arguments'))),
+      h('tbody', null, rows)));
 }
 
 /** A table from an array of objects (rubric scores, sentence labels…). */
@@ -148,8 +166,10 @@ export function details(d) {
   const items = Object.entries(d).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && !v.length));
   if (!items.length) return null;
   return h('dl', { class: 'details' }, items.map(([k, v]) => [
-    h('dt', null, k),
-    h('dd', null, Array.isArray(v) && v.every((o) => o && typeof o === 'object' && !Array.isArray(o)) ? objectTable(v)
+    h('dt', null, k === 'trajectory' ? 'mismatch' : k),
+    // A trajectory's explanation reads as the console prints it (its JSON drives the table).
+    h('dd', null, k === 'trajectory' && Array.isArray(v?.lines) ? longText(v.lines.filter((l) => typeof l === 'string').join('\n'), 3000)
+      : Array.isArray(v) && v.every((o) => o && typeof o === 'object' && !Array.isArray(o)) ? objectTable(v)
       : flat(v) ? h('ul', { class: 'kv' }, Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([a, x]) => h('li', null, h('span', null, `${a} `), typeof x === 'number' ? fmt(x) : String(x).length > 300 ? `${String(x).slice(0, 300)}…` : String(x))))
         : typeof v === 'object' ? json(v) : longText(String(v), 3000)),
   ]));
@@ -199,12 +219,19 @@ export function caseView(api, row, rep, onRep) {
     invs.length ? null : h('p', { class: 'muted' }, 'This result has no per-invocation data.'),
     invs.map((inv, i) => {
       const sim = !inv.expected_invocation;
+      const calls = h('div', { class: 'calls' }, trajectory(inv.expected_invocation, inv.actual_invocation));
+      // The explanation (explain.js, loaded on first use) may be computed by the core first:
+      // the plain diff shows until then.
+      import('./explain.js').then(async (ex) => {
+        const first = (await ex.explanations(api, result))[i]?.[0];
+        if (first) fill(calls, trajectory(inv.expected_invocation, inv.actual_invocation, first, ex));
+      }).catch((e) => calls.appendChild(h('p', { class: 'muted' }, `(The core's explanation of these calls could not be made: ${e?.message ?? e}.)`)));
       return h('section', { class: 'invocation' },
         h('h3', null, `Invocation ${i + 1}`, sim ? h('span', { class: 'muted' }, ' (simulated user)') : null),
         h('div', { class: 'user' }, h('h4', null, sim ? 'Simulated user' : 'User'), longText(textOf(inv.actual_invocation?.user_content ?? inv.expected_invocation?.user_content)),
           mediaOf(inv.actual_invocation?.user_content ?? inv.expected_invocation?.user_content)),
         responses(api, inv.expected_invocation, inv.actual_invocation),
-        h('h4', null, 'Tool trajectory'), trajectory(inv.expected_invocation, inv.actual_invocation),
+        h('h4', null, 'Tool trajectory'), calls,
         h('h4', null, 'Metrics'), metricTable(inv.eval_metric_results),
         h('details', null, h('summary', null, 'Events'), events(inv.actual_invocation)));
     }));

@@ -85,11 +85,11 @@ export function longText(text, limit = 4000, cls = 'text') {
   return el;
 }
 
-/** A `YYYY-MM-DD hh:mm` (UTC) for a unix timestamp in seconds. */
+/** `YYYY-MM-DD hh:mm:ss UTC` for a unix timestamp in seconds (runs a minute apart stay apart). */
 export function when(ts) {
   if (typeof ts !== 'number' || !Number.isFinite(ts)) return '';
   const d = new Date(ts * 1000);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(0, 16).replace('T', ' ');
+  return Number.isNaN(d.getTime()) ? '' : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 export function fmt(n, digits = 3) {

@@ -24,10 +24,15 @@ const textOf = (content) => {
 };
 export { textOf };
 
-/** Why a metric was not evaluated: `details.reason`, else `details.error`, else "(no reason given)". */
+/**
+ * Why a metric was not evaluated: `details.reason` (the core's code, e.g. `needs_judge`) and
+ * `details.error` (its words) as `reason: error`, either alone, else "(no reason given)".
+ */
 export function reasonOf(m) {
   const d = m && m.details;
-  const r = d && (typeof d.reason === 'string' ? d.reason : typeof d.error === 'string' ? d.error : null);
+  const reason = d && typeof d.reason === 'string' && d.reason ? d.reason : null;
+  const error = d && typeof d.error === 'string' && d.error ? d.error : null;
+  const r = reason && error && reason !== error ? `${reason}: ${error}` : reason ?? error;
   if (!r) return '(no reason given)';
   return r.length > 300 ? `${r.slice(0, 300)}…` : r;
 }
@@ -71,16 +76,17 @@ export function buildRun(results) {
         if (!metricOrder.has(name)) metricOrder.set(name, metricOrder.size);
         let cell = row.metrics.get(name);
         if (!cell) {
-          cell = { statuses: [], scores: [], threshold: m.threshold, status: undefined, mean: null, spread: 0 };
+          cell = { statuses: [], scores: [], threshold: m.threshold, status: undefined, mean: null, spread: 0, reason: null };
           row.metrics.set(name, cell);
         }
         cell.statuses.push(m.eval_status);
         cell.status = worse(cell.status, m.eval_status);
         if (typeof m.score === 'number' && Number.isFinite(m.score)) cell.scores.push(m.score);
         if (m.eval_status === 'NOT_EVALUATED') {
+          const r = reasonOf(m);
+          cell.reason ??= r;
           let per = reasons.get(name);
           if (!per) reasons.set(name, (per = new Map()));
-          const r = reasonOf(m);
           per.set(r, (per.get(r) || 0) + 1);
         }
       }
@@ -111,6 +117,26 @@ export function buildRun(results) {
   const counts = Object.fromEntries(STATUSES.map((s) => [s, 0]));
   for (const row of rows) if (row.status in counts) counts[row.status]++;
   return { rows, metrics, reasons, counts, caseResults, hasUsage, repeated: rows.some((r) => r.reps.length > 1) };
+}
+
+/**
+ * A run's label: the `eval_set_result_name` it was given (`evalcore eval --run_name`), or null
+ * when the name is ADK's own (the result id with `/` made `_`) or absent.
+ */
+export function runLabel(result) {
+  const name = result && result.eval_set_result_name;
+  if (typeof name !== 'string' || !name.trim()) return null;
+  const id = typeof result.eval_set_result_id === 'string' ? result.eval_set_result_id : '';
+  return name === id.replaceAll('/', '_') ? null : name;
+}
+
+/**
+ * The order runs are offered in: indexes of `results` newest first (by `creation_timestamp`;
+ * of equal times, or none, the one given later first).
+ */
+export function newestFirst(results) {
+  const ts = (r) => (typeof r.creation_timestamp === 'number' && Number.isFinite(r.creation_timestamp) ? r.creation_timestamp : -Infinity);
+  return results.map((r, i) => i).sort((a, b) => ts(results[b]) - ts(results[a]) || b - a);
 }
 
 /** The text a row's regex filter searches: its id, the user turns and the responses (capped). */
@@ -199,11 +225,43 @@ export function histogram(rows, metric, bins = 10) {
   return { lo, hi, counts, byStatus, n: cells.length, threshold };
 }
 
+/** The metrics evaluated on one side and NOT_EVALUATED on the other: `[{name, side, reason}]`. */
+function unevaluatedOneSide(br, cr, names) {
+  const out = [];
+  for (const name of names) {
+    const x = br.metrics.get(name), y = cr.metrics.get(name);
+    // A metric on one side only (switched off, or added) is not compared at all.
+    if (!x || !y || (x.status === 'NOT_EVALUATED') === (y.status === 'NOT_EVALUATED')) continue;
+    const [side, cell] = x.status === 'NOT_EVALUATED' ? ['baseline', x] : ['candidate', y];
+    out.push({ name, side, reason: cell.reason ?? '(no reason given)' });
+  }
+  return out;
+}
+
 /**
- * Baseline vs candidate, per case and metric: `{rows, added, removed}` where each row is
- * `{id, kind, metrics: [{name, before, after, delta, beforeStatus, afterStatus}]}` with kind
- * `regressed` (a status got worse or a score fell), `improved`, `same`, `added` or `removed`;
- * regressions first, then the largest drops.
+ * How a case changed, by its final status (what the counts count): `regressed` (PASSED ->
+ * FAILED), `improved`, `same`, or `incomparable` when the change says nothing about the agent:
+ * a side was NOT_EVALUATED, or a side PASSED without a metric the other side evaluated (a judged
+ * metric rescored without a judge), which could have failed it. A side that FAILED anyway is
+ * certain. `why` lists what made the case not comparable.
+ */
+function caseChange(br, cr, names) {
+  const passed = { baseline: br.status === 'PASSED', candidate: cr.status === 'PASSED' };
+  const why = unevaluatedOneSide(br, cr, names).filter((w) => passed[w.side]);
+  const whole = [br.status === 'NOT_EVALUATED' ? 'baseline' : null, cr.status === 'NOT_EVALUATED' ? 'candidate' : null].filter(Boolean);
+  if (whole.length && !why.length) why.push({ name: null, side: whole.join(' and '), reason: 'the case was NOT_EVALUATED' });
+  if (why.length) return { kind: 'incomparable', why };
+  const before = RANK[br.status] ?? 0, after = RANK[cr.status] ?? 0;
+  return { kind: after > before ? 'regressed' : after < before ? 'improved' : 'same', why };
+}
+
+/**
+ * Baseline vs candidate, per case and metric: `{rows, names, tally}` where each row is
+ * `{id, kind, before, after, why, scoreDown, scoreUp, metrics: [{name, before, after, delta,
+ * beforeStatus, afterStatus, comparable}]}` with kind from the case's final status (see
+ * caseChange) or `added` / `removed`; regressions first, then the largest score drops. A score
+ * that moved without changing the status marks the row (`scoreDown`, `scoreUp`) but is counted
+ * as `same`.
  */
 export function compareRuns(base, cand) {
   const b = new Map(base.rows.map((r) => [r.id, r]));
@@ -213,32 +271,33 @@ export function compareRuns(base, cand) {
   for (const id of new Set([...b.keys(), ...c.keys()])) {
     const br = b.get(id), cr = c.get(id);
     if (!br || !cr) {
-      out.push({ id, kind: br ? 'removed' : 'added', status: (cr || br).status, before: br?.status, after: cr?.status, metrics: [], worst: 0 });
+      out.push({ id, kind: br ? 'removed' : 'added', status: (cr || br).status, before: br?.status, after: cr?.status, metrics: [], worst: 0, why: [] });
       continue;
     }
     const metrics = [];
-    let regressed = (RANK[cr.status] ?? 0) > (RANK[br.status] ?? 0);
-    let improved = (RANK[cr.status] ?? 0) < (RANK[br.status] ?? 0);
-    let worst = 0;
+    let worst = 0, best = 0;
     for (const name of names) {
       const x = br.metrics.get(name), y = cr.metrics.get(name);
       if (!x && !y) continue;
       const before = x ? x.mean : null, after = y ? y.mean : null;
-      const delta = before !== null && after !== null ? after - before : null;
-      const beforeStatus = x?.status, afterStatus = y?.status;
-      // A metric on one side only is shown, but is neither better nor worse.
-      if (x && y) {
-        if ((RANK[afterStatus] ?? 0) > (RANK[beforeStatus] ?? 0) || (delta !== null && delta < -1e-12)) regressed = true;
-        if ((RANK[afterStatus] ?? 0) < (RANK[beforeStatus] ?? 0) || (delta !== null && delta > 1e-12)) improved = true;
-      }
+      const comparable = Boolean(x && y) && (x.status === 'NOT_EVALUATED') === (y.status === 'NOT_EVALUATED');
+      const delta = comparable && before !== null && after !== null ? after - before : null;
       if (delta !== null && delta < worst) worst = delta;
-      metrics.push({ name, before, after, delta, beforeStatus, afterStatus });
+      if (delta !== null && delta > best) best = delta;
+      metrics.push({ name, before, after, delta, beforeStatus: x?.status, afterStatus: y?.status, comparable });
     }
-    out.push({ id, kind: regressed ? 'regressed' : improved ? 'improved' : 'same', before: br.status, after: cr.status, metrics, worst });
+    const { kind, why } = caseChange(br, cr, names);
+    out.push({
+      id, kind, before: br.status, after: cr.status, metrics, worst, why,
+      scoreDown: kind === 'same' && worst < -1e-12, scoreUp: kind === 'same' && best > 1e-12,
+    });
   }
-  const order = { regressed: 0, added: 1, removed: 2, improved: 3, same: 4 };
+  const order = { regressed: 0, added: 1, removed: 2, incomparable: 3, improved: 4, same: 5 };
   out.sort((p, q) => order[p.kind] - order[q.kind] || p.worst - q.worst || cmpStr(p.id, q.id));
-  const tally = { regressed: 0, improved: 0, same: 0, added: 0, removed: 0 };
-  for (const r of out) tally[r.kind]++;
+  const tally = { regressed: 0, improved: 0, same: 0, added: 0, removed: 0, incomparable: 0, scoreDown: 0 };
+  for (const r of out) {
+    tally[r.kind]++;
+    if (r.scoreDown) tally.scoreDown++;
+  }
   return { rows: out, names, tally };
 }

@@ -2,9 +2,9 @@
 // tried), folders dropped whole, and the same-origin files a URL names. The package reads every
 // byte; this file only decides which reader to try first and collects the files.
 
-/** A thrown value as `{code, path, message}` (the core's EvalError keeps its own). */
-export const errorText = (e) => (e && e.name === 'EvalError'
-  ? { code: e.code, path: e.path, message: e.message }
+/** A thrown value as `{code, path, message}` (the core's EvalError, or a report's error, keeps its own). */
+export const errorText = (e) => (e && (e.name === 'EvalError' || (typeof e.code === 'string' && typeof e.message === 'string'))
+  ? { code: e.code, path: e.path ?? '', message: e.message }
   : { code: 'error', path: '', message: String(e && e.message ? e.message : e) });
 
 /** Which loader to try first, from the file name (every loader is still tried). */
@@ -16,8 +16,10 @@ function order(name) {
 }
 
 /**
- * One file's bytes read by the package: `{name, kind: 'result'|'evalset'|'config', value}`, or
- * `{name, kind: 'error', error}` with the error of the reader its name suggested.
+ * One file's bytes read by the package: `{name, kind: 'result'|'evalset'|'config', value,
+ * warnings?}` (a config's warnings: it loaded, and they say what ADK would ignore), or
+ * `{name, kind: 'error', error, excerpt}` with the error of the reader its name suggested (and,
+ * for text that is not JSON, the line where it broke).
  */
 export function readFile(api, name, bytes) {
   let first = null;
@@ -26,18 +28,42 @@ export function readFile(api, name, bytes) {
       if (kind === 'result') return { name, kind, value: api.loadEvalSetResult(bytes) };
       if (kind === 'evalset') return { name, kind, value: api.loadEvalSet(bytes) };
       const text = new TextDecoder().decode(bytes);
-      const report = api.validateEvalConfig(text, { strict: true });
-      // Only a file that is a config without complaint counts as one when guessed.
-      if (report.ok || order(name)[0] === 'config') {
-        if (!report.ok) throw report.errors[0];
-        return { name, kind, value: api.loadEvalConfig(text), warnings: report.warnings };
-      }
-      throw report.errors[0];
+      // A file named as a config loads with warnings (shown as such); a guessed one counts as a
+      // config only without complaint (any JSON object is a config with warnings).
+      const named = order(name)[0] === 'config';
+      const report = api.validateEvalConfig(text, { strict: !named });
+      if (!report.ok) throw report.errors[0];
+      return { name, kind, value: api.loadEvalConfig(text), warnings: report.warnings };
     } catch (e) {
       if (first === null) first = errorText(e);
     }
   }
-  return { name, kind: 'error', error: first };
+  const at = first?.code === 'invalid_json' ? /\bline (\d+),? column (\d+)/.exec(first.message) : null;
+  return { name, kind: 'error', error: first, excerpt: at ? excerptAt(bytes, Number(at[1]), Number(at[2])) : null };
+}
+
+const EXCERPT = 60; // characters shown on either side of where the JSON broke
+
+/**
+ * The line the core stopped reading at (`line` 1-based, `column` 1-based in bytes, as the core
+ * counts them) cut to the characters around it, and where in that text to point:
+ * `{line, column, text, caret}`; null when the file has no such line.
+ */
+export function excerptAt(bytes, line, column) {
+  let start = 0;
+  for (let n = 1; n < line; n++) {
+    const nl = bytes.indexOf(0x0a, start);
+    if (nl < 0) return null;
+    start = nl + 1;
+  }
+  let end = bytes.indexOf(0x0a, start);
+  if (end < 0) end = bytes.length;
+  const decode = (a, b) => new TextDecoder().decode(bytes.subarray(a, b)).replace(/\r$/, '');
+  const before = decode(start, Math.min(end, start + Math.max(0, column - 1)));
+  const after = decode(Math.min(end, start + Math.max(0, column - 1)), end);
+  const left = before.length > EXCERPT ? `…${before.slice(-EXCERPT)}` : before;
+  const right = after.length > EXCERPT ? `${after.slice(0, EXCERPT)}…` : after;
+  return { line, column, text: left + right, caret: left.length };
 }
 
 /** Files from a drop, folders walked (an .adk/eval_history folder dropped whole: its .json files). */

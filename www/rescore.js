@@ -3,6 +3,7 @@
 // result's expected and actual invocations are prepared once in the page's wasm and scored
 // again under it. Judged metrics come back NOT_EVALUATED with the core's reason (no judge here).
 import { h } from './dom.js';
+import { runLabel } from './model.js';
 
 const MATCH_TYPES = ['EXACT', 'IN_ORDER', 'ANY_ORDER'];
 const KNOWN = ['response_match_score', 'tool_trajectory_avg_score', 'final_response_match_v2', 'hallucinations_v1',
@@ -60,7 +61,7 @@ async function rescoreJudged(api, results, config, onProgress, judge) {
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
-    out.push({ ...res, eval_set_result_id: `${res.eval_set_result_id ?? res.eval_set_id} (rescored)`, eval_case_results: cases.filter(Boolean) });
+    out.push(rescoredSet(res, cases.filter(Boolean)));
   }
   return { results: out, skipped, errors, changed };
 }
@@ -113,8 +114,14 @@ function judgeFields() {
   return { box, judge };
 }
 
+/** A result rescored: its id marked, its label (if any) kept, else ADK's name for the new id. */
+function rescoredSet(res, cases) {
+  const id = `${res.eval_set_result_id ?? res.eval_set_id} (rescored)`;
+  return { ...res, eval_set_result_id: id, eval_set_result_name: runLabel(res) ?? id.replaceAll('/', '_'), eval_case_results: cases };
+}
+
 /** The expected case and the actual invocations a case result holds, or null without them. */
-function caseArgs(cr) {
+export function caseArgs(cr) {
   const invs = cr.eval_metric_result_per_invocation || [];
   if (!invs.length || invs.some((i) => !i.expected_invocation || !i.actual_invocation)) return null;
   return {
@@ -155,7 +162,7 @@ export async function rescore(api, results, config, onProgress, judge = null) {
         await new Promise((r) => setTimeout(r, 0));
       }
     }
-    out.push({ ...res, eval_set_result_id: `${res.eval_set_result_id ?? res.eval_set_id} (rescored)`, eval_case_results: cases });
+    out.push(rescoredSet(res, cases));
   }
   return { results: out, skipped, errors, changed };
 }

@@ -7,7 +7,8 @@ const ROW = 30;
 const MARGIN = 10;
 
 /**
- * `columns`: [{label, width, sortKey?}]; `renderCells(item, index)` returns the cell elements
+ * `columns`: [{label, width, sortKey?, numeric?}] (numeric: the header is right-aligned, as the
+ * numbers under it); `renderCells(item, index)` returns the cell elements
  * of one row; `onOpen(item)` runs on click or Enter; `onSort(key)` on a header click.
  */
 export function virtualTable({ label, columns, renderCells, onOpen, onSort, sort }) {
@@ -18,7 +19,7 @@ export function virtualTable({ label, columns, renderCells, onOpen, onSort, sort
     columns.map((c) => {
       const sorted = sort && c.sortKey && sort.key === c.sortKey;
       const cell = h('div', {
-        role: 'columnheader', class: c.sortKey ? 'sortable' : null, tabindex: c.sortKey ? 0 : null,
+        role: 'columnheader', class: [c.sortKey ? 'sortable' : '', c.numeric ? 'num' : ''].join(' ').trim() || null, tabindex: c.sortKey ? 0 : null,
         'aria-sort': sorted ? (sort.desc ? 'descending' : 'ascending') : c.sortKey ? 'none' : null,
       }, c.label, sorted ? (sort.desc ? ' ▼' : ' ▲') : '');
       if (c.sortKey) {
@@ -51,6 +52,10 @@ export function virtualTable({ label, columns, renderCells, onOpen, onSort, sort
 
   function render() {
     frame = 0;
+    // The body's scrollbar takes width from its rows: the header gives up the same, so the
+    // columns of both stay on one grid.
+    const bar = viewport.offsetWidth - viewport.clientWidth;
+    header.style.paddingRight = bar > 0 ? `${8 + bar}px` : '';
     const top = viewport.scrollTop;
     const height = viewport.clientHeight || 600;
     const first = Math.max(0, Math.floor(top / ROW) - MARGIN);

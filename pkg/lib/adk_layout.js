@@ -41,16 +41,35 @@ export function validateNewEvalSetId(id) {
   return id;
 }
 
+/** The longest run label (`--run_name`) taken: a label names a run, it does not describe it. */
+export const RUN_NAME_MAX = 200;
+
+/**
+ * Checks a run's label (`evalcore eval --run_name`): a non-blank string of at most 200
+ * characters without control characters. Returns it; throws EvalError `schema` naming the rule.
+ */
+export function validateRunName(name) {
+  const show = JSON.stringify(name) ?? String(name);
+  if (typeof name !== 'string' || !name.trim()) throw new EvalError('schema', '', `a run name must be a non-blank string, found ${show}`);
+  if (name.length > RUN_NAME_MAX) throw new EvalError('schema', '', `a run name has at most ${RUN_NAME_MAX} characters, found ${name.length}`);
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new EvalError('schema', '', `the run name ${show} contains a control character (a newline, tab, ...)`);
+  return name;
+}
+
+/** ADK's file name for a result: its id with `/` replaced by `_` (ADK's `eval_set_result_name`). */
+export const resultFileName = (id) => id.replaceAll('/', '_');
+
 /**
  * A new EvalSetResult as ADK's `create_eval_set_result` makes it: id
  * `<app>_<eval_set_id>_<time float>`, name = id with `/` replaced by `_`. Statuses stay as
- * they are given (strings in evalcore's objects).
+ * they are given (strings in evalcore's objects). `name` labels the run instead (`--run_name`):
+ * ADK keeps `eval_set_result_name` as any string and names files after the id, as we do.
  */
-export function createEvalSetResult(appName, evalSetId, evalCaseResults, { timestamp = pythonTime() } = {}) {
+export function createEvalSetResult(appName, evalSetId, evalCaseResults, { timestamp = pythonTime(), name } = {}) {
   const id = `${appName}_${evalSetId}_${pythonFloat(timestamp)}`;
   return {
     eval_set_result_id: id,
-    eval_set_result_name: id.replaceAll('/', '_'),
+    eval_set_result_name: name === undefined ? resultFileName(id) : validateRunName(name),
     eval_set_id: evalSetId,
     eval_case_results: evalCaseResults,
     creation_timestamp: timestamp,

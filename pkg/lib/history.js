@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { EvalError } from './errors.js';
 import { loadEvalSetResult } from '../index.js';
 import { adkEvalSetResultText, evalStatusName } from './adk_text.js';
-import { RESULT_FILE_SUFFIX, createEvalSetResult, validatePathSegment } from './adk_layout.js';
+import { RESULT_FILE_SUFFIX, createEvalSetResult, resultFileName, validatePathSegment, validateRunName } from './adk_layout.js';
 import { readRegularFile } from './node/files.js';
 
 /** ADK's integers for statuses in result files. */
@@ -24,7 +24,7 @@ export function statusCode(value, path = '') {
   return STATUS_CODES[evalStatusName(value, path)];
 }
 
-export { RESULT_FILE_SUFFIX, createEvalSetResult, validatePathSegment };
+export { RESULT_FILE_SUFFIX, createEvalSetResult, validatePathSegment, validateRunName };
 
 export const EVAL_HISTORY_DIR = join('.adk', 'eval_history');
 
@@ -42,11 +42,14 @@ export function formatEvalSetResult(result) {
 }
 
 /**
- * Writes `result` to `<dir>/<eval_set_result_name>.evalset_result.json` (creating `dir`) and
- * returns the path. The name must be one path segment.
+ * Writes `result` to `<dir>/<name>.evalset_result.json` (creating `dir`) and returns the path:
+ * the name is ADK's for the result's id (the id with `/` made `_`, which is
+ * `eval_set_result_name` unless the run carries a label), else `eval_set_result_name`. The name
+ * must be one path segment.
  */
 export function writeEvalSetResult(result, dir) {
-  const name = result?.eval_set_result_name ?? result?.eval_set_result_id;
+  const id = result?.eval_set_result_id;
+  const name = typeof id === 'string' && id !== '' ? resultFileName(id) : result?.eval_set_result_name;
   validatePathSegment(name, 'eval_set_result_name');
   const text = formatEvalSetResult(result);
   mkdirSync(dir, { recursive: true });
@@ -58,9 +61,10 @@ export function writeEvalSetResult(result, dir) {
 /**
  * ADK's `LocalEvalSetResultsManager.save_eval_set_result`: checks `appName` and `evalSetId`,
  * makes a new EvalSetResult of `evalCaseResults` and writes it under `historyDir` (default
- * `<appDir>/.adk/eval_history`). Returns `{ path, result }`.
+ * `<appDir>/.adk/eval_history`); `name` labels the run (`eval_set_result_name`). Returns
+ * `{ path, result }`.
  */
-export function saveEvalSetResult({ appName, evalSetId, evalCaseResults, appDir, historyDir, timestamp }) {
+export function saveEvalSetResult({ appName, evalSetId, evalCaseResults, appDir, historyDir, timestamp, name }) {
   validatePathSegment(appName, 'app_name');
   validatePathSegment(evalSetId, 'eval_set_id');
   if (!Array.isArray(evalCaseResults)) {
@@ -68,7 +72,7 @@ export function saveEvalSetResult({ appName, evalSetId, evalCaseResults, appDir,
   }
   const dir = historyDir ?? (appDir !== undefined ? evalHistoryDir(appDir) : undefined);
   if (typeof dir !== 'string') throw new EvalError('schema', '', 'saveEvalSetResult: give appDir or historyDir');
-  const result = createEvalSetResult(appName, evalSetId, evalCaseResults, timestamp === undefined ? {} : { timestamp });
+  const result = createEvalSetResult(appName, evalSetId, evalCaseResults, { timestamp, name });
   return { path: writeEvalSetResult(result, dir), result };
 }
 

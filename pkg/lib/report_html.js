@@ -27,7 +27,8 @@ table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #d0d7de;paddi
 th{background:#f6f8fa;font-size:12px}.b{font-size:11px;font-weight:600;padding:0 6px;border-radius:10px;color:#fff;background:#57606a}
 .PASSED{background:#1a7f37}.FAILED{background:#cf222e}.NOT_EVALUATED{background:#9a6700}td.PASSED,td.FAILED,td.NOT_EVALUATED{background:none}
 td.FAILED{color:#cf222e;font-weight:600}td.NOT_EVALUATED{color:#9a6700}pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;padding:6px;margin:2px 0}
-.muted{color:#57606a}details{margin:6px 0}summary{cursor:pointer}`;
+.muted{color:#57606a}details{margin:6px 0}summary{cursor:pointer}
+.verdict{font-size:.7em;font-weight:700;letter-spacing:.04em;padding:2px 10px;border-radius:6px;color:#fff;vertical-align:middle}`;
 
 /**
  * The HTML report of `results` (an EvalSetResult, a list of them, or EvalCaseResults) as text.
@@ -37,11 +38,13 @@ export function toHtml(results, { title = 'evalcore', maxDetails = 200, generate
   const groups = groupResults(results);
   const all = groups.flatMap((g) => g.cases);
   const passed = all.filter((c) => status(c.result.final_eval_status) === 'PASSED').length;
-  const ok = all.length > 0 && passed === all.length;
+  const failed = all.filter((c) => status(c.result.final_eval_status) === 'FAILED').length;
+  // In words on a coloured badge: an emoji verdict needs a font many machines lack.
+  const verdict = all.length > 0 && passed === all.length ? 'PASSED' : failed > 0 || all.length === 0 ? 'FAILED' : 'NOT_EVALUATED';
   const out = [`<!doctype html><html lang="en"><head><meta charset="utf-8">`,
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
     `<title>${esc(title)}: ${passed} of ${all.length} passed</title><style>${STYLE}</style></head><body>`,
-    `<h1>${ok ? '✅' : '❌'} ${esc(title)}: ${passed} of ${all.length} eval case${all.length === 1 ? '' : 's'} passed</h1>`];
+    `<h1><span class="verdict ${verdict}">${verdict.replace('_', ' ')}</span> ${esc(title)}: ${passed} of ${all.length} eval case${all.length === 1 ? '' : 's'} passed</h1>`];
   if (generated) out.push(`<p class="muted">${esc(generated)}</p>`);
   let details = 0;
   for (const g of groups) {

@@ -1,7 +1,7 @@
 // Data for the viewer's browser tests, made by the tests themselves: a real run of the
 // hello_world example through `evalcore eval`, a baseline/candidate pair with a regression, a
 // hostile result file, and a 10,000-case run, all in ADK's result-file shape.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -31,6 +31,39 @@ export function helloRun() {
   const history = join(dir, '.adk', 'eval_history');
   const results = readdirSync(history).sort().map((f) => join(history, f));
   return { dir, history, evalSet: join(dir, 'hello_world.evalset.json'), config: join(dir, 'test_config.json'), results };
+}
+
+/** `evalcore eval ARGS` as a child that does not block this process (a judge here answers it). */
+function evalcore(args, { cwd, env = {} }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'eval', ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; });
+    child.stdout.resume();
+    child.once('error', reject);
+    // Exit 1: a case failed on purpose (check_listed_numbers); the result files are written.
+    child.once('exit', (code) => (code === 0 || code === 1 ? resolve() : reject(new Error(`evalcore eval exited ${code}: ${err}`))));
+  });
+}
+
+/**
+ * hello_world run once with a judged metric beside its own (final_response_match_v2), judged by
+ * the OpenAI-compatible judge at `judgeUrl`, and once more with `--run_name`: `{dir, judged,
+ * labelled}` (the two result files).
+ */
+export async function judgedRuns(judgeUrl) {
+  const dir = tempDir('judged');
+  cpSync(join(ROOT, 'examples', 'hello_world'), dir, { recursive: true, filter: (p) => !p.includes('.adk') });
+  const config = join(dir, 'judged_config.json');
+  writeFileSync(config, JSON.stringify({ criteria: { tool_trajectory_avg_score: 1, response_match_score: 0.5, final_response_match_v2: 0.5 } }));
+  const base = [join(dir, 'agent.mjs'), join(dir, 'hello_world.evalset.json'), '--config_file_path', config];
+  const judge = ['--judge', 'openai:judge-model-1', '--judge_base_url', judgeUrl];
+  const history = join(dir, '.adk', 'eval_history');
+  await evalcore([...base, ...judge], { cwd: dir, env: { OPENAI_API_KEY: 'sk-test-judge' } });
+  const [judged] = readdirSync(history);
+  await evalcore([...base, ...judge, '--run_name', 'prompt v2'], { cwd: dir, env: { OPENAI_API_KEY: 'sk-test-judge' } });
+  const labelled = readdirSync(history).find((f) => f !== judged);
+  return { dir, judged: join(history, judged), labelled: join(history, labelled) };
 }
 
 const text = (t) => ({ role: 'model', parts: [{ text: t }] });

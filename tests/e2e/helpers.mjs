@@ -63,3 +63,30 @@ export async function tableRows(page, label = 'Cases') {
     .sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')))
     .map((r) => [...r.querySelectorAll('[role=cell]')].map((c) => c.textContent.trim())));
 }
+
+/**
+ * A stand-in OpenAI-compatible judge on another origin (CORS, as a real provider's API) that
+ * answers every request `valid`: `{url, seen: [{path, auth, model}], close}`.
+ */
+export async function startJudge() {
+  const { successBody, requestedCount } = await import('../js/support/judge-wire.mjs');
+  const seen = [];
+  const server = createServer((req, res) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type', 'access-control-allow-methods': 'POST' };
+    if (req.method === 'OPTIONS') { res.writeHead(204, cors); res.end(); return; }
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => {
+      const parsed = JSON.parse(body);
+      seen.push({ path: req.url, auth: req.headers.authorization, model: parsed.model });
+      res.writeHead(200, { ...cors, 'content-type': 'application/json' });
+      res.end(JSON.stringify(successBody('openai', { model: parsed.model, texts: Array(requestedCount('openai', parsed)).fill('{"is_the_agent_response_valid": "valid"}') })));
+    });
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/v1`,
+    seen,
+    close: () => new Promise((ok) => { server.closeAllConnections(); server.close(ok); }),
+  };
+}

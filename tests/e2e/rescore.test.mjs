@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { helloRun } from './fixtures.mjs';
-import { launch, serve, open, shot, tableRows } from './helpers.mjs';
+import { launch, serve, open, shot, tableRows, startJudge } from './helpers.mjs';
 
 let browser, server, hello;
 before(async () => {
@@ -75,25 +75,10 @@ test('rescore: a misspelt metric is a warning with code and path; a threshold of
 });
 
 test('rescore with a judge the user types in: judged metrics are judged through it; the key goes only there', async (t) => {
-  const { createServer } = await import('node:http');
-  const { successBody, requestedCount } = await import('../js/support/judge-wire.mjs');
-  const seen = [];
-  // A stand-in OpenAI-compatible judge on another origin (CORS, as a real provider's API).
-  const judge = createServer((req, res) => {
-    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type', 'access-control-allow-methods': 'POST' };
-    if (req.method === 'OPTIONS') { res.writeHead(204, cors); res.end(); return; }
-    let body = '';
-    req.on('data', (d) => { body += d; });
-    req.on('end', () => {
-      const parsed = JSON.parse(body);
-      seen.push({ path: req.url, auth: req.headers.authorization, model: parsed.model });
-      res.writeHead(200, { ...cors, 'content-type': 'application/json' });
-      res.end(JSON.stringify(successBody('openai', { model: parsed.model, texts: Array(requestedCount('openai', parsed)).fill('{"is_the_agent_response_valid": "valid"}') })));
-    });
-  });
-  await new Promise((ok) => judge.listen(0, '127.0.0.1', ok));
-  t.after(() => new Promise((ok) => { judge.closeAllConnections(); judge.close(ok); }));
-  const judgeUrl = `http://127.0.0.1:${judge.address().port}/v1`;
+  const judge = await startJudge();
+  t.after(() => judge.close());
+  const { seen } = judge;
+  const judgeUrl = judge.url;
 
   const { page, log } = await open(browser, server.url);
   await page.click('#rescore summary');

@@ -38,8 +38,15 @@ test('URL parameters open two runs, the eval set and the config; the run matrix 
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-html')]);
   assert.match(download.suggestedFilename(), /\.report\.html$/);
   const html = readFileSync(await download.path(), 'utf8');
-  assert.match(html, /<h1>❌ evalcore: 3 of 4 eval cases passed<\/h1>/);
+  assert.match(html, /<h1><span class="verdict FAILED">FAILED<\/span> evalcore: 3 of 4 eval cases passed<\/h1>/);
   assert.doesNotMatch(html, /<script/i);
+  const report = await browser.newPage({ viewport: { width: 1000, height: 600 } });
+  await report.setContent(html);
+  // The verdict is a word on a badge, readable without an emoji font.
+  assert.equal(await report.locator('h1 .verdict').innerText(), 'FAILED');
+  assert.equal(await report.locator('h1 .verdict').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(207, 34, 46)');
+  await shot(report, 'report-html-verdict');
+  await report.close();
   // Files view: the config's criteria and the eval set's cases, read by the package.
   await page.click('#tabs a[data-view=files]');
   await page.locator('table.files tbody tr').nth(3).waitFor();
@@ -275,6 +282,76 @@ test('media parts: images shown inline from their bytes (URL-safe base64, as res
   assert.ok(named.some((x) => x.startsWith('[inline_data: image/svg+xml')), named.join(' | '));
   assert.equal(await page.locator('img[src^="data:image/svg"]').count(), 0);
   await shot(page, 'case-media');
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('the case view marks the argument that differs, explained by the core from the file\'s own invocations', async (t) => {
+  // ADK's result files carry no explanation: the page scores the trajectory again to get one.
+  const raw = JSON.parse(readFileSync(hello.results[0], 'utf8'));
+  assert.ok(!JSON.stringify(raw).includes('"trajectory"'), 'the file has no details.trajectory');
+  const { page, log } = await open(browser, `${server.url}#case/check_listed_numbers`);
+  await page.waitForSelector('table.trajectory mark.arg-diff');
+  const row = page.locator('table.trajectory tbody tr').first();
+  assert.match(await row.innerText(), /arguments differ\s+check_prime/);
+  assert.deepEqual(await row.locator('mark.arg-diff').allInnerTexts(), ['"nums": [4,7,9]', '"nums": [4,7]']);
+  assert.equal(await page.locator('table.trajectory tr.why td:nth-child(2)').innerText(), 'nums [exact] differs: expected [4,7,9], actual [4,7]');
+  assert.equal(await page.locator('p.explained').innerText(), 'As tool_trajectory_avg_score paired the calls (match type EXACT).');
+  await shot(page, 'case-explained');
+  assert.deepEqual(log.errors, []);
+  await page.close();
+
+  // An explanation is shown only when it explains the score in the file: a score the page
+  // cannot reproduce (another criterion, an edited file) keeps the plain diff.
+  const dir = tempDir('unexplained');
+  const edited = structuredClone(raw);
+  const c = edited.eval_case_results.find((x) => x.eval_id === 'check_listed_numbers');
+  c.eval_metric_result_per_invocation[0].eval_metric_results.find((m) => m.metric_name === 'tool_trajectory_avg_score').score = 0.5;
+  writeFileSync(join(dir, 'edited.evalset_result.json'), JSON.stringify(edited));
+  const s = await serve([join(dir, 'edited.evalset_result.json')]);
+  t.after(() => s.close());
+  const other = await open(browser, `${s.url}#case/check_listed_numbers`);
+  await other.page.waitForSelector('table.trajectory');
+  await other.page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+  assert.equal(await other.page.locator('mark.arg-diff').count(), 0);
+  assert.match(await other.page.locator('table.trajectory tbody tr').first().innerText(), /arguments differ\s+check_prime/);
+  await other.page.close();
+});
+
+/** The Files view after opening `files` ({name, text}) with the picker on an empty viewer. */
+async function openedFiles(t, files, notice) {
+  const empty = await serve([]);
+  t.after(() => empty.close());
+  const { page, log } = await open(browser, empty.url);
+  await page.setInputFiles('#open-files', files.map(({ name, text }) => ({ name, mimeType: 'application/json', buffer: Buffer.from(text) })));
+  await page.waitForFunction((re) => new RegExp(re).test(document.getElementById('notice').textContent), notice.source);
+  await page.click('#tabs a[data-view=files]');
+  await page.locator('table.files tbody tr').nth(files.length - 1).waitFor();
+  return { page, log };
+}
+
+test('a config with only warnings loads, marked as such, its warnings beside it', async (t) => {
+  const { page, log } = await openedFiles(t, [{ name: 'test_config.json', text: '{"criteria": {"response_match_scor": 0.5, "tool_trajectory_avg_score": 1}}' }],
+    /Loaded 1 file .*1 with warnings \(see Files\)/);
+  const config = page.locator('table.files tbody tr.warned');
+  assert.match(await config.innerText(), /test_config\.json\s+config\s+loaded with 1 warning[\s\S]*response_match_scor threshold 0\.5[\s\S]*schema at \$\.criteria\.response_match_scor: unknown metric/);
+  await shot(page, 'files-config-with-warnings');
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('text that is not JSON says line and column, and shows the line with a caret', async (t) => {
+  const { page, log } = await openedFiles(t, [{ name: 'broken.evalset.json', text: '{\n  "eval_set_id": "broken",\n  "eval_cases": [\n    {"eval_id": "a", "conversation": [] oops}\n  ]\n}\n' }],
+    /Loaded 1 file .*1 with errors/);
+  const broken = page.locator('table.files tbody tr.bad');
+  // The position is the core's (its invalid_json message); the line is read from the file here.
+  assert.match(await broken.innerText(), /broken\.evalset\.json[\s\S]*invalid_json: .* at line 4,? column \d+/);
+  const excerpt = await broken.locator('.excerpt').innerText();
+  const [text, caret] = excerpt.split('\n');
+  assert.equal(text, '    {"eval_id": "a", "conversation": [] oops}');
+  assert.match(caret, /^ +\^ line 4, column \d+$/);
+  assert.equal(text[caret.indexOf('^')], 'o', 'the caret points at the first byte the parser refused');
+  await shot(page, 'files-invalid-json');
   assert.deepEqual(log.errors, []);
   await page.close();
 });

@@ -75,7 +75,7 @@ test('npm pack ships exactly the package files', () => {
     'lib/server/http.js', 'lib/server/index.js', 'lib/server/node.js', 'lib/server/pace.js', 'lib/server/worker.js', 'lib/shard_wire.js', 'lib/shards.js',
     'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts',
     'testing.d.ts', 'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
-    'www/app.js', 'www/case.js', 'www/charts.js', 'www/dom.js', 'www/edit.js', 'www/index.html', 'www/model.js', 'www/open.js',
+    'www/app.js', 'www/case.js', 'www/charts.js', 'www/compare.js', 'www/dom.js', 'www/edit.js', 'www/explain.js', 'www/index.html', 'www/model.js', 'www/open.js',
     'www/rescore.js', 'www/viewer.css', 'www/vlist.js',
   ]);
   assert.equal(info.name, 'evalcore');

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'no
 import { dirname, join, resolve } from 'node:path';
 import { evaluate, formatReport, validateEvalConfig } from '../../index.js';
 import { addJudgeStats, judgeStatsLine, runHealth } from '../health.js';
-import { evalHistoryDir, saveEvalSetResult, validatePathSegment } from '../history.js';
+import { evalHistoryDir, saveEvalSetResult, validatePathSegment, validateRunName } from '../history.js';
 import { toHtml, toJson, toJUnit, toMarkdown } from '../reports.js';
 import { loadAgent, resolveAgentPath, appLocation } from '../node/agent.js';
 import { parseArgs, UsageError } from './args.js';
@@ -37,6 +37,7 @@ export const FLAGS = {
   no_save: 'bool',
   remote: 'string',
   shards: 'int',
+  run_name: 'string',
 };
 
 /** Default --agent_timeout: a turn that never answers fails its case instead of hanging the run. */
@@ -61,6 +62,8 @@ Options:
                               file given, else ADK's default criteria
   --print_detailed_results    print every case's metrics and invocations
   --num_runs N                run every case N times (default 1)
+  --run_name LABEL            a label for this run, kept in the result files as
+                              eval_set_result_name (ADK reads it) and shown by \`evalcore view\`
   --concurrency N             eval cases in flight (default 4)
   --judge PROVIDER:MODEL      LLM judge for judged metrics (gemini, openai, anthropic); the API
                               key comes from GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY or
@@ -282,6 +285,7 @@ export async function runEval(argv, io) {
   if (positionals.length < 1) throw new UsageError('missing AGENT_MODULE', COMMAND);
   if (positionals.length < 2) throw new UsageError('missing EVAL_SET: give at least one eval set file, folder or id', COMMAND);
   if (opts.no_save && opts.results_dir !== undefined) throw new UsageError('--no_save and --results_dir exclude each other', COMMAND);
+  if (opts.run_name !== undefined) validateRunName(opts.run_name);
   const [agentArg, ...setArgs] = positionals;
   const format = opts.format ?? 'text';
   const judge = judgeFromFlags(opts, io.env);
@@ -369,7 +373,7 @@ export async function runEval(argv, io) {
     for (const result of setResults) {
       for (const [, cases] of splitByRun(result)) {
         try {
-          written.push(saveEvalSetResult({ appName, evalSetId: result.eval_set_id, evalCaseResults: cases, historyDir }).path);
+          written.push(saveEvalSetResult({ appName, evalSetId: result.eval_set_id, evalCaseResults: cases, historyDir, name: opts.run_name }).path);
         } catch (e) {
           writeFailed = true;
           say(`error: cannot write the results of ${result.eval_set_id} to ${historyDir}: ${e.message}`);
@@ -378,6 +382,7 @@ export async function runEval(argv, io) {
     }
   }
 
+  if (opts.run_name !== undefined) for (const r of setResults) r.eval_set_result_name = opts.run_name;
   const caseResults = setResults.flatMap((r) => r.eval_case_results);
   const text = formatReport(caseResults, { detailed: opts.print_detailed_results === true });
   const report = format === 'text' ? text

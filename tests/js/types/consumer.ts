@@ -194,7 +194,10 @@ import { fromFunction, fromOpenAIMessages } from "evalcore/adapters";
 import { fromAdkAgent } from "evalcore/adk";
 import { AgentEvaluator } from "evalcore/testing";
 import { toJUnit, toMarkdown } from "evalcore/reports";
-import { readEvalSetResult } from "evalcore/history";
+import { readEvalSetResult, createEvalSetResult, validateRunName } from "evalcore/history";
+// A run's label (`--run_name`) as its eval_set_result_name.
+const labelled: EvalSetResult = createEvalSetResult("app", "set", [], { timestamp: 1, name: validateRunName("prompt v2") });
+void labelled;
 const fnAgent: Agent = fromFunction(async (text: string) => ({ text: `echo ${text}`, toolCalls: [{ name: "roll_die", args: { sides: 6 } }] }));
 const logAgent: Agent = fromOpenAIMessages(async () => [{ role: "assistant", content: "done" }]);
 declare const someAdkAgent: Parameters<typeof fromAdkAgent>[0];
