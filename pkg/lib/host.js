@@ -179,6 +179,9 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
         if (reply === ABORTED) return fail('aborted', 'cancelled');
       } catch (e) {
         if (sig.aborted) return fail('aborted', 'cancelled');
+        // The turn's own timeout aborted it, and an agent that honours its signal rejects at
+        // once: the core's clock, racing this call, reports the timeout (agent_timeout).
+        if (own && own.signal.aborted) return new Promise(() => {});
         return fail('failed', `the agent threw: ${errorText(e)}`, agentStack(e));
       } finally {
         if (own) {
