@@ -20,8 +20,8 @@ export async function getWeather({ city }, { delayMs = 0, signal } = {}) {
 
 /** The tool `convert_temperature(celsius, to)`: Celsius to Fahrenheit ("F") or Kelvin ("K"). */
 export function convertTemperature({ celsius, to }) {
-  const value = to === 'K' ? celsius + 273.15 : Math.round((celsius * 9) / 5 + 32);
-  return { value, unit: to === 'K' ? 'K' : 'F' };
+  const temperature = to === 'K' ? celsius + 273.15 : Math.round((celsius * 9) / 5 + 32);
+  return { temperature, unit: to === 'K' ? 'K' : 'F' };
 }
 
 function sleep(ms, signal) {
@@ -80,13 +80,13 @@ export function weatherPolicy(history, { handoff, handoffArgs = (request) => ({ 
   }
   if (converted) {
     const last = history.findLast((m) => m.role === 'tool' && m.name === 'get_weather' && m.result)?.result;
-    return { text: `It is ${converted.value} °F in ${last?.city ?? 'that city'}.` };
+    return { text: `It is ${converted.temperature} °F in ${last?.city ?? 'that city'}.` };
   }
   if (reports.length >= 2) return { text: reports.map((r) => `${r.city}: ${r.sky}, ${r.celsius} °C.`).join(' ') };
   if (reports.length === 1) return { text: `It is ${reports[0].sky} and ${reports[0].celsius} °C in ${reports[0].city}.` };
   // Back from the travel agent (a handoff answers itself; a sub-agent tool returns its advice).
   const advice = results.find((r) => r.name === handoff)?.result;
-  return { text: typeof advice?.advice === 'string' ? advice.advice : 'Have a good trip!' };
+  return { text: advice?.advice ?? advice?.text ?? 'Have a good trip!' };
 }
 
 /** The travel agent's model: the destination's weather first, then what to pack. */

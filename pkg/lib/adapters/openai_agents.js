@@ -170,7 +170,7 @@ export function openAIAgentsSteps(result, fallbackAgent) {
 /**
  * Wraps an `@openai/agents` Agent as an evalcore Agent. Options: `runConfig` (the `Runner`'s
  * config: model provider, model settings, guardrails, tracing), `runOptions` (per run: `context`,
- * `maxTurns`), `continueWith` (`"lastAgent"`, the default: the next turn starts with the agent
+ * `maxTurns`, `stream: true` for a streamed run), `continueWith` (`"lastAgent"`, the default: the next turn starts with the agent
  * that answered, as a chat does after a handoff; `"agent"`: always the given agent), `sdk` (the
  * module, when it cannot be imported by name), `maxConversations`.
  *
@@ -213,6 +213,8 @@ export function fromOpenAIAgents(agent, options = {}) {
     let result;
     try {
       result = await runner.run(conv.agent, input, { ...runOptions, signal });
+      // A streamed run (`runOptions.stream`) is read to its end.
+      if (typeof result?.completed?.then === 'function') await result.completed;
     } catch (err) {
       throw agentFailure(err, WHO, turn);
     }
