@@ -60,6 +60,8 @@ pub fn inference_call_count(ctx: &Ctx) -> Outcome {
                 .count() as f64
         })
     });
+    // The case says why too: the first invocation that could not be counted.
+    let mut first = None;
     for (cell, inv) in out.per_invocation.iter_mut().zip(ctx.actual) {
         let note = match (events_of(inv), cell.score) {
             (None, _) => note("no_invocation_events", NO_EVENTS),
@@ -70,8 +72,12 @@ pub fn inference_call_count(ctx: &Ctx) -> Outcome {
             ),
             _ => None,
         };
+        if first.is_none() {
+            first.clone_from(&note);
+        }
         *cell = noted(std::mem::replace(cell, info(None)), note);
     }
+    out.overall = noted(std::mem::replace(&mut out.overall, info(None)), first);
     out
 }
 
@@ -281,6 +287,7 @@ mod tests {
         let reasons: Vec<_> = calls.per_invocation.iter().map(|c| c.details.reason).collect();
         assert_eq!(reasons, [Some("model_calls_not_reported"), None, Some("no_invocation_events")]);
         assert_eq!(calls.per_invocation[0].score, Some(0.0), "the count stays ADK's");
+        assert_eq!(calls.overall.details.reason, Some("model_calls_not_reported"));
         let durations = invocation_duration(&c);
         let reasons: Vec<_> = durations.per_invocation.iter().map(|c| c.details.reason).collect();
         assert_eq!(reasons, [Some("model_tool_time_not_reported"), None, Some("duration_not_measured")]);
