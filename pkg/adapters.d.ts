@@ -230,9 +230,10 @@ export interface AiSdkRunArgs {
   signal: StandardAbortSignal | undefined;
   /**
    * For `experimental_telemetry`: a tracer that records when the turn awaited the model and ran
-   * tools (the model / tool split of `invocation_duration_v1`); it records no inputs or outputs.
+   * tools (the model / tool split of `invocation_duration_v1`), `functionId` the agent's name; it
+   * records no inputs or outputs unless `options.tracer` (yours) receives the spans too.
    */
-  telemetry: { isEnabled: true; tracer: any; recordInputs: false; recordOutputs: false };
+  telemetry: { isEnabled: true; tracer: any; functionId: string; recordInputs?: boolean; recordOutputs?: boolean };
   turn: AdapterTurn;
 }
 
@@ -329,8 +330,6 @@ export interface MastraAgentLike {
 export interface FromMastraOptions extends AdapterOptions, ConversationOptions {
   /** Options of every `agent.generate` (`maxSteps`, `modelSettings` ...; the turn's signal is added as `abortSignal`). */
   generateOptions?: object;
-  /** `true`: the agent's memory keeps each conversation on a thread of its own (default: the adapter carries the messages). */
-  memory?: boolean;
 }
 
 /**

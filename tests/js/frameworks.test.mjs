@@ -122,6 +122,38 @@ test('AI SDK 6 (generateText, streamText): the invocations ADK records, the sub-
   });
 });
 
+test('AI SDK: your own tracer still receives every span (and the attributes the AI SDK records by default)', async () => {
+  const mod = await example('ai_sdk');
+  const ai = await import(findPackageEntry('ai', join(EXAMPLES, 'ai_sdk')));
+  const spans = [];
+  const attributes = {};
+  const tracer = {
+    startSpan: (name, options) => {
+      const attrs = { ...options?.attributes };
+      return {
+        end() { spans.push(name); attributes[name] = { ...attributes[name], ...attrs }; },
+        setAttributes(a) { Object.assign(attrs, a); return this; },
+        setAttribute(k, v) { attrs[k] = v; return this; },
+        setStatus() { return this; }, recordException() { return this; }, addEvent() { return this; },
+        spanContext: () => ({ traceId: 't', spanId: 's', traceFlags: 1 }), isRecording: () => true,
+      };
+    },
+    startActiveSpan(name, ...args) {
+      const options = args.find((a) => a && typeof a === 'object');
+      return args.find((a) => typeof a === 'function')(this.startSpan(name, options));
+    },
+  };
+  const agent = fromAiSdk(({ messages, signal, telemetry }) => ai.generateText({
+    model: mod.weatherModel, messages, tools: mod.weatherTools({ telemetry }), stopWhen: ai.stepCountIs(5), abortSignal: signal, experimental_telemetry: telemetry,
+  }), { author: 'weather_agent', tracer });
+  const reply = await agent({ evalSetId: 's', evalId: 'c', run: 0, turnIndex: 0, sessionId: 'tracer', text: 'What is the weather in Paris?' });
+  assert.deepEqual(spans, ['ai.generateText.doGenerate', 'ai.toolCall', 'ai.generateText.doGenerate', 'ai.generateText']);
+  assert.equal(attributes['ai.generateText.doGenerate']['ai.response.text'], 'It is sunny and 18 °C in Paris.');
+  assert.equal(attributes['ai.generateText']['ai.telemetry.functionId'], 'weather_agent');
+  assert.equal(reply.timings.model.length, 2);
+  assert.equal(reply.timings.tool.length, 1);
+});
+
 test('OpenAI Agents SDK: the same invocations; a handoff is transfer_to_agent and the receiving agent authors what follows', async () => {
   const { makeAgents, modelProvider } = await example('openai_agents');
   const sdk = await import(findPackageEntry('@openai/agents', join(EXAMPLES, 'openai_agents')));

@@ -79,11 +79,11 @@ export function aiSdkStep(step, s, author) {
 }
 
 /**
- * A tracer for the call's `experimental_telemetry`: it records when the AI SDK's model spans
- * (`ai.*.doGenerate`, `ai.*.doStream`) and tool spans (`ai.toolCall`) ran, and passes every span
- * on to `userTracer` when there is one. Attributes and outputs are not recorded.
+ * Telemetry settings for the call's `experimental_telemetry`: a tracer that records when the AI
+ * SDK's model spans (`ai.*.doGenerate`, `ai.*.doStream`) and tool spans (`ai.toolCall`) ran, and
+ * passes every span on to `userTracer` when there is one.
  */
-function telemetryFor(times, userTracer) {
+function telemetryFor(times, userTracer, functionId) {
   const kindOf = (name) => (/\.do(Generate|Stream)$/.test(name) ? 'model' : name === 'ai.toolCall' ? 'tool' : null);
   const noop = { end() {}, setAttribute() {}, setAttributes() {}, addEvent() {}, addLink() {}, addLinks() {}, setStatus() {}, updateName() {}, recordException() {} };
   const wrap = (inner, end) => {
@@ -119,7 +119,11 @@ function telemetryFor(times, userTracer) {
       return userTracer.startActiveSpan(name, ...args);
     },
   };
-  return { isEnabled: true, tracer, recordInputs: false, recordOutputs: false };
+  // Without a tracer of yours, nothing is recorded but the times; with one, what the AI SDK
+  // records by default. The function id names the agent, as a trace of the run names it.
+  return userTracer
+    ? { isEnabled: true, tracer, functionId }
+    : { isEnabled: true, tracer, functionId, recordInputs: false, recordOutputs: false };
 }
 
 /** The user's turn as an AI SDK user message: its text, with any inline or linked files as file parts. */
@@ -179,7 +183,7 @@ export function fromAiSdk(run, options = {}) {
     const conv = store.begin(turn, () => ({ messages: [] }));
     const messages = [...conv.messages, userMessage(turn)];
     const times = timeline();
-    const telemetry = telemetryFor(times, userTracer);
+    const telemetry = telemetryFor(times, userTracer, author);
     const result = await callUser(run, [{ messages, signal, telemetry, turn }], WHO, turn);
     if (result === null || typeof result !== 'object') throw notAResult('$', describe(result));
     const done = await callUser(settle, [result], WHO, turn);

@@ -1,7 +1,6 @@
 // `fromMastra`: a Mastra `Agent` (`@mastra/core`) as an evalcore Agent, through `agent.generate`.
 // Each turn gives the agent the conversation so far (the AI SDK messages of the earlier turns'
-// `response.messages`) — or, with `memory`, only the new message on the conversation's own
-// memory thread — and reads the result's steps: Mastra's per-step `text`, `toolCalls`,
+// `response.messages`) and reads the result's steps: Mastra's per-step `text`, `toolCalls`,
 // `toolResults` (its chunk shape, `{ payload }`, or AI SDK's) and `usage`. Nothing of Mastra is
 // imported.
 import { EvalError, abortReason, callUser, checkTurn, describe, isPlainObject, turnText } from './common.js';
@@ -53,9 +52,8 @@ export function mastraStep(step, s, author) {
 /**
  * Wraps a Mastra Agent as an evalcore Agent, called as `agent.generate(messages, options)`.
  * Options: `author` (default: the agent's name), `generateOptions` (passed to every generate:
- * `maxSteps`, `modelSettings`, ...), `memory` (`true`: the agent's memory keeps the conversation
- * on a thread of its own per conversation, `resource` the case's user id; default: the adapter
- * carries the messages), `maxConversations`.
+ * `maxSteps`, `modelSettings`, ...; the turn's signal is added as `abortSignal`),
+ * `maxConversations`.
  */
 export function fromMastra(agent, options = {}) {
   if (agent === null || typeof agent !== 'object' || typeof agent.generate !== 'function') {
@@ -64,21 +62,14 @@ export function fromMastra(agent, options = {}) {
   if (!isPlainObject(options)) throw new EvalError('schema', '$.options', `${WHO}: options must be an object, found ${describe(options)}`);
   const author = authorOf({ author: options.author ?? (typeof agent.name === 'string' && agent.name !== '' ? agent.name : undefined) }, WHO);
   const base = isPlainObject(options.generateOptions) ? options.generateOptions : {};
-  const memory = options.memory === true;
   const store = conversations(WHO, options.maxConversations);
-  let nextThread = 0;
   return async function mastraAgent(turn) {
     checkTurn(turn, WHO);
     const signal = turn.signal ?? undefined;
     if (signal?.aborted) throw abortReason(signal);
-    const conv = store.begin(turn, () => ({ messages: [], thread: `evalcore-${turn.sessionId ?? 'session'}-${nextThread++}` }));
-    const user = { role: 'user', content: turnText(turn) };
-    const messages = memory ? [user] : [...conv.messages, user];
-    const generateOptions = {
-      ...base,
-      ...(memory ? { memory: { ...base.memory, thread: conv.thread, resource: turn.userId ?? 'evalcore' } } : {}),
-      ...(signal ? { abortSignal: signal } : {}),
-    };
+    const conv = store.begin(turn, () => ({ messages: [] }));
+    const messages = [...conv.messages, { role: 'user', content: turnText(turn) }];
+    const generateOptions = { ...base, ...(signal ? { abortSignal: signal } : {}) };
     const result = await callUser((m, o) => agent.generate(m, o), [messages, generateOptions], WHO, turn);
     if (signal?.aborted) throw abortReason(signal);
     if (result === null || typeof result !== 'object' || !Array.isArray(result.steps)) {
@@ -89,7 +80,7 @@ export function fromMastra(agent, options = {}) {
     const steps = result.steps.map((st, s) => mastraStep(st, s, author));
     const events = stepsToEvents(steps, { author, who: WHO, ids: (s, i) => `call_${turnIndex}_${s}_${i}` });
     const added = Array.isArray(result.response?.messages) ? result.response.messages : [{ role: 'assistant', content: typeof result.text === 'string' ? result.text : '' }];
-    if (!memory) conv.messages = [...messages, ...added];
+    conv.messages = [...messages, ...added];
     return reply(events);
   };
 }
