@@ -4,6 +4,7 @@
 // answers `generateText` (doGenerate) and `streamText` (doStream, through the AI SDK's
 // `simulateReadableStream`) alike, and reports the same usage on every call.
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
+import { historyOfPrompt } from '../weather/ai_sdk_prompt.mjs';
 import { USAGE } from '../weather/weather.mjs';
 
 let ids = 0;
@@ -15,25 +16,8 @@ function resultOf(output) {
   return { result: output?.value };
 }
 
-/** The AI SDK's prompt (system, user, assistant and tool messages of parts) as the policy's entries. */
-export function historyOf(prompt) {
-  const out = [];
-  for (const m of prompt) {
-    const parts = Array.isArray(m.content) ? m.content : [];
-    if (m.role === 'user') out.push({ role: 'user', text: parts.filter((p) => p.type === 'text').map((p) => p.text).join('') });
-    if (m.role === 'assistant') {
-      out.push({
-        role: 'assistant',
-        text: parts.filter((p) => p.type === 'text').map((p) => p.text).join(''),
-        calls: parts.filter((p) => p.type === 'tool-call').map((p) => ({ name: p.toolName, args: p.input })),
-      });
-    }
-    if (m.role === 'tool') {
-      for (const p of parts) if (p.type === 'tool-result') out.push({ role: 'tool', name: p.toolName, ...resultOf(p.output) });
-    }
-  }
-  return out;
-}
+/** The prompt as the policy's entries. */
+export const historyOf = (prompt) => historyOfPrompt(prompt, resultOf);
 
 const usage = () => ({
   inputTokens: { total: USAGE.input, noCache: USAGE.input - USAGE.cached, cacheRead: USAGE.cached, cacheWrite: undefined },

@@ -3,6 +3,7 @@
 // reading the prompt Mastra built — the conversation, tool calls and tool results — as a real
 // model would, with the same usage on every call.
 import { MockLanguageModelV2 } from 'ai/test';
+import { historyOfPrompt } from '../weather/ai_sdk_prompt.mjs';
 import { USAGE } from '../weather/weather.mjs';
 
 let ids = 0;
@@ -16,23 +17,8 @@ function resultOf(output) {
   return { result: value };
 }
 
-/** The prompt (AI SDK 5 messages of parts) as the policy's entries. */
-export function historyOf(prompt) {
-  const out = [];
-  for (const m of prompt) {
-    const parts = Array.isArray(m.content) ? m.content : [];
-    if (m.role === 'user') out.push({ role: 'user', text: parts.filter((p) => p.type === 'text').map((p) => p.text).join('') });
-    if (m.role === 'assistant') {
-      out.push({
-        role: 'assistant',
-        text: parts.filter((p) => p.type === 'text').map((p) => p.text).join(''),
-        calls: parts.filter((p) => p.type === 'tool-call').map((p) => ({ name: p.toolName, args: p.input })),
-      });
-    }
-    if (m.role === 'tool') for (const p of parts) if (p.type === 'tool-result') out.push({ role: 'tool', name: p.toolName, ...resultOf(p.output) });
-  }
-  return out;
-}
+/** The prompt as the policy's entries. */
+export const historyOf = (prompt) => historyOfPrompt(prompt, resultOf);
 
 /** A mock model named `modelId` that answers with `policy(history)`. */
 export function scriptedModel(modelId, policy) {

@@ -12,7 +12,7 @@ import { aiSdkStep, aiSdkUsage } from '../../pkg/lib/adapters/ai_sdk.js';
 import { conversations } from '../../pkg/lib/adapters/conversations.js';
 import { langGraphSteps } from '../../pkg/lib/adapters/langgraph.js';
 import { mastraStep } from '../../pkg/lib/adapters/mastra.js';
-import { stepsToEvents, timeline, usageMetadata } from '../../pkg/lib/adapters/steps.js';
+import { stepsToEvents, timeline, usageAt, usageMetadata } from '../../pkg/lib/adapters/steps.js';
 import { MINIMAL_SET } from './helpers.mjs';
 
 const turn = (extra = {}) => ({ evalSetId: 's', evalId: 'c', run: 0, turnIndex: 0, sessionId: 'x', text: 'Weather?', ...extra });
@@ -59,6 +59,13 @@ test('usageMetadata: output counts reasoning (candidates = output - reasoning); 
   }
 });
 
+test('usageAt: counts by path, the first path with a number, arrays summed over, nothing is undefined', () => {
+  const u = { a: 1, d: [{ c: 2 }, { c: 3 }, { x: 1 }], bad: -1, s: '4' };
+  assert.deepEqual(usageAt(u, { inputTokens: ['missing', 'a'], cachedInputTokens: ['d.c'], outputTokens: ['bad'], totalTokens: ['s'] }), { inputTokens: 1, cachedInputTokens: 5 });
+  assert.equal(usageAt({ z: 'none' }, { inputTokens: ['z'] }), undefined);
+  assert.equal(usageAt(null, { inputTokens: ['a'] }), undefined);
+});
+
 test('aiSdkUsage: v6 details, v5 flat fields (output with or without reasoning), v4 prompt/completion', () => {
   const v6 = { inputTokens: 100, inputTokenDetails: { noCacheTokens: 60, cacheReadTokens: 40 }, outputTokens: 30, outputTokenDetails: { textTokens: 20, reasoningTokens: 10 }, totalTokens: 130 };
   assert.deepEqual(aiSdkUsage(v6), { inputTokens: 100, outputTokens: 30, reasoningTokens: 10, cachedInputTokens: 40, totalTokens: 130 });
@@ -67,7 +74,7 @@ test('aiSdkUsage: v6 details, v5 flat fields (output with or without reasoning),
   // v5, Google: candidates without thoughts (total = input + output + reasoning); and reasoning above output.
   assert.equal(aiSdkUsage({ inputTokens: 100, outputTokens: 20, reasoningTokens: 10, totalTokens: 130 }).outputTokens, 30);
   assert.equal(aiSdkUsage({ inputTokens: 100, outputTokens: 5, reasoningTokens: 50 }).outputTokens, 55);
-  assert.deepEqual(aiSdkUsage({ promptTokens: 7, completionTokens: 3, totalTokens: 10 }), { inputTokens: 7, outputTokens: 3, reasoningTokens: undefined, cachedInputTokens: undefined, totalTokens: 10 });
+  assert.deepEqual(aiSdkUsage({ promptTokens: 7, completionTokens: 3, totalTokens: 10 }), { inputTokens: 7, outputTokens: 3, totalTokens: 10 });
   assert.equal(aiSdkUsage({ inputTokens: undefined, outputTokens: undefined }), undefined);
   assert.equal(aiSdkUsage(undefined), undefined);
 });
@@ -86,7 +93,7 @@ test('aiSdkStep: v6 content parts, v4 toolCalls/toolResults, errors, preliminary
     usage: { inputTokens: 1, outputTokens: 2 }, response: { modelId: 'gpt-x' },
   }, 0, 'me');
   assert.deepEqual(v6, {
-    author: 'me', text: 'AB', model: 'gpt-x', usage: { inputTokens: 1, outputTokens: 2, reasoningTokens: undefined, cachedInputTokens: undefined, totalTokens: undefined },
+    author: 'me', text: 'AB', model: 'gpt-x', usage: { inputTokens: 1, outputTokens: 2 },
     toolCalls: [{ id: 'c1', name: 'f', args: { x: 1 }, response: 'done' }, { id: 'c2', name: 'g', args: { _raw: '{"broken' }, error: new Error('bad input') }],
     toolResults: [{ id: 'old', name: 'h', response: 1 }],
   });
@@ -109,7 +116,7 @@ test('langGraphSteps: AIMessages (plain or LangChain) are steps; ToolMessages th
   assert.deepEqual(steps, [
     {
       author: 'router', text: 'Routing.', model: 'claude-x',
-      usage: { inputTokens: 9, outputTokens: 4, reasoningTokens: 1, cachedInputTokens: undefined, totalTokens: 13 },
+      usage: { inputTokens: 9, outputTokens: 4, reasoningTokens: 1, totalTokens: 13 },
       toolCalls: [{ id: 't1', name: 'transfer_to_sales', args: {}, transferTo: 'sales' }, { id: 't2', name: 'transfer_to_nobody', args: {}, error: 'Error: nobody\n Please fix your mistakes.' }],
       toolResults: [],
     },

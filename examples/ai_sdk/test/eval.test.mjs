@@ -2,19 +2,14 @@
 // generateText and with streamText), then what the core recorded for a few cases — the tool
 // calls of one step and of sequential steps, the text beside them, the usage of every model
 // call, the model / tool split of the duration — and a turn that runs out of time.
-import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from 'evalcore';
 import { AgentEvaluator } from 'evalcore/testing';
+import { actual, exampleData, metric } from '../../weather/results.mjs';
 import { agent, makeAgent, streamingAgent } from '../agent.mjs';
 
-const EVAL_SET = fileURLToPath(new URL('../ai_sdk.evalset.json', import.meta.url));
-const evalSet = JSON.parse(readFileSync(EVAL_SET, 'utf8'));
-const config = JSON.parse(readFileSync(new URL('../test_config.json', import.meta.url), 'utf8'));
+const { path: EVAL_SET, evalSet, config } = exampleData(new URL('../', import.meta.url), 'ai_sdk');
 
-const metric = (r, name) => r.overall_eval_metric_results.find((m) => m.metric_name === name);
-const actual = (r, i = 0) => r.eval_metric_result_per_invocation[i].actual_invocation;
 const calls = (inv) => inv.intermediate_data.invocation_events.flatMap((e) => (e.content?.parts ?? []).filter((p) => p.function_call).map((p) => p.function_call));
 
 describe('weather agent (AI SDK)', () => {

@@ -3,21 +3,14 @@
 // recorded — the handoff between the two agents as ADK's transfer_to_agent, the authors from
 // the AIMessages' names, two tool_calls of one message, usage_metadata per model call, the
 // model / tool split from LangChain's callbacks — and a turn that runs out of time.
-import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from 'evalcore';
 import { fromLangGraph } from 'evalcore/adapters';
 import { AgentEvaluator } from 'evalcore/testing';
+import { events, exampleData, metric, parts } from '../../weather/results.mjs';
 import { agent, makeGraph } from '../agent.mjs';
 
-const EVAL_SET = fileURLToPath(new URL('../langgraph.evalset.json', import.meta.url));
-const evalSet = JSON.parse(readFileSync(EVAL_SET, 'utf8'));
-const config = JSON.parse(readFileSync(new URL('../test_config.json', import.meta.url), 'utf8'));
-
-const metric = (r, name) => r.overall_eval_metric_results.find((m) => m.metric_name === name);
-const events = (r, i = 0) => r.eval_metric_result_per_invocation[i].actual_invocation.intermediate_data.invocation_events;
-const parts = (e) => (e.content?.parts ?? []).map((p) => p.text ?? p.function_call?.name ?? `${p.function_response?.name} ->`);
+const { path: EVAL_SET, evalSet, config } = exampleData(new URL('../', import.meta.url), 'langgraph');
 
 describe('weather graph (LangGraph.js)', () => {
   it('passes its eval set, each conversation on a thread of the checkpointer', async () => {

@@ -2,20 +2,13 @@
 // what the core recorded — two calls of one step with the text beside them, the sub-agent as a
 // tool call, a failing tool's error, the usage of every model call — what Mastra does not report
 // (the model / tool split, said in the duration's details), and a turn that runs out of time.
-import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from 'evalcore';
 import { AgentEvaluator } from 'evalcore/testing';
+import { events, exampleData, metric, parts } from '../../weather/results.mjs';
 import { TRAVEL_TOOL, agent, makeAgent } from '../agent.mjs';
 
-const EVAL_SET = fileURLToPath(new URL('../mastra.evalset.json', import.meta.url));
-const evalSet = JSON.parse(readFileSync(EVAL_SET, 'utf8'));
-const config = JSON.parse(readFileSync(new URL('../test_config.json', import.meta.url), 'utf8'));
-
-const metric = (r, name) => r.overall_eval_metric_results.find((m) => m.metric_name === name);
-const events = (r, i = 0) => r.eval_metric_result_per_invocation[i].actual_invocation.intermediate_data.invocation_events;
-const parts = (e) => (e.content?.parts ?? []).map((p) => p.text ?? p.function_call?.name ?? `${p.function_response?.name} ->`);
+const { path: EVAL_SET, evalSet, config } = exampleData(new URL('../', import.meta.url), 'mastra');
 
 describe('weather agent (Mastra)', () => {
   it('passes its eval set', async () => {

@@ -7,11 +7,9 @@
 import { abortReason, callUser, checkTurn, describe, EvalError, isPlainObject, turnText } from './common.js';
 import { conversations } from './conversations.js';
 import { authorOf, requireFunction } from './generic.js';
-import { argsObject, reply, stepsToEvents, timeline } from './steps.js';
+import { argsObject, reply, stepsToEvents, timeline, usageAt } from './steps.js';
 
 const WHO = 'fromAiSdk';
-
-const num = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
 
 /**
  * AI SDK usage (v6 `LanguageModelUsage`, v5's flat fields, v4's prompt/completion tokens) as the
@@ -21,19 +19,16 @@ const num = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 
  * did not count them and they are added. `undefined` when the step reported no counts.
  */
 export function aiSdkUsage(u) {
-  if (!isPlainObject(u)) return undefined;
-  const input = num(u.inputTokens) ?? num(u.promptTokens);
-  let output = num(u.outputTokens) ?? num(u.completionTokens);
-  const reasoning = num(u.outputTokenDetails?.reasoningTokens) ?? num(u.reasoningTokens);
-  const cached = num(u.inputTokenDetails?.cacheReadTokens) ?? num(u.cachedInputTokens);
-  const total = num(u.totalTokens);
-  const v5 = !isPlainObject(u.outputTokenDetails);
-  if (v5 && output !== undefined && reasoning !== undefined && reasoning > 0
+  const out = usageAt(u, {
+    inputTokens: ['inputTokens', 'promptTokens'], outputTokens: ['outputTokens', 'completionTokens'], totalTokens: ['totalTokens'],
+    reasoningTokens: ['outputTokenDetails.reasoningTokens', 'reasoningTokens'], cachedInputTokens: ['inputTokenDetails.cacheReadTokens', 'cachedInputTokens'],
+  });
+  const { inputTokens: input, outputTokens: output, reasoningTokens: reasoning, totalTokens: total } = out ?? {};
+  if (out && !isPlainObject(u.outputTokenDetails) && output !== undefined && reasoning > 0
     && (reasoning > output || (input !== undefined && total === input + output + reasoning))) {
-    output += reasoning;
+    out.outputTokens = output + reasoning;
   }
-  const out = { inputTokens: input, outputTokens: output, reasoningTokens: reasoning, cachedInputTokens: cached, totalTokens: total };
-  return Object.values(out).some((v) => v !== undefined) ? out : undefined;
+  return out;
 }
 
 /** A step's parts: v5/v6 `content`, or v4's `text`, `toolCalls` and `toolResults`. */

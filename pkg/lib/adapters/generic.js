@@ -4,7 +4,7 @@
 // the core applies ADK's own rules for the final response and the intermediate data.
 import { EvalError, callUser, checkTurn, describe, isPlainObject, rawJson, turnText } from './common.js';
 import {
-  DEFAULT_AUTHOR, argsObject, checkAuthor, checkCall, stepsToEvents, textResponse,
+  DEFAULT_AUTHOR, argsObject, checkAuthor, checkCall, stepsToEvents, textResponse, usageAt,
 } from './steps.js';
 
 /** `options.author` (default `"agent"`); bad options are `schema` errors. */
@@ -147,14 +147,10 @@ function parseArguments(value, path, who) {
 /** Chat-completions usage as the steps' usage (completion tokens count the reasoning ones). */
 function chatUsage(usage, path, who) {
   if (!isPlainObject(usage)) throw new EvalError('agent_reply', path, `${who}: usage must be an object, found ${describe(usage)}`);
-  const num = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
-  return {
-    inputTokens: num(usage.prompt_tokens),
-    outputTokens: num(usage.completion_tokens),
-    reasoningTokens: num(usage.completion_tokens_details?.reasoning_tokens),
-    cachedInputTokens: num(usage.prompt_tokens_details?.cached_tokens),
-    totalTokens: num(usage.total_tokens),
-  };
+  return usageAt(usage, {
+    inputTokens: ['prompt_tokens'], outputTokens: ['completion_tokens'], totalTokens: ['total_tokens'],
+    reasoningTokens: ['completion_tokens_details.reasoning_tokens'], cachedInputTokens: ['prompt_tokens_details.cached_tokens'],
+  });
 }
 
 /** An `assistant` message as a step: its text (or refusal), then its tool calls in order. */

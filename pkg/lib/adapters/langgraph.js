@@ -8,7 +8,7 @@
 import { EvalError, abortReason, callUser, checkTurn, describe, isPlainObject, turnText } from './common.js';
 import { conversations } from './conversations.js';
 import { authorOf } from './generic.js';
-import { argsObject, reply, stepsToEvents, textResponse, timeline } from './steps.js';
+import { argsObject, reply, stepsToEvents, textResponse, timeline, usageAt } from './steps.js';
 
 const WHO = 'fromLangGraph';
 
@@ -27,17 +27,10 @@ function contentText(content) {
 }
 
 /** LangChain `usage_metadata` as the steps' usage (its output counts reasoning, as OpenAI's). */
-function usageOf(u) {
-  if (!isPlainObject(u)) return undefined;
-  const num = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
-  return {
-    inputTokens: num(u.input_tokens),
-    outputTokens: num(u.output_tokens),
-    reasoningTokens: num(u.output_token_details?.reasoning),
-    cachedInputTokens: num(u.input_token_details?.cache_read),
-    totalTokens: num(u.total_tokens),
-  };
-}
+const usageOf = (u) => usageAt(u, {
+  inputTokens: ['input_tokens'], outputTokens: ['output_tokens'], totalTokens: ['total_tokens'],
+  reasoningTokens: ['output_token_details.reasoning'], cachedInputTokens: ['input_token_details.cache_read'],
+});
 
 const HANDOFF = /^transfer_to_(.+)$/;
 

@@ -5,27 +5,16 @@
 // handoffs (ADK's `transfer_to_agent`, the receiving agent the author of what follows), the
 // tools' outputs, each response's usage. `@openai/agents` is imported when the first turn runs,
 // from the user's own install.
-import { EvalError, abortReason, agentFailure, checkTurn, describe, isPlainObject, turnText } from './common.js';
+import { EvalError, abortReason, agentFailure, checkTurn, describe, importPeer, isPlainObject, turnText } from './common.js';
 import { conversations } from './conversations.js';
-import { argsObject, checkAuthor, reply, stepsToEvents, timeline } from './steps.js';
+import { argsObject, checkAuthor, reply, stepsToEvents, timeline, usageAt } from './steps.js';
 
 const WHO = 'fromOpenAIAgents';
 
-async function loadSdk(given) {
-  let sdk = given;
-  if (sdk === undefined) {
-    try {
-      sdk = await import('@openai/agents');
-    } catch (cause) {
-      throw new EvalError('unsupported', '', `${WHO}: cannot load '@openai/agents' (${cause?.message ?? cause}). `
-        + "Install it next to evalcore (npm install @openai/agents), or pass the module: fromOpenAIAgents(agent, { sdk: await import('@openai/agents') })", { cause });
-    }
-  }
-  if (!sdk || typeof sdk.Runner !== 'function') {
-    throw new EvalError('unsupported', '$.options.sdk', `${WHO}: options.sdk must be the '@openai/agents' module namespace; it has no Runner class`);
-  }
-  return sdk;
-}
+const loadSdk = (given) => importPeer({
+  load: () => import('@openai/agents'), name: '@openai/agents', given, option: 'sdk', who: WHO, classes: ['Runner'],
+  pass: "fromOpenAIAgents(agent, { sdk: await import('@openai/agents') })",
+});
 
 /**
  * A model that records, on `times`, when a turn awaited it: each `getResponse`, and each pull of
@@ -76,22 +65,10 @@ function timedProvider(sdk, provider, times, calls) {
 }
 
 /** A Responses-API usage (one model response) as the steps' usage; its details may be arrays. */
-function responseUsage(u) {
-  if (!isPlainObject(u)) return undefined;
-  const num = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
-  const detail = (d, key) => {
-    const list = Array.isArray(d) ? d : [d];
-    const found = list.map((x) => num(x?.[key])).filter((x) => x !== undefined);
-    return found.length ? found.reduce((a, b) => a + b, 0) : undefined;
-  };
-  return {
-    inputTokens: num(u.inputTokens),
-    outputTokens: num(u.outputTokens),
-    reasoningTokens: detail(u.outputTokensDetails, 'reasoning_tokens'),
-    cachedInputTokens: detail(u.inputTokensDetails, 'cached_tokens'),
-    totalTokens: num(u.totalTokens),
-  };
-}
+const responseUsage = (u) => usageAt(u, {
+  inputTokens: ['inputTokens'], outputTokens: ['outputTokens'], totalTokens: ['totalTokens'],
+  reasoningTokens: ['outputTokensDetails.reasoning_tokens'], cachedInputTokens: ['inputTokensDetails.cached_tokens'],
+});
 
 /** A message item's text: its output_text parts (or refusals) joined. */
 function messageText(raw) {

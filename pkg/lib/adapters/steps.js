@@ -79,6 +79,30 @@ export function usageMetadata(usage, path, who) {
   return out;
 }
 
+/**
+ * A framework's usage object read as the steps' usage. `paths` gives, per count, where it is —
+ * `'output_token_details.reasoning'` is `u.output_token_details.reasoning`, the first of several
+ * paths that has a number wins, and an array met on the way is summed over (the Responses API's
+ * per-request details). Counts that are not numbers >= 0 are left out; none at all is `undefined`.
+ */
+export function usageAt(u, paths) {
+  if (!isPlainObject(u)) return undefined;
+  const at = (v, path) => {
+    if (path.length === 0) return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
+    if (Array.isArray(v)) {
+      const found = v.map((x) => at(x, path)).filter((x) => x !== undefined);
+      return found.length > 0 ? found.reduce((a, b) => a + b, 0) : undefined;
+    }
+    return isPlainObject(v) ? at(v[path[0]], path.slice(1)) : undefined;
+  };
+  const out = {};
+  for (const [field, alternatives] of Object.entries(paths)) {
+    const n = alternatives.map((p) => at(u, p.split('.'))).find((x) => x !== undefined);
+    if (n !== undefined) out[field] = n;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /** An Error's message, or the value as text: what a failed tool answered. */
 export function errorText(error) {
   if (error instanceof Error) return error.message;
