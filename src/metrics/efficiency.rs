@@ -25,7 +25,8 @@ fn note(reason: &'static str, message: &'static str) -> Option<Note> {
     Some((reason, message.to_string()))
 }
 
-const NO_EVENTS: &str = "no invocation_events (hand-written or legacy intermediate_data): ADK reads this figure from them";
+const NO_EVENTS: &str =
+    "no invocation_events (hand-written or legacy intermediate_data): ADK reads this figure from them";
 
 fn events_of(inv: &Invocation) -> Option<&[crate::schema::InvocationEvent]> {
     match &inv.intermediate_data {
@@ -181,10 +182,7 @@ pub fn round3(x: f64) -> f64 {
 /// Why a duration, or its model / tool split, is missing.
 fn duration_note(d: &[Option<f64>; 4]) -> Option<Note> {
     match d {
-        [None, ..] => note(
-            "duration_not_measured",
-            "measured only when evalcore runs the agent",
-        ),
+        [None, ..] => note("duration_not_measured", "measured only when evalcore runs the agent"),
         [_, None, _, _] | [_, _, None, _] => note(
             "model_tool_time_not_reported",
             "the agent reported no model / tool `timings`: the split is unknown",
@@ -281,21 +279,40 @@ mod tests {
         let c = ctx(&actual);
         let tokens = token_usage(&c);
         let reasons: Vec<_> = tokens.per_invocation.iter().map(|c| c.details.reason).collect();
-        assert_eq!(reasons, [Some("usage_not_reported"), None, Some("no_invocation_events")]);
+        assert_eq!(
+            reasons,
+            [Some("usage_not_reported"), None, Some("no_invocation_events")]
+        );
         assert_eq!(tokens.overall.details.reason, Some("usage_partly_reported"));
         let calls = inference_call_count(&c);
         let reasons: Vec<_> = calls.per_invocation.iter().map(|c| c.details.reason).collect();
-        assert_eq!(reasons, [Some("model_calls_not_reported"), None, Some("no_invocation_events")]);
+        assert_eq!(
+            reasons,
+            [Some("model_calls_not_reported"), None, Some("no_invocation_events")]
+        );
         assert_eq!(calls.per_invocation[0].score, Some(0.0), "the count stays ADK's");
         assert_eq!(calls.overall.details.reason, Some("model_calls_not_reported"));
         let durations = invocation_duration(&c);
         let reasons: Vec<_> = durations.per_invocation.iter().map(|c| c.details.reason).collect();
-        assert_eq!(reasons, [Some("model_tool_time_not_reported"), None, Some("duration_not_measured")]);
-        assert_eq!(durations.overall.details.reason, Some("model_tool_time_partly_reported"));
+        assert_eq!(
+            reasons,
+            [
+                Some("model_tool_time_not_reported"),
+                None,
+                Some("duration_not_measured")
+            ]
+        );
+        assert_eq!(
+            durations.overall.details.reason,
+            Some("model_tool_time_partly_reported")
+        );
         let whole = [actual[1].clone()];
         assert_eq!(invocation_duration(&ctx(&whole)).overall.details.reason, None);
         let only_text = [inv(json!({"intermediate_data": text}))];
-        assert_eq!(token_usage(&ctx(&only_text)).overall.details.reason, Some("usage_not_reported"));
+        assert_eq!(
+            token_usage(&ctx(&only_text)).overall.details.reason,
+            Some("usage_not_reported")
+        );
     }
 
     #[test]

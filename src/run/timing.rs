@@ -74,12 +74,18 @@ pub fn durations(timings: Option<&Value>) -> Result<(Option<f64>, Option<f64>), 
         .as_object()
         .ok_or("timings must be an object: {model, tool} intervals or {modelMs, toolMs}")?;
     let (model_iv, tool_iv) = (field(o, "model", "model"), field(o, "tool", "tool"));
-    let model_total = field(o, "model_ms", "modelMs").map(|v| total_ms(v, "timings.modelMs")).transpose()?;
-    let tool_total = field(o, "tool_ms", "toolMs").map(|v| total_ms(v, "timings.toolMs")).transpose()?;
+    let model_total = field(o, "model_ms", "modelMs")
+        .map(|v| total_ms(v, "timings.modelMs"))
+        .transpose()?;
+    let tool_total = field(o, "tool_ms", "toolMs")
+        .map(|v| total_ms(v, "timings.toolMs"))
+        .transpose()?;
     let seconds = |ms: f64| round3(ms / 1000.0);
     if model_total.is_some() || tool_total.is_some() {
         if model_iv.is_some() || tool_iv.is_some() {
-            return Err("timings gives both intervals (model, tool) and totals (modelMs, toolMs); give one form".into());
+            return Err(
+                "timings gives both intervals (model, tool) and totals (modelMs, toolMs); give one form".into(),
+            );
         }
         return Ok((model_total.map(seconds), tool_total.map(seconds)));
     }
@@ -125,8 +131,14 @@ mod tests {
     #[test]
     fn totals_and_missing_kinds() {
         assert_eq!(durations(None).unwrap(), (None, None));
-        assert_eq!(durations(Some(&json!({"modelMs": 1234.4}))).unwrap(), (Some(1.234), None));
-        assert_eq!(durations(Some(&json!({"tool": [[0, 20]]}))).unwrap(), (None, Some(0.02)));
+        assert_eq!(
+            durations(Some(&json!({"modelMs": 1234.4}))).unwrap(),
+            (Some(1.234), None)
+        );
+        assert_eq!(
+            durations(Some(&json!({"tool": [[0, 20]]}))).unwrap(),
+            (None, Some(0.02))
+        );
         assert_eq!(durations(Some(&json!({"model": []}))).unwrap(), (Some(0.0), None));
     }
 

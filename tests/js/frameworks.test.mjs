@@ -259,4 +259,14 @@ test('fromOpenAIAgents without @openai/agents: `unsupported`, naming the package
   assert.throws(() => fromLangGraph({}), (e) => e instanceof EvalError && e.code === 'schema');
   assert.throws(() => fromMastra({ name: 'x' }), (e) => e instanceof EvalError && e.code === 'schema');
   assert.throws(() => fromAiSdk('run'), (e) => e instanceof EvalError && e.code === 'schema');
+  assert.throws(() => fromAiSdk(() => ({}), { tracer: {} }), (e) => e.path === '$.options.tracer');
+  assert.throws(() => fromAiSdk(() => ({}), { author: 'user' }), (e) => e.path === '$.options.author');
+  assert.throws(() => fromLangGraph({ invoke() {} }, { config: 'x' }), (e) => e.path === '$.options.config');
+  assert.throws(() => fromMastra({ generate() {} }, { generateOptions: [] }), (e) => e.path === '$.options.generateOptions');
+  assert.throws(() => fromOpenAIAgents({ name: 'a' }, { runConfig: 3 }), (e) => e.path === '$.options.runConfig');
+  assert.throws(() => fromOpenAIAgents({ name: 'a' }, { maxConversations: 0 }), (e) => e.path === '$.options.maxConversations');
+  // A result that is not one: agent_reply, naming what was found.
+  await assert.rejects(fromAiSdk(() => 'text')({ evalSetId: 's', evalId: 'c', run: 0, turnIndex: 0, sessionId: 'x', text: 'hi' }), (e) => e.code === 'agent_reply' && e.path === '$');
+  await assert.rejects(fromLangGraph({ invoke: async () => ({}) })({ evalSetId: 's', evalId: 'c', run: 0, turnIndex: 0, sessionId: 'x', text: 'hi' }), (e) => e.code === 'agent_reply' && e.path === '$.messages');
+  await assert.rejects(fromMastra({ generate: async () => ({ text: 'no steps' }) })({ evalSetId: 's', evalId: 'c', run: 0, turnIndex: 0, sessionId: 'x', text: 'hi' }), (e) => e.code === 'agent_reply' && e.path === '$.steps');
 });

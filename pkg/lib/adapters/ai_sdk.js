@@ -171,6 +171,9 @@ export function fromAiSdk(run, options = {}) {
   const author = authorOf(options, WHO);
   const store = conversations(WHO, options.maxConversations);
   const userTracer = options.tracer ?? null;
+  if (userTracer !== null && (typeof userTracer.startActiveSpan !== 'function' || typeof userTracer.startSpan !== 'function')) {
+    throw new EvalError('schema', '$.options.tracer', `${WHO}: options.tracer must be an OpenTelemetry Tracer (startSpan, startActiveSpan), found ${describe(userTracer)}`);
+  }
   return async function aiSdkAgent(turn) {
     checkTurn(turn, WHO);
     const signal = turn.signal ?? undefined;

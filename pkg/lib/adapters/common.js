@@ -220,6 +220,16 @@ export async function importPeer({ load, name, given, option, who, classes, pass
   return mod;
 }
 
+/** `options[key]` when it is an object (absent: `{}`); anything else is a `schema` error. */
+export function objectOption(options, key, who) {
+  const v = options?.[key];
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    throw new EvalError('schema', `$.options.${key}`, `${who}: options.${key} must be an object, found ${describe(v)}`);
+  }
+  return v;
+}
+
 /** A tool's result as genai's `FunctionResponse.response` (an object): others are `{result}`, as ADK wraps them. */
 export function responseObject(value, opts) {
   const json = rawJson(value, opts);

@@ -5,7 +5,7 @@
 // AIMessage is a step (its text, its `tool_calls`, its `usage_metadata`, its `name` the author),
 // the ToolMessages that answer it are its calls' results. LangChain callbacks time the model and
 // tool runs. Nothing of LangChain is imported: messages are read by their documented fields.
-import { EvalError, abortReason, callUser, checkTurn, describe, isPlainObject, turnText } from './common.js';
+import { EvalError, abortReason, callUser, checkTurn, describe, isPlainObject, objectOption, turnText } from './common.js';
 import { conversations } from './conversations.js';
 import { authorOf } from './generic.js';
 import { argsObject, reply, stepsToEvents, textResponse, timeline, usageAt } from './steps.js';
@@ -126,7 +126,7 @@ export function fromLangGraph(graph, options = {}) {
   }
   const author = authorOf(options, WHO);
   const threads = options.threads ?? Boolean(graph.checkpointer);
-  const base = isPlainObject(options.config) ? options.config : {};
+  const base = objectOption(options, 'config', WHO);
   const store = conversations(WHO, options.maxConversations);
   let nextThread = 0;
   return async function langGraphAgent(turn) {

@@ -3,7 +3,7 @@
 // `response.messages`) and reads the result's steps: Mastra's per-step `text`, `toolCalls`,
 // `toolResults` (its chunk shape, `{ payload }`, or AI SDK's) and `usage`. Nothing of Mastra is
 // imported.
-import { EvalError, abortReason, callUser, checkTurn, describe, isPlainObject, turnText } from './common.js';
+import { EvalError, abortReason, callUser, checkTurn, describe, isPlainObject, objectOption, turnText } from './common.js';
 import { aiSdkUsage } from './ai_sdk.js';
 import { conversations } from './conversations.js';
 import { authorOf } from './generic.js';
@@ -61,7 +61,7 @@ export function fromMastra(agent, options = {}) {
   }
   if (!isPlainObject(options)) throw new EvalError('schema', '$.options', `${WHO}: options must be an object, found ${describe(options)}`);
   const author = authorOf({ author: options.author ?? (typeof agent.name === 'string' && agent.name !== '' ? agent.name : undefined) }, WHO);
-  const base = isPlainObject(options.generateOptions) ? options.generateOptions : {};
+  const base = objectOption(options, 'generateOptions', WHO);
   const store = conversations(WHO, options.maxConversations);
   return async function mastraAgent(turn) {
     checkTurn(turn, WHO);

@@ -5,7 +5,9 @@
 // handoffs (ADK's `transfer_to_agent`, the receiving agent the author of what follows), the
 // tools' outputs, each response's usage. `@openai/agents` is imported when the first turn runs,
 // from the user's own install.
-import { EvalError, abortReason, agentFailure, checkTurn, describe, importPeer, isPlainObject, turnText } from './common.js';
+import {
+  EvalError, abortReason, agentFailure, checkTurn, describe, importPeer, isPlainObject, objectOption, turnText,
+} from './common.js';
 import { conversations } from './conversations.js';
 import { argsObject, checkAuthor, reply, stepsToEvents, timeline, usageAt } from './steps.js';
 
@@ -161,7 +163,9 @@ export function fromOpenAIAgents(agent, options = {}) {
     throw new EvalError('schema', '$', `${WHO}: expected an @openai/agents Agent (with a name), found ${describe(agent)}`);
   }
   if (!isPlainObject(options)) throw new EvalError('schema', '$.options', `${WHO}: options must be an object, found ${describe(options)}`);
-  const { runConfig = {}, runOptions = {}, continueWith = 'lastAgent' } = options;
+  const runConfig = objectOption(options, 'runConfig', WHO);
+  const runOptions = objectOption(options, 'runOptions', WHO);
+  const { continueWith = 'lastAgent' } = options;
   if (!['lastAgent', 'agent'].includes(continueWith)) {
     throw new EvalError('schema', '$.options.continueWith', `${WHO}: continueWith must be "lastAgent" or "agent", found ${describe(continueWith)}`);
   }
