@@ -148,10 +148,11 @@ export function openAIAgentsSteps(result, fallbackAgent) {
 
 /**
  * Wraps an `@openai/agents` Agent as an evalcore Agent. Options: `runConfig` (the `Runner`'s
- * config: model provider, model settings, guardrails, tracing), `runOptions` (per run: `context`,
- * `maxTurns`, `stream: true` for a streamed run), `continueWith` (`"lastAgent"`, the default: the next turn starts with the agent
- * that answered, as a chat does after a handoff; `"agent"`: always the given agent), `sdk` (the
- * module, when it cannot be imported by name), `maxConversations`.
+ * config: model provider, model settings, guardrails, tracing), `runOptions` (per run:
+ * `context`, `maxTurns`, `stream: true` for a streamed run), `continueWith` (`"lastAgent"`, the
+ * default: the next turn starts with the agent that answered, as a chat does after a handoff;
+ * `"agent"`: always the given agent), `sdk` (the module, when it cannot be imported by name),
+ * `maxConversations`.
  *
  * Timings: tool time from the runner's `agent_tool_start` / `agent_tool_end` events; model time
  * when every model call of the turn went through the runner's model provider (agents that name
@@ -201,8 +202,9 @@ export function fromOpenAIAgents(agent, options = {}) {
     }
     if (signal?.aborted) throw abortReason(signal);
     const steps = openAIAgentsSteps(result, conv.agent);
-    // Model time is known only when every response came through the timed provider.
-    if (calls.count === steps.length) times.observe('model');
+    // Model time is known when every response came through the timed provider (more calls than
+    // responses: agents run as tools, whose model time ADK's rule counts as model time too).
+    if (calls.count >= steps.length) times.observe('model');
     else times.forget('model');
     const turnIndex = Number.isInteger(turn.turnIndex) ? turn.turnIndex : 0;
     const events = stepsToEvents(steps, { who: WHO, author: agent.name, ids: (s, i) => `call_${turnIndex}_${s}_${i}` });
