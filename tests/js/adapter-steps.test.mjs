@@ -216,6 +216,7 @@ test('fromFunction: malformed steps, usage and timings are agent_reply errors wi
     [{ steps: 'x' }, '$.steps'],
     [{ steps: [], toolCalls: [] }, '$.steps'],
     [{ steps: [7] }, '$.steps[0]'],
+    [{ steps: [7], usage: { inputTokens: 1 } }, '$.steps[0]'],
     [{ steps: [{ toolCalls: [{ args: {} }] }] }, '$.steps[0].toolCalls[0].name'],
     [{ steps: [{ text: 3 }] }, '$.steps[0].text'],
     [{ steps: [{ author: 'user' }] }, '$.steps[0].author'],

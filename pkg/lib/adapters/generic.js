@@ -66,8 +66,9 @@ function functionSteps(r, who) {
     if (steps.some((st) => isPlainObject(st) && st.usage !== undefined && st.usage !== null)) {
       throw replyError('$.usage', `${who}: give usage per step or for the whole turn, not both`);
     }
-    if (steps.length === 0) steps.push({});
-    steps[steps.length - 1] = { ...steps[steps.length - 1], usage: r.usage };
+    // On the last step; a malformed one is left for the step check to report.
+    if (isPlainObject(steps.at(-1))) steps[steps.length - 1] = { ...steps.at(-1), usage: r.usage };
+    else steps.push({ usage: r.usage });
   }
   return { steps, short };
 }
