@@ -1,12 +1,12 @@
 // Types of `evalcore/adapters` (and the Agent contract the adapters implement). Hand-written:
 // these describe host-facing callbacks. Self-contained like index.d.ts: no DOM or @types/node.
 
-import type { AgentTurn, Content, JsonObject, JsonValue, UsageMetadata } from './index.js';
+import type { AgentTurn, Content, JsonObject, JsonValue, StandardAbortSignal, Timings, UsageMetadata } from './index.js';
 
-export type { Agent, AgentReply, AgentTurn, AbortSignalLike } from './index.js';
+export type { Agent, AgentReply, AgentTurn, AbortSignalLike, StandardAbortSignal, Timings } from './index.js';
 
 /** The turn an adapter reads: an AgentTurn, whose `signal` may be left out when called directly. */
-export type AdapterTurn = Omit<AgentTurn, 'signal'> & { signal?: AgentTurn['signal'] | { readonly aborted: boolean; readonly reason?: unknown } };
+export type AdapterTurn = Omit<AgentTurn, 'signal'> & { signal?: AgentTurn['signal'] };
 
 /** `actions` of an ADK event, snake_case as ADK Python writes it. */
 export interface AdkEventActions {
@@ -50,9 +50,10 @@ export interface AdkEventJson {
  */
 export type ReplyEvent = AdkEventJson & JsonObject;
 
-/** The reply every adapter of this module gives: ADK events, nothing pre-digested. */
+/** The reply every adapter of this module gives: ADK events, nothing pre-digested, and the turn's timings. */
 export interface EventsReply {
   events: ReplyEvent[];
+  timings?: Timings;
 }
 
 export interface AdapterOptions {
@@ -67,24 +68,70 @@ export interface FunctionToolCall {
   name: string;
   /** Defaults to `{}`, as a model's function call always carries an args object. */
   args?: JsonObject;
-  /** The tool's result; a non-object is recorded as `{ result: value }`. Omit it for no tool event. */
-  response?: JsonValue;
-  /** Defaults to `call_<turnIndex>_<i>`. */
+  /** The tool's result; a non-object is recorded as `{ result: value }`. Omit it (and `error`) for no tool event. */
+  response?: unknown;
+  /** The tool failed: recorded as the response `{ error: message }`. */
+  error?: unknown;
+  /** Defaults to `call_<turnIndex>_<i>` (`call_<turnIndex>_<step>_<i>` in `steps`). */
   id?: string;
+}
+
+/**
+ * Token counts of a model call (or of a whole turn): output counts the reasoning tokens, input
+ * the cached ones, as OpenAI, Anthropic and the AI SDK count them. Recorded as genai's
+ * `usage_metadata` (candidates = output - reasoning, thoughts = reasoning).
+ */
+export interface TokenUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  reasoningTokens?: number;
+  cachedInputTokens?: number;
+  totalTokens?: number;
+}
+
+/** A step's tool call; `transferTo` makes it a handoff (ADK's `transfer_to_agent`). */
+export interface StepToolCall extends FunctionToolCall {
+  transferTo?: string;
+}
+
+/**
+ * One model call and what came of it: the text it said (beside tool calls: an intermediate
+ * response; the last text without tool calls: the final response), its tool calls in order with
+ * their results, its usage and model. docs/frameworks.md has the whole mapping.
+ */
+export interface Step {
+  /** The agent that made the call (default: the adapter's author). */
+  author?: string;
+  text?: string | null;
+  toolCalls?: StepToolCall[];
+  /** Results that answer calls of earlier steps (or of no call the step lists). */
+  toolResults?: { id?: string; name?: string; response?: unknown; error?: unknown }[];
+  usage?: TokenUsage;
+  /** The model's name (ADK's `model_version`). */
+  model?: string;
 }
 
 export interface FunctionReply {
   /** The final answer; `null`/absent means the turn has no final response. */
   text?: string | null;
+  /** The short form: one step per call, in order (use `steps` for several calls in one step). */
   toolCalls?: FunctionToolCall[];
+  /** What happened, model call by model call (instead of `toolCalls`). */
+  steps?: Step[];
+  /** The whole turn's token counts (on the last step), when the steps carry none. */
+  usage?: TokenUsage;
+  /** The model's name, for every step that names none. */
+  model?: string;
+  /** When the turn awaited a model and ran tools. */
+  timings?: Timings;
 }
 
 export type AgentFunction = (text: string, turn: AdapterTurn) => string | FunctionReply | Promise<string | FunctionReply>;
 
 /**
- * Wraps a plain function as an Agent. Events: per tool call a model event with its
- * `function_call` (plus a tool event with the `function_response` when `response` is given),
- * then a model event with the text. A throw or rejection of `fn` rejects the turn with an
+ * Wraps a plain function as an Agent. Events: per step a model event with its text and
+ * `function_call`s (plus a tool event with the `function_response`s of the calls that have a
+ * `response` or `error`), then a model event with the final text. A throw or rejection of `fn` rejects the turn with an
  * `EvalError` (`code: "agent_error"`, `cause`: the original error); a malformed return value is an
  * `EvalError` `"agent_reply"` with the path of the offending field.
  */
@@ -157,3 +204,137 @@ export declare const fromOpenAIMessages: FromOpenAIMessages;
 
 /** Same as `fromOpenAIMessages.convert`. */
 export declare function convertOpenAIMessages(messages: OpenAIMessage[], options?: AdapterOptions): EventsReply;
+
+// ---------------------------------------------------------------------------------------------
+// The frameworks. Their own objects are accepted structurally: nothing here imports a framework's
+// types, so a project without it type-checks; a project with it passes its objects as they are.
+
+/** Options every framework adapter takes. */
+export interface ConversationOptions {
+  /**
+   * How many conversations the adapter keeps history for at once (least recently used dropped;
+   * default 1000). A turn whose conversation was dropped fails with `agent_error`.
+   */
+  maxConversations?: number;
+}
+
+/** What `fromAiSdk` hands the user's call each turn. */
+export interface AiSdkRunArgs {
+  /**
+   * The conversation so far as the AI SDK's `ModelMessage[]` (every message of the earlier
+   * turns, tool calls and results included), ending with the new user message. Typed `any` so it
+   * passes to `generateText`/`streamText` without this package importing the AI SDK's types.
+   */
+  messages: any[];
+  /** The turn's abort signal: pass it as `abortSignal`. */
+  signal: StandardAbortSignal | undefined;
+  /**
+   * For `experimental_telemetry`: a tracer that records when the turn awaited the model and ran
+   * tools (the model / tool split of `invocation_duration_v1`), `functionId` the agent's name; it
+   * records no inputs or outputs unless `options.tracer` (yours) receives the spans too.
+   */
+  telemetry: { isEnabled: true; tracer: any; functionId: string; recordInputs?: boolean; recordOutputs?: boolean };
+  turn: AdapterTurn;
+}
+
+/** A step of an AI SDK result, as the adapter reads it (v6 `StepResult`; v5 and v4 fields too). */
+export interface AiSdkStepLike {
+  readonly content?: ReadonlyArray<unknown>;
+  readonly text?: string;
+  readonly toolCalls?: ReadonlyArray<unknown>;
+  readonly toolResults?: ReadonlyArray<unknown>;
+  readonly usage?: unknown;
+  readonly response?: { readonly modelId?: string; readonly messages?: ReadonlyArray<unknown> };
+  readonly model?: { readonly modelId?: string };
+}
+
+type MaybePromise<T> = T | PromiseLike<T>;
+
+/** A `generateText` result, or a `streamText` one (whose fields are promises; it is read to its end). */
+export interface AiSdkResultLike {
+  readonly steps: MaybePromise<ReadonlyArray<AiSdkStepLike>>;
+  readonly response?: MaybePromise<{ readonly messages?: ReadonlyArray<unknown> }>;
+  readonly text?: MaybePromise<string>;
+  consumeStream?(...args: any[]): PromiseLike<unknown>;
+}
+
+export interface FromAiSdkOptions extends AdapterOptions, ConversationOptions {
+  /** Your own OpenTelemetry tracer: it still receives every span of `telemetry`. */
+  tracer?: any;
+}
+
+/**
+ * Wraps the user's own AI SDK call as an Agent: `run` gets the conversation so far, the turn's
+ * signal and a telemetry setting, and returns the result of `generateText` or `streamText` (or
+ * a `ToolLoopAgent`'s `generate`/`stream`). Each step of the result is a step (its text, its tool
+ * calls with their results or errors, its usage and model); the conversation's messages carry on
+ * to the next turn.
+ */
+export declare function fromAiSdk(
+  run: (args: AiSdkRunArgs) => MaybePromise<AiSdkResultLike>,
+  options?: FromAiSdkOptions,
+): (turn: AdapterTurn) => Promise<EventsReply>;
+
+/** An `@openai/agents` Agent, as the adapter reads it. */
+export interface OpenAIAgentLike {
+  readonly name: string;
+  readonly model?: unknown;
+}
+
+export interface FromOpenAIAgentsOptions extends ConversationOptions {
+  /** The `Runner`'s config (model provider, model settings, guardrails, tracing ...). */
+  runConfig?: object;
+  /** Options of every `runner.run`: `context`, `maxTurns` ... (the turn's signal is added). */
+  runOptions?: object;
+  /** Who answers the next turn: the agent that answered last (default, as a chat continues after a handoff), or always the given one. */
+  continueWith?: 'lastAgent' | 'agent';
+  /** The `@openai/agents` module, when `import('@openai/agents')` cannot find the project's copy. */
+  sdk?: object;
+}
+
+/**
+ * Wraps an `@openai/agents` Agent as an Agent: each turn is `runner.run(agent, history + the
+ * user's message)`. Model responses are steps (messages as text, tool calls with their outputs,
+ * handoffs as ADK's `transfer_to_agent` with the receiving agent the author of what follows),
+ * each with its usage; tool time from the runner's tool events, model time through the runner's
+ * model provider.
+ */
+export declare function fromOpenAIAgents(agent: OpenAIAgentLike, options?: FromOpenAIAgentsOptions): (turn: AdapterTurn) => Promise<EventsReply>;
+
+/** A compiled LangGraph graph, as the adapter calls it. */
+export interface LangGraphLike {
+  invoke(input: any, config?: any): PromiseLike<any>;
+  readonly checkpointer?: unknown;
+}
+
+export interface FromLangGraphOptions extends AdapterOptions, ConversationOptions {
+  /** The RunnableConfig of every invoke (`configurable`, `callbacks`, `recursionLimit` ...). */
+  config?: object;
+  /** `true`: the graph's checkpointer keeps each conversation on a `thread_id` of its own (default: when the graph has one). */
+  threads?: boolean;
+}
+
+/**
+ * Wraps a compiled LangGraph graph (`createReactAgent`, a StateGraph with `messages`) as an
+ * Agent: AIMessages are steps (`tool_calls`, `usage_metadata`, `name` as the author), the
+ * ToolMessages that answer them their results; LangChain callbacks time model and tool runs.
+ */
+export declare function fromLangGraph(graph: LangGraphLike, options?: FromLangGraphOptions): (turn: AdapterTurn) => Promise<EventsReply>;
+
+/** A Mastra Agent, as the adapter calls it. */
+export interface MastraAgentLike {
+  readonly name?: string;
+  generate(messages: any, options?: any): PromiseLike<any>;
+}
+
+export interface FromMastraOptions extends AdapterOptions, ConversationOptions {
+  /** Options of every `agent.generate` (`maxSteps`, `modelSettings` ...; the turn's signal is added as `abortSignal`). */
+  generateOptions?: object;
+}
+
+/**
+ * Wraps a Mastra Agent as an Agent through `agent.generate`: each step of the result (its text,
+ * tool calls, tool results, usage, model) is a step. Mastra reports no per-call timing through
+ * `generate`: the model / tool split is unknown.
+ */
+export declare function fromMastra(agent: MastraAgentLike, options?: FromMastraOptions): (turn: AdapterTurn) => Promise<EventsReply>;

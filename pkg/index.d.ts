@@ -149,6 +149,25 @@ export interface AbortSignalLike {
   removeEventListener(type: "abort", listener: () => void): void;
 }
 
+/**
+ * The standard `AbortSignal` type when the project has one (DOM or Node types), else
+ * `AbortSignalLike`: a turn's signal can then be passed to a framework's `abortSignal` as it is.
+ */
+export type StandardAbortSignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : AbortSignalLike;
+
+/**
+ * When a turn awaited a model and ran tools: `[startMs, endMs]` intervals on one clock (e.g.
+ * `performance.now()`), or totals the agent measured. The core turns them into ADK's
+ * `model_duration` / `tool_duration` (overlap counted once; tool time inside a model call is
+ * model time); a kind left out is unknown.
+ */
+export interface Timings {
+  model?: [number, number][];
+  tool?: [number, number][];
+  modelMs?: number;
+  toolMs?: number;
+}
+
 /** One user turn handed to the agent. */
 export interface AgentTurn {
   evalSetId: string;
@@ -168,7 +187,7 @@ export interface AgentTurn {
   /** Earlier actual invocations of this conversation. */
   history: Invocation[];
   /** Aborted when the run is cancelled, or when the turn passes `agentTimeoutMs`. */
-  signal: AbortSignalLike;
+  signal: AbortSignalLike & StandardAbortSignal;
   /** The turn's timeout (`agentTimeoutMs`), when there is one. */
   timeoutMs?: number | null;
 }
@@ -183,6 +202,8 @@ export type AgentReply =
       toolCalls?: { name: string; args?: JsonObject; id?: string; response?: unknown }[];
       toolResponses?: { name: string; response?: unknown; id?: string }[];
       appDetails?: JsonObject;
+      /** When the turn awaited a model and ran tools (ADK's model / tool durations). */
+      timings?: Timings;
     };
 
 export type Agent = (turn: AgentTurn) => AgentReply | Promise<AgentReply>;

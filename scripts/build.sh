@@ -17,7 +17,9 @@ cd "$ROOT"
 # where they read the same as the core's echo (src/api/same_json.rs; ~200 ms less end to end).
 # 474 KiB since validateEvalSet knows a valid set in its usual shape from one scan
 # (src/schema/accept.rs: +3.1 KB, validation ~3x faster).
-BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-485376}
+# 476 KiB since an agent reports its model / tool `timings` (src/run/timing.rs, ADK's interval
+# rule) and the efficiency metrics say why a figure is missing (+2.1 KB; issue 25).
+BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-487424}
 OUT="$ROOT/pkg/wasm"
 NAME=evalcore_core
 TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null \

@@ -139,13 +139,15 @@ fi
 
 # 5. examples/adk_agent's own dependencies (@google/adk, @google/adk-devtools, from its lock file):
 #    the dev UI's tests (tests/e2e/devui.test.mjs, tests/server/devui.test.mjs) run its agent and
-#    the devtools bundle before scripts/examples.sh runs the examples themselves. Installed in the
-#    background beside the cargo installs; the demo does not need it (EVALCORE_SETUP_EXAMPLES=0).
+#    the devtools bundle before scripts/examples.sh runs the examples themselves; likewise the
+#    frameworks of the four framework examples (the AI SDK, @openai/agents, LangGraph, Mastra),
+#    which tests/js/frameworks.test.mjs runs the adapters against. Installed in the background
+#    beside the cargo installs; the demo does not need them (EVALCORE_SETUP_EXAMPLES=0).
 if [ "${EVALCORE_SETUP_EXAMPLES:-1}" = 0 ]; then
   say "examples/adk_agent dependencies: not needed here"
 else
-  say "examples/adk_agent dependencies (npm ci when its lock file changed)"
-  bash "$ROOT/scripts/examples.sh" --install-only adk_agent >"$LOGDIR/examples-adk_agent.log" 2>&1 &
+  say "examples/adk_agent, ai_sdk, openai_agents, langgraph, mastra dependencies (npm ci when a lock file changed)"
+  bash "$ROOT/scripts/examples.sh" --install-only adk_agent ai_sdk openai_agents langgraph mastra >"$LOGDIR/examples-adk_agent.log" 2>&1 &
   pids+=($!)
   names+=(examples-adk_agent)
 fi

@@ -126,7 +126,7 @@ step "server: the evaluation endpoint in Node, Deno and workerd (node --test tes
   node_tests server "$LOGS/server.tap" tests/server/
 count_node "$LOGS/server.tap"
 
-step "examples: npm ci + npm test in every examples/*/ (node:test, vitest, @google/adk agent) (scripts/examples.sh)" "$LOGS/examples.log" \
+step "examples: npm ci + npm test in every examples/*/ (node:test, vitest, @google/adk, AI SDK, OpenAI Agents, LangGraph, Mastra agents) (scripts/examples.sh)" "$LOGS/examples.log" \
   bash scripts/examples.sh
 count_examples() { # "tests N" / "pass N" / "fail N" lines of node:test and vitest reports
   local p f

@@ -14,7 +14,29 @@ function casesOf(results) {
 const label = (r) => (Number.isInteger(r.run) && r.run > 0 ? `${r.eval_id} (run ${r.run + 1})` : r.eval_id);
 
 /**
- * `{ count, evaluated, agentErrors, byReason, items, caseErrors, lines, summary }`: `items` has one entry
+ * Informational (efficiency) figures a case could not give, and why (the core's `details.reason`
+ * on an INFORMATIONAL result: no usage reported, no model/tool timings, ...), grouped by metric
+ * and reason: `{ metric, reason, count, example }`. They fail nothing; they say why a figure is
+ * `n/a` or partial instead of leaving it silent.
+ */
+function unreportedOf(cases) {
+  const groups = new Map();
+  for (const r of cases) {
+    for (const m of r.overall_eval_metric_results ?? []) {
+      if (m.eval_status !== 'INFORMATIONAL' || typeof m.details?.reason !== 'string') continue;
+      const key = `${m.metric_name}\u0000${m.details.reason}`;
+      const g = groups.get(key) ?? { metric: m.metric_name, reason: m.details.reason, count: 0, example: m.details.error ?? null };
+      g.count++;
+      groups.set(key, g);
+    }
+  }
+  return [...groups.values()];
+}
+
+/**
+ * `{ count, evaluated, agentErrors, byReason, items, caseErrors, unreported, lines, summary }`:
+ * `unreported` lists the efficiency figures the agent did not report (see `unreportedOf`);
+ * `items` has one entry
  * per NOT_EVALUATED case-level metric result (`{ evalId, run, metric, reason, error }`),
  * `byReason` groups them (`{ reason, count, metrics, example }`, most frequent first),
  * `caseErrors` lists the cases the agent or the simulated user could not complete, and `lines`
@@ -63,12 +85,22 @@ export function runHealth(results) {
     for (const e of caseErrors.slice(0, TOO_MANY)) lines.push(`  ${e.label}: ${e.code}: ${e.message}`);
     if (caseErrors.length > TOO_MANY) lines.push(`  ... and ${caseErrors.length - TOO_MANY} more`);
   }
+  const unreported = unreportedOf(casesOf(results));
+  // The model / tool split is a detail of the duration most agents do not time: listed in
+  // `unreported`, not printed.
+  const said = unreported.filter((u) => !u.reason.startsWith('model_tool_time_'));
+  if (said.length > 0) {
+    lines.push('Figures the agent did not report (informational; they fail nothing):');
+    for (const u of said) {
+      lines.push(`  ${u.metric} in ${u.count} case run${u.count === 1 ? '' : 's'}: ${u.reason}${u.example ? `: ${u.example}` : ''}`);
+    }
+  }
   if (evaluated === 0 && (items.length > 0 || casesOf(results).length > 0) && caseErrors.length < casesOf(results).length) {
     lines.push('No metric was evaluated: check the config (its metric names, a judge for judged metrics).');
   }
   const summary = items.length === 0 ? ''
     : `${items.length} metric result${items.length === 1 ? ' was' : 's were'} NOT_EVALUATED: ${byReason.map((g) => `${g.reason} x${g.count} (${g.metrics.join(', ')})${g.example ? `: ${g.example}` : ''}`).join('; ')}`;
-  return { count: items.length, evaluated, agentErrors: caseErrors.length, byReason, items, caseErrors, lines, summary };
+  return { count: items.length, evaluated, agentErrors: caseErrors.length, byReason, items, caseErrors, unreported, lines, summary };
 }
 
 const JUDGE_COUNTERS = ['requests', 'sent', 'attempts', 'retries', 'cassette_hits', 'deduplicated', 'failures'];

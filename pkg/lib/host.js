@@ -160,18 +160,19 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
       if (turn.previousInvocation) history.push(turn.previousInvocation);
       delete turn.previousInvocation;
       turn.history = history.slice();
-      // With a turn timeout the agent gets a signal of its own, aborted at the timeout (the core
-      // fails the case then) or with the run.
-      const own = turn.timeoutMs > 0 ? new AbortController() : null;
+      // Each turn gets a signal of its own, aborted with the run or at the turn's timeout (the
+      // core fails the case then): the listeners a framework adds to it go with the turn, not
+      // onto one signal shared by every turn of the run.
+      const own = new AbortController();
       let expire = null;
       const stop = () => own.abort(sig.reason);
-      if (own) {
+      if (turn.timeoutMs > 0) {
         expire = setTimeout(() => own.abort(new Error(`the turn timed out after ${turn.timeoutMs} ms`)), turn.timeoutMs);
         expire.unref?.();
-        if (sig.aborted) stop();
-        else if (sig !== NEVER) sig.addEventListener('abort', stop, { once: true });
       }
-      turn.signal = own ? own.signal : sig;
+      if (sig.aborted) stop();
+      else if (sig !== NEVER) sig.addEventListener('abort', stop, { once: true });
+      turn.signal = own.signal;
       let reply;
       try {
         // An agent that ignores turn.signal must not hold a cancelled run: race it with the abort.
@@ -179,12 +180,13 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
         if (reply === ABORTED) return fail('aborted', 'cancelled');
       } catch (e) {
         if (sig.aborted) return fail('aborted', 'cancelled');
+        // The turn's own timeout aborted it, and an agent that honours its signal rejects at
+        // once: the core's clock, racing this call, reports the timeout (agent_timeout).
+        if (own.signal.aborted) return new Promise(() => {});
         return fail('failed', `the agent threw: ${errorText(e)}`, agentStack(e));
       } finally {
-        if (own) {
-          clearTimeout(expire);
-          if (sig !== NEVER) sig.removeEventListener('abort', stop);
-        }
+        clearTimeout(expire);
+        if (sig !== NEVER) sig.removeEventListener('abort', stop);
       }
       if (reply === undefined) return fail('failed', 'the agent returned undefined (return a string or {events | finalResponse, toolCalls})');
       try {

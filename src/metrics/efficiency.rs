@@ -9,6 +9,32 @@ fn info(score: Option<f64>) -> Cell {
     Cell::new(score, EvalStatus::Informational)
 }
 
+/// Why a figure is missing or partial, as `details.reason` / `details.error` (evalcore
+/// addition): an informational `n/a` is never silent.
+type Note = (&'static str, String);
+
+fn noted(mut cell: Cell, note: Option<Note>) -> Cell {
+    if let Some((reason, message)) = note {
+        cell.details.reason = Some(reason);
+        cell.details.error = Some(message);
+    }
+    cell
+}
+
+fn note(reason: &'static str, message: &'static str) -> Option<Note> {
+    Some((reason, message.to_string()))
+}
+
+const NO_EVENTS: &str =
+    "no invocation_events (hand-written or legacy intermediate_data): ADK reads this figure from them";
+
+fn events_of(inv: &Invocation) -> Option<&[crate::schema::InvocationEvent]> {
+    match &inv.intermediate_data {
+        Some(IntermediateData::Events(ev)) => Some(ev),
+        _ => None,
+    }
+}
+
 /// Mean over invocations that have a value (plain left-to-right sum, as Python 3.11's `sum`).
 fn mean_present(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
     super::seq_mean(values.flatten())
@@ -28,14 +54,32 @@ pub fn tool_call_count(ctx: &Ctx) -> Outcome {
 
 /// Events carrying usage metadata or a model version; only the event shape can tell.
 pub fn inference_call_count(ctx: &Ctx) -> Outcome {
-    simple(ctx, |inv| match &inv.intermediate_data {
-        Some(IntermediateData::Events(ev)) => Some(
+    let mut out = simple(ctx, |inv| {
+        events_of(inv).map(|ev| {
             ev.iter()
                 .filter(|e| e.usage_metadata.is_some() || e.model_version.is_some())
-                .count() as f64,
-        ),
-        _ => None,
-    })
+                .count() as f64
+        })
+    });
+    // The case says why too: the first invocation that could not be counted.
+    let mut first = None;
+    for (cell, inv) in out.per_invocation.iter_mut().zip(ctx.actual) {
+        let note = match (events_of(inv), cell.score) {
+            (None, _) => note("no_invocation_events", NO_EVENTS),
+            (Some(ev), Some(n)) if n == 0.0 && !ev.is_empty() => note(
+                "model_calls_not_reported",
+                "no event carries usage_metadata or model_version, ADK's mark of a model call: the agent \
+                 reported neither (fromFunction: `usage`, `model`)",
+            ),
+            _ => None,
+        };
+        if first.is_none() {
+            first.clone_from(&note);
+        }
+        *cell = noted(std::mem::replace(cell, info(None)), note);
+    }
+    out.overall = noted(std::mem::replace(&mut out.overall, info(None)), first);
+    out
 }
 
 fn add(a: Option<i64>, b: Option<i64>) -> Option<i64> {
@@ -61,19 +105,30 @@ fn tokens_of(inv: &Invocation) -> [Option<f64>; 8] {
     [add(input, output), input, prompt, cached, tool, output, cand, reasoning].map(|v| v.map(|x| x as f64))
 }
 
+fn usage_note(inv: &Invocation) -> Option<Note> {
+    match events_of(inv) {
+        None => note("no_invocation_events", NO_EVENTS),
+        Some(_) => note(
+            "usage_not_reported",
+            "no event carries usage_metadata: the agent reported no token counts (fromFunction: `usage`)",
+        ),
+    }
+}
+
 /// The case averages each field over *all* invocations (null only if no invocation reported it).
 pub fn token_usage(ctx: &Ctx) -> Outcome {
     let per: Vec<[Option<f64>; 8]> = ctx.actual.iter().map(tokens_of).collect();
-    let per_invocation = per
+    let per_invocation: Vec<Cell> = per
         .iter()
-        .map(|t| {
+        .zip(ctx.actual)
+        .map(|(t, inv)| {
             let mut c = info(t[0]);
             c.details.token_usage_details = Some(Breakdown {
                 names: &TOKEN_FIELDS,
                 values: *t,
                 integral: true,
             });
-            c
+            noted(c, if t[0].is_none() { usage_note(inv) } else { None })
         })
         .collect();
     if per.is_empty() {
@@ -98,8 +153,16 @@ pub fn token_usage(ctx: &Ctx) -> Outcome {
         values: means,
         integral: false,
     });
+    let note = match ctx.actual.iter().zip(&per).find(|(_, t)| t[0].is_none()) {
+        Some((inv, _)) if means[0].is_none() => usage_note(inv),
+        Some(_) => note(
+            "usage_partly_reported",
+            "some invocations reported no token counts; ADK's mean counts them as 0",
+        ),
+        None => None,
+    };
     Outcome {
-        overall,
+        overall: noted(overall, note),
         per_invocation,
     }
 }
@@ -114,6 +177,18 @@ pub fn round3(x: f64) -> f64 {
         return format!("{x:.3}").parse().unwrap_or(x);
     }
     scaled.round() / 1000.0
+}
+
+/// Why a duration, or its model / tool split, is missing.
+fn duration_note(d: &[Option<f64>; 4]) -> Option<Note> {
+    match d {
+        [None, ..] => note("duration_not_measured", "measured only when evalcore runs the agent"),
+        [_, None, _, _] | [_, _, None, _] => note(
+            "model_tool_time_not_reported",
+            "the agent reported no model / tool `timings`: the split is unknown",
+        ),
+        _ => None,
+    }
 }
 
 fn durations_of(inv: &Invocation) -> [Option<f64>; 4] {
@@ -136,7 +211,7 @@ pub fn invocation_duration(ctx: &Ctx) -> Outcome {
                 values: *d,
                 integral: false,
             });
-            c
+            noted(c, duration_note(d))
         })
         .collect();
     if per.is_empty() {
@@ -155,15 +230,90 @@ pub fn invocation_duration(ctx: &Ctx) -> Outcome {
         values: means,
         integral: false,
     });
+    let note = duration_note(&means).or_else(|| match per.iter().any(|d| duration_note(d).is_some()) {
+        true => note(
+            "model_tool_time_partly_reported",
+            "some invocations have no model / tool split; each mean is over those that have one",
+        ),
+        false => None,
+    });
     Outcome {
-        overall,
+        overall: noted(overall, note),
         per_invocation,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::round3;
+    use super::*;
+    use serde_json::json;
+
+    fn ctx(actual: &[Invocation]) -> Ctx<'_> {
+        Ctx {
+            actual,
+            expected: None,
+            scenario: None,
+            call_index: None,
+            case_rubrics: None,
+            explain: true,
+        }
+    }
+
+    fn inv(v: serde_json::Value) -> Invocation {
+        let mut base = json!({"user_content": {"parts": [{"text": "hi"}]}});
+        if let (Some(b), Some(o)) = (base.as_object_mut(), v.as_object()) {
+            b.extend(o.clone());
+        }
+        serde_json::from_value(base).unwrap()
+    }
+
+    #[test]
+    fn missing_figures_say_why() {
+        let text = json!({"invocation_events": [{"author": "a", "content": {"parts": [{"text": "x"}]}}]});
+        let used = json!({"invocation_events": [{"author": "a", "usage_metadata": {"prompt_token_count": 4}}]});
+        let actual = [
+            inv(json!({"intermediate_data": text, "duration": 1.5})),
+            inv(json!({"intermediate_data": used, "duration": 2.0, "model_duration": 1.0, "tool_duration": 0.5})),
+            inv(json!({"intermediate_data": {"tool_uses": []}})),
+        ];
+        let c = ctx(&actual);
+        let tokens = token_usage(&c);
+        let reasons: Vec<_> = tokens.per_invocation.iter().map(|c| c.details.reason).collect();
+        assert_eq!(
+            reasons,
+            [Some("usage_not_reported"), None, Some("no_invocation_events")]
+        );
+        assert_eq!(tokens.overall.details.reason, Some("usage_partly_reported"));
+        let calls = inference_call_count(&c);
+        let reasons: Vec<_> = calls.per_invocation.iter().map(|c| c.details.reason).collect();
+        assert_eq!(
+            reasons,
+            [Some("model_calls_not_reported"), None, Some("no_invocation_events")]
+        );
+        assert_eq!(calls.per_invocation[0].score, Some(0.0), "the count stays ADK's");
+        assert_eq!(calls.overall.details.reason, Some("model_calls_not_reported"));
+        let durations = invocation_duration(&c);
+        let reasons: Vec<_> = durations.per_invocation.iter().map(|c| c.details.reason).collect();
+        assert_eq!(
+            reasons,
+            [
+                Some("model_tool_time_not_reported"),
+                None,
+                Some("duration_not_measured")
+            ]
+        );
+        assert_eq!(
+            durations.overall.details.reason,
+            Some("model_tool_time_partly_reported")
+        );
+        let whole = [actual[1].clone()];
+        assert_eq!(invocation_duration(&ctx(&whole)).overall.details.reason, None);
+        let only_text = [inv(json!({"intermediate_data": text}))];
+        assert_eq!(
+            token_usage(&ctx(&only_text)).overall.details.reason,
+            Some("usage_not_reported")
+        );
+    }
 
     #[test]
     fn python_round() {

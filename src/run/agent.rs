@@ -229,6 +229,7 @@ pub fn invocation_from_reply(
         }
         final_response = Some(c);
     }
+    let (model_duration, tool_duration) = super::timing::durations(get(o, "timings", "timings"))?;
     Ok(Invocation {
         invocation_id,
         user_content,
@@ -238,8 +239,8 @@ pub fn invocation_from_reply(
         rubrics: None,
         app_details,
         duration: duration_s,
-        model_duration: None,
-        tool_duration: None,
+        model_duration,
+        tool_duration,
     })
 }
 
@@ -266,6 +267,16 @@ mod tests {
         assert!(ev[2].content.is_none(), "the final response's content is nulled");
         assert!(ev[2].usage_metadata.is_some());
         assert_eq!(inv.tool_calls().len(), 1);
+    }
+
+    #[test]
+    fn timings_give_the_model_and_tool_split() {
+        let reply = json!({"events": [], "timings": {"model": [[0, 400], [900, 1200]], "tool": [[400, 900]]}});
+        let inv = invocation_from_reply(&reply, "e".into(), user(), 0.0, Some(1.3)).unwrap();
+        assert_eq!((inv.model_duration, inv.tool_duration), (Some(0.7), Some(0.5)));
+        let bad = json!({"events": [], "timings": {"tool": [[9, 1]]}});
+        let e = invocation_from_reply(&bad, "e".into(), user(), 0.0, None).unwrap_err();
+        assert!(e.contains("timings.tool[0]"), "{e}");
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod eval_set;
 pub mod session;
 pub mod simulator;
 pub mod summary;
+pub mod timing;
 
 use futures_util::future::LocalBoxFuture;
 

@@ -455,12 +455,16 @@ test('import "evalcore" never reaches an adapter or @google/adk', () => {
   assert.deepEqual(adk.packages, ['@google/adk']);
   assert.doesNotMatch(readFileSync(join(PKG, 'lib', 'adapters', 'adk.js'), 'utf8'), /^import\s[^;]*@google\/adk/m);
   assert.deepEqual(importGraph(join(PKG, 'lib', 'adapters', 'generic.js')).packages, []);
+  // evalcore/adapters names one framework, @openai/agents (its Runner runs the agent), and only
+  // through a dynamic import; the AI SDK, LangGraph and Mastra are read by their shapes alone.
+  assert.deepEqual(importGraph(join(PKG, 'lib', 'adapters', 'index.js')).packages, ['@openai/agents']);
+  assert.doesNotMatch(readFileSync(join(PKG, 'lib', 'adapters', 'openai_agents.js'), 'utf8'), /^import\s[^;]*@openai\/agents/m);
 });
 
 test('package.json: the adapter subpaths, their files and the optional peer', async () => {
   const pkg = JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8'));
   assert.deepEqual(pkg.exports['./adk'], { types: './adk.d.ts', default: './lib/adapters/adk.js' });
-  assert.deepEqual(pkg.exports['./adapters'], { types: './adapters.d.ts', default: './lib/adapters/generic.js' });
+  assert.deepEqual(pkg.exports['./adapters'], { types: './adapters.d.ts', default: './lib/adapters/index.js' });
   for (const target of ['./adk', './adapters']) {
     for (const file of Object.values(pkg.exports[target])) {
       assert.ok(existsSync(join(PKG, file)), file);
@@ -468,14 +472,16 @@ test('package.json: the adapter subpaths, their files and the optional peer', as
     }
   }
   // Every module the adapters import ships too.
-  for (const entry of ['adk.js', 'generic.js']) {
+  for (const entry of ['adk.js', 'index.js']) {
     for (const file of importGraph(join(PKG, 'lib', 'adapters', entry)).files) {
       assert.ok(pkg.files.includes(file.slice(PKG.length + 1).split('\\').join('/')), `${file} is in "files"`);
     }
   }
-  assert.ok(pkg.peerDependencies['@google/adk']);
-  assert.deepEqual(pkg.peerDependenciesMeta['@google/adk'], { optional: true });
-  assert.equal(pkg.dependencies?.['@google/adk'], undefined);
+  for (const peer of ['@google/adk', '@openai/agents']) {
+    assert.ok(pkg.peerDependencies[peer]);
+    assert.deepEqual(pkg.peerDependenciesMeta[peer], { optional: true });
+    assert.equal(pkg.dependencies?.[peer], undefined);
+  }
   const viaExports = await import(join(PKG, pkg.exports['./adapters'].default));
   assert.equal(viaExports.fromFunction, fromFunction);
 });

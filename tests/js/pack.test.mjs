@@ -67,7 +67,8 @@ test('npm pack ships exactly the package files', () => {
   // The runtime, its types, the CLI and the Node-only subpaths; no tests, examples or sources.
   assert.deepEqual(files, [
     'LICENSE', 'README.md', 'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'criteria.d.ts', 'history.d.ts', 'index.d.ts', 'index.js',
-    'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/adk_layout.js', 'lib/adk_text.js', 'lib/api.js',
+    'lib/adapters/adk.js', 'lib/adapters/ai_sdk.js', 'lib/adapters/common.js', 'lib/adapters/conversations.js', 'lib/adapters/generic.js',
+    'lib/adapters/index.js', 'lib/adapters/langgraph.js', 'lib/adapters/mastra.js', 'lib/adapters/openai_agents.js', 'lib/adapters/steps.js', 'lib/adk_layout.js', 'lib/adk_text.js', 'lib/api.js',
     'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
     'lib/cli/eval_set.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 
     'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/view.js', 'lib/cli/web.js', 'lib/columns.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/health.js', 'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',

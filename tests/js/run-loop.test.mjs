@@ -169,8 +169,20 @@ describe('static conversations: what the agent sees', () => {
     assert.equal(typeof bare.appName, 'string');
   });
 
-  test('the signal handed to the agent is the caller\'s AbortSignal', () => {
-    for (const t of turns) assert.equal(t.signal, signal);
+  test('each turn gets an AbortSignal of its own that follows the caller\'s', async () => {
+    // Its own, so the listeners a framework adds to it go with the turn (not onto the caller's).
+    for (const t of turns) assert.ok(t.signal instanceof AbortSignal && t.signal !== signal && !t.signal.aborted);
+    assert.equal(new Set(turns.map((t) => t.signal)).size, turns.length);
+    const ctl = new AbortController();
+    const reason = new Error('stop');
+    let seen;
+    const run = ec.evaluate({
+      evalSet: { eval_set_id: 's', eval_cases: [SET.eval_cases[1]] }, signal: ctl.signal,
+      agent: (t) => new Promise(() => { seen = t.signal; ctl.abort(reason); }),
+    });
+    await assert.rejects(run, (e) => e.name === 'AbortError');
+    assert.equal(seen.aborted, true);
+    assert.equal(seen.reason, reason);
   });
 
   test('without a signal the agent still gets a live AbortSignal', async () => {

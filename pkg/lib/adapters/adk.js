@@ -4,7 +4,7 @@
 // AppDetails ADK Python records from the model requests. @google/adk is loaded only when the
 // first turn runs, and only by this entry: `import "evalcore"` never touches it.
 import {
-  EvalError, adkEventToJson, agentFailure, abortReason, checkTurn, describe, instructionText,
+  EvalError, adkEventToJson, agentFailure, abortReason, checkTurn, describe, importPeer, instructionText,
   isPlainObject, toolsToJson,
 } from './common.js';
 
@@ -14,23 +14,10 @@ const RUNNER_BRAND = Symbol.for('google.adk.runner');
 const APP_BRAND = Symbol.for('google.adk.app');
 const CAPTURE_PLUGIN = 'evalcore_request_capture';
 
-async function loadAdk(given) {
-  let adk = given;
-  if (adk === undefined) {
-    try {
-      adk = await import('@google/adk');
-    } catch (cause) {
-      throw new EvalError('unsupported', '', `${WHO}: cannot load '@google/adk' (${cause && cause.message ? cause.message : cause}). `
-        + "Install it next to evalcore (npm install @google/adk), or pass the module: fromAdkAgent(agent, { adk: await import('@google/adk') })", { cause });
-    }
-  }
-  for (const name of ['Runner', 'BasePlugin', 'InMemorySessionService']) {
-    if (!adk || typeof adk[name] !== 'function') {
-      throw new EvalError('unsupported', '$.adk', `${WHO}: options.adk must be the '@google/adk' module namespace; it has no ${name} class`);
-    }
-  }
-  return adk;
-}
+const loadAdk = (given) => importPeer({
+  load: () => import('@google/adk'), name: '@google/adk', given, option: 'adk', who: WHO,
+  classes: ['Runner', 'BasePlugin', 'InMemorySessionService'], pass: "fromAdkAgent(agent, { adk: await import('@google/adk') })",
+});
 
 // One capture plugin class per ADK module: it must extend that module's BasePlugin.
 const captureClasses = new WeakMap();

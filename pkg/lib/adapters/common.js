@@ -196,6 +196,40 @@ export async function callUser(fn, args, who, turn) {
   }
 }
 
+/**
+ * A framework module from the user's own install, loaded when first needed: `given` (the module
+ * passed in the adapter's options), else `load()` — the adapter's own literal `import()`, so that
+ * bundlers see it. Missing, it is an `unsupported` EvalError naming the package to install and
+ * how to pass the module instead (`pass`); `classes` must be on the module.
+ */
+export async function importPeer({ load, name, given, option, who, classes, pass }) {
+  let mod = given;
+  if (mod === undefined) {
+    try {
+      mod = await load();
+    } catch (cause) {
+      throw new EvalError('unsupported', '', `${who}: cannot load '${name}' (${cause && cause.message ? cause.message : cause}). `
+        + `Install it next to evalcore (npm install ${name}), or pass the module: ${pass}`, { cause });
+    }
+  }
+  for (const cls of classes) {
+    if (!mod || typeof mod[cls] !== 'function') {
+      throw new EvalError('unsupported', `$.${option}`, `${who}: options.${option} must be the '${name}' module namespace; it has no ${cls} class`);
+    }
+  }
+  return mod;
+}
+
+/** `options[key]` when it is an object (absent: `{}`); anything else is a `schema` error. */
+export function objectOption(options, key, who) {
+  const v = options?.[key];
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    throw new EvalError('schema', `$.options.${key}`, `${who}: options.${key} must be an object, found ${describe(v)}`);
+  }
+  return v;
+}
+
 /** A tool's result as genai's `FunctionResponse.response` (an object): others are `{result}`, as ADK wraps them. */
 export function responseObject(value, opts) {
   const json = rawJson(value, opts);

@@ -1,85 +1,104 @@
 // `evalcore/adapters`: agents that are not ADK agents, as evalcore Agents. A plain async
 // function (`fromFunction`) and an agent that keeps an OpenAI chat-completions message log
-// (`fromOpenAIMessages`). Both answer with ADK events (ADK Python's JSON shape), so the core
-// applies ADK's own rules for the final response and the intermediate data.
+// (`fromOpenAIMessages`). Both say what happened as steps (steps.js), written as ADK events, so
+// the core applies ADK's own rules for the final response and the intermediate data.
+import { EvalError, callUser, checkTurn, describe, isPlainObject, rawJson, turnText } from './common.js';
 import {
-  EvalError, callUser, checkTurn, describe, isPlainObject, rawJson, responseObject, turnText,
-} from './common.js';
+  DEFAULT_AUTHOR, argsObject, checkAuthor, checkCall, stepsToEvents, textResponse, usageAt,
+} from './steps.js';
 
-const DEFAULT_AUTHOR = 'agent'; // ADK's author for events that name none
-
-function authorOf(options, who) {
+/** `options.author` (default `"agent"`); bad options are `schema` errors. */
+export function authorOf(options, who) {
   if (options === undefined || options === null) return DEFAULT_AUTHOR;
   if (!isPlainObject(options)) {
     throw new EvalError('schema', '$.options', `${who}: options must be an object, found ${describe(options)}`);
   }
   const { author = DEFAULT_AUTHOR } = options;
-  if (typeof author !== 'string' || author === '' || author === 'user') {
-    throw new EvalError('schema', '$.options.author', `${who}: options.author must be a non-empty agent name other than "user", found ${describe(author)}`);
+  try {
+    return checkAuthor(author, '$.options.author', `${who}: options.author`);
+  } catch (e) {
+    throw new EvalError('schema', '$.options.author', e.message);
   }
-  return author;
 }
 
-function requireFunction(fn, who) {
+export function requireFunction(fn, who) {
   if (typeof fn !== 'function') {
     throw new EvalError('schema', '$', `${who}: expected a function, found ${describe(fn)}`);
   }
 }
 
-const modelEvent = (author, parts, extra) => ({ author, content: { role: 'model', parts }, ...extra });
-// ADK records a tool's result as a user-role content authored by the agent that called it.
-const toolEvent = (author, parts) => ({ author, content: { role: 'user', parts } });
-
 // ------------------------------------------------------------------------------------------
 // fromFunction
 
+const replyError = (path, message) => new EvalError('agent_reply', path, message);
+
 /**
- * The reply of a `fromFunction` callback as ADK events: per tool call a model event with its
- * `function_call` (and, when `response` is given, a tool event with the `function_response`),
- * then a model event with the text. `args` defaults to `{}` (a model's function call always
- * carries an args object); a `response` that is not an object is wrapped as `{result: value}`,
- * as ADK wraps a tool's return value. Call ids are `call_<turn>_<i>` unless given.
+ * The reply of a `fromFunction` callback as steps. `steps` say exactly what happened (several
+ * calls in one step, text beside them, usage per model call); `toolCalls` is the short form, one
+ * step per call in order. `text` is the final answer, a step of its own after them; `usage` is
+ * the whole turn's (on the last step when the steps carry none), `model` names the model of
+ * every step that names none.
  */
-function functionReply(reply, author, turnIndex) {
+function functionSteps(r, who) {
+  if (r.text !== undefined && r.text !== null && typeof r.text !== 'string') {
+    throw replyError('$.text', `${who}: text must be a string, found ${describe(r.text)}`);
+  }
+  if (r.model !== undefined && r.model !== null && typeof r.model !== 'string') {
+    throw replyError('$.model', `${who}: model must be a string, found ${describe(r.model)}`);
+  }
+  if (r.steps !== undefined && r.toolCalls !== undefined) {
+    throw replyError('$.steps', `${who}: give steps or toolCalls, not both (toolCalls is the short form of one step per call)`);
+  }
+  let steps;
+  let short = false;
+  if (r.steps !== undefined) {
+    if (!Array.isArray(r.steps)) throw replyError('$.steps', `${who}: steps must be an array, found ${describe(r.steps)}`);
+    steps = [...r.steps];
+  } else {
+    const calls = r.toolCalls ?? [];
+    if (!Array.isArray(calls)) throw replyError('$.toolCalls', `${who}: toolCalls must be an array, found ${describe(calls)}`);
+    for (let i = 0; i < calls.length; i++) checkCall(calls[i], `$.toolCalls[${i}]`, who);
+    steps = calls.map((c) => ({ toolCalls: [c] }));
+    short = true;
+  }
+  if (typeof r.text === 'string') steps.push({ text: r.text });
+  if (r.usage !== undefined && r.usage !== null) {
+    if (steps.some((st) => isPlainObject(st) && st.usage !== undefined && st.usage !== null)) {
+      throw replyError('$.usage', `${who}: give usage per step or for the whole turn, not both`);
+    }
+    // On the last step; a malformed one is left for the step check to report.
+    if (isPlainObject(steps.at(-1))) steps[steps.length - 1] = { ...steps.at(-1), usage: r.usage };
+    else steps.push({ usage: r.usage });
+  }
+  return { steps, short };
+}
+
+/** A `fromFunction` reply (string or object) as the Agent's reply: ADK events and timings. */
+function functionReply(r, author, turnIndex) {
   const who = 'fromFunction';
-  if (typeof reply === 'string') return { events: [modelEvent(author, [{ text: reply }])] };
-  if (!isPlainObject(reply)) {
-    throw new EvalError('agent_reply', '$', `${who}: the function must return a string or { text, toolCalls? }, found ${describe(reply)}`);
+  if (typeof r === 'string') return { events: stepsToEvents([{ text: r }], { author, who }) };
+  if (!isPlainObject(r)) {
+    throw replyError('$', `${who}: the function must return a string or { text, steps | toolCalls, usage, model, timings }, found ${describe(r)}`);
   }
-  const { text, toolCalls = [] } = reply;
-  if (text !== undefined && text !== null && typeof text !== 'string') {
-    throw new EvalError('agent_reply', '$.text', `${who}: text must be a string, found ${describe(text)}`);
-  }
-  if (!Array.isArray(toolCalls)) {
-    throw new EvalError('agent_reply', '$.toolCalls', `${who}: toolCalls must be an array, found ${describe(toolCalls)}`);
-  }
-  const events = [];
-  toolCalls.forEach((tc, i) => {
-    const path = `$.toolCalls[${i}]`;
-    if (!isPlainObject(tc)) throw new EvalError('agent_reply', path, `${who}: a tool call must be { name, args?, response? }, found ${describe(tc)}`);
-    if (typeof tc.name !== 'string' || tc.name === '') {
-      throw new EvalError('agent_reply', `${path}.name`, `${who}: a tool call needs a non-empty name, found ${describe(tc.name)}`);
-    }
-    if (tc.args !== undefined && tc.args !== null && !isPlainObject(tc.args)) {
-      throw new EvalError('agent_reply', `${path}.args`, `${who}: args must be an object, found ${describe(tc.args)}`);
-    }
-    if (tc.id !== undefined && tc.id !== null && typeof tc.id !== 'string') {
-      throw new EvalError('agent_reply', `${path}.id`, `${who}: id must be a string, found ${describe(tc.id)}`);
-    }
-    const id = tc.id ?? `call_${turnIndex}_${i}`;
-    const args = tc.args === undefined || tc.args === null ? {} : rawJson(tc.args, { where: who, root: `${path}.args` });
-    events.push(modelEvent(author, [{ function_call: { id, name: tc.name, args } }]));
-    if (tc.response !== undefined) {
-      const response = responseObject(tc.response, { where: who, root: `${path}.response` });
-      events.push(toolEvent(author, [{ function_response: { id, name: tc.name, response } }]));
-    }
+  const { steps, short } = functionSteps(r, who);
+  const nCalls = short ? steps.length - (typeof r.text === 'string' ? 1 : 0) : 0;
+  const events = stepsToEvents(steps, {
+    author, who, model: r.model ?? undefined,
+    root: short ? '$.toolCalls' : '$.steps',
+    // The short form keeps its paths ($.toolCalls[i]) and ids (call_<turn>_<i>).
+    callPath: short ? (s) => (s < nCalls ? `$.toolCalls[${s}]` : '$') : undefined,
+    usagePath: r.usage !== undefined && r.usage !== null ? () => '$.usage' : undefined,
+    ids: short ? (s) => `call_${turnIndex}_${s}` : (s, i) => `call_${turnIndex}_${s}_${i}`,
   });
-  if (typeof text === 'string') events.push(modelEvent(author, [{ text }]));
-  return { events };
+  const out = { events };
+  if (r.timings !== undefined && r.timings !== null) {
+    out.timings = rawJson(r.timings, { code: 'agent_reply', where: who, root: '$.timings' });
+  }
+  return out;
 }
 
 /**
- * Wraps `fn(text, turn) => string | { text, toolCalls?: [{ name, args?, response?, id? }] }`
+ * Wraps `fn(text, turn) => string | { text?, steps? | toolCalls?, usage?, model?, timings? }`
  * (sync or async) as an evalcore Agent. `turn` is the whole AgentTurn (session id, history,
  * state, abort signal). `options.author` names the agent in the events (default `"agent"`).
  * If `fn` throws or rejects, the turn rejects with an EvalError `agent_error` whose `cause` is
@@ -91,8 +110,8 @@ export function fromFunction(fn, options) {
   const author = authorOf(options, 'fromFunction');
   return async function functionAgent(turn) {
     checkTurn(turn, 'fromFunction');
-    const reply = await callUser(fn, [turnText(turn), turn], 'fromFunction', turn);
-    return functionReply(reply, author, Number.isInteger(turn.turnIndex) ? turn.turnIndex : 0);
+    const r = await callUser(fn, [turnText(turn), turn], 'fromFunction', turn);
+    return functionReply(r, author, Number.isInteger(turn.turnIndex) ? turn.turnIndex : 0);
   };
 }
 
@@ -118,54 +137,78 @@ function contentText(content, path, who) {
   throw new EvalError('agent_reply', path, `${who}: content must be a string, an array of parts or null, found ${describe(content)}`);
 }
 
-/**
- * A tool call's `arguments` as genai's `args` object: the JSON text parsed. Text that is not
- * JSON, or JSON that is not an object, is kept as `{ _raw: text }` so the call still shows in the
- * trajectory (and fails an args comparison instead of failing the run); an empty string is `{}`.
- * An `arguments` that is already an object (some providers send one) is taken as it is.
- */
+/** A tool call's `arguments` (JSON text, or an object some providers send) as genai's `args`. */
 function parseArguments(value, path, who) {
-  if (value === undefined || value === null || value === '') return {};
-  if (isPlainObject(value)) return rawJson(value, { where: who, root: path });
-  if (typeof value !== 'string') {
+  if (value !== undefined && value !== null && typeof value !== 'string' && !isPlainObject(value)) {
     throw new EvalError('agent_reply', path, `${who}: arguments must be a JSON string, found ${describe(value)}`);
   }
-  try {
-    const parsed = JSON.parse(value);
-    if (isPlainObject(parsed)) return parsed;
-  } catch {
-    // fall through: kept as text
-  }
-  return { _raw: value };
+  return argsObject(value, path, who);
 }
 
-/** A tool result's text as genai's `response` object: its JSON when it is a JSON object, else `{ result }`. */
-function parseToolResult(text) {
-  if (text === null) return { result: null };
-  try {
-    const parsed = JSON.parse(text);
-    return isPlainObject(parsed) ? parsed : { result: parsed };
-  } catch {
-    return { result: text };
-  }
-}
-
-// OpenAI chat usage -> genai usage metadata. completion_tokens includes reasoning tokens, which
-// genai counts apart (thoughts), so candidates = completion - reasoning.
-function usageMetadata(usage, path, who) {
+/** Chat-completions usage as the steps' usage (completion tokens count the reasoning ones). */
+function chatUsage(usage, path, who) {
   if (!isPlainObject(usage)) throw new EvalError('agent_reply', path, `${who}: usage must be an object, found ${describe(usage)}`);
-  const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const prompt = num(usage.prompt_tokens);
-  const completion = num(usage.completion_tokens);
-  const reasoning = num(usage.completion_tokens_details?.reasoning_tokens);
-  const cached = num(usage.prompt_tokens_details?.cached_tokens);
-  const out = {};
-  if (prompt !== undefined) out.prompt_token_count = prompt;
-  if (completion !== undefined) out.candidates_token_count = completion - (reasoning ?? 0);
-  if (num(usage.total_tokens) !== undefined) out.total_token_count = usage.total_tokens;
-  if (reasoning !== undefined) out.thoughts_token_count = reasoning;
-  if (cached !== undefined) out.cached_content_token_count = cached;
-  return out;
+  return usageAt(usage, {
+    inputTokens: ['prompt_tokens'], outputTokens: ['completion_tokens'], totalTokens: ['total_tokens'],
+    reasoningTokens: ['completion_tokens_details.reasoning_tokens'], cachedInputTokens: ['prompt_tokens_details.cached_tokens'],
+  });
+}
+
+/** An `assistant` message as a step: its text (or refusal), then its tool calls in order. */
+function assistantStep(m, path, who, callNames) {
+  const step = { toolCalls: [], toolResults: [] };
+  const text = contentText(m.content, `${path}.content`, who);
+  if (text !== null && text !== '') step.text = text;
+  else if (typeof m.refusal === 'string' && m.refusal !== '') step.text = m.refusal;
+  const calls = m.tool_calls === undefined || m.tool_calls === null ? [] : m.tool_calls;
+  if (!Array.isArray(calls)) throw new EvalError('agent_reply', `${path}.tool_calls`, `${who}: tool_calls must be an array, found ${describe(calls)}`);
+  calls.forEach((tc, j) => {
+    const cpath = `${path}.tool_calls[${j}]`;
+    if (!isPlainObject(tc) || !isPlainObject(tc.function)) {
+      throw new EvalError('agent_reply', cpath, `${who}: a tool call must be { id, type: "function", function: { name, arguments } }, found ${describe(tc)}`);
+    }
+    if (tc.type !== undefined && tc.type !== 'function') {
+      throw new EvalError('agent_reply', `${cpath}.type`, `${who}: only "function" tool calls can be mapped to ADK function calls, found ${describe(tc.type)}`);
+    }
+    if (typeof tc.function.name !== 'string' || tc.function.name === '') {
+      throw new EvalError('agent_reply', `${cpath}.function.name`, `${who}: a tool call needs a function name, found ${describe(tc.function.name)}`);
+    }
+    const call = { name: tc.function.name, args: parseArguments(tc.function.arguments, `${cpath}.function.arguments`, who) };
+    if (typeof tc.id === 'string' && tc.id !== '') {
+      call.id = tc.id;
+      callNames.set(tc.id, tc.function.name);
+    }
+    step.toolCalls.push(call);
+  });
+  if (isPlainObject(m.function_call)) {
+    const fc = m.function_call;
+    if (typeof fc.name !== 'string' || fc.name === '') {
+      throw new EvalError('agent_reply', `${path}.function_call.name`, `${who}: a function call needs a name, found ${describe(fc.name)}`);
+    }
+    step.toolCalls.push({ name: fc.name, args: parseArguments(fc.arguments, `${path}.function_call.arguments`, who) });
+  }
+  if (m.usage !== undefined && m.usage !== null) step.usage = chatUsage(m.usage, `${path}.usage`, who);
+  if (typeof m.model === 'string' && m.model !== '') step.model = m.model;
+  return step;
+}
+
+/** A `tool` (or legacy `function`) message as a tool result: its content parsed when JSON. */
+function toolResult(m, path, who, callNames) {
+  const r = {};
+  if (m.role === 'tool') {
+    if (typeof m.tool_call_id !== 'string' || m.tool_call_id === '') {
+      throw new EvalError('agent_reply', `${path}.tool_call_id`, `${who}: a tool message needs the tool_call_id it answers, found ${describe(m.tool_call_id)}`);
+    }
+    r.id = m.tool_call_id;
+    r.name = callNames.get(m.tool_call_id) ?? m.name;
+  } else {
+    if (typeof m.name !== 'string' || m.name === '') {
+      throw new EvalError('agent_reply', `${path}.name`, `${who}: a function message needs the function name, found ${describe(m.name)}`);
+    }
+    r.name = m.name;
+  }
+  r.response = textResponse(contentText(m.content, `${path}.content`, who));
+  return r;
 }
 
 /**
@@ -174,14 +217,15 @@ function usageMetadata(usage, path, who) {
  *
  * - Only the messages after the last `user` message count, so a whole transcript works as well
  *   as the messages of one turn; `system` and `developer` messages are skipped.
- * - An `assistant` message becomes one model event: a text part for its content (or refusal),
- *   then a `function_call` part per entry of `tool_calls` (`id`, `function.name`, and
+ * - An `assistant` message is one step: a text part for its content (or refusal), then a
+ *   `function_call` part per entry of `tool_calls` (`id`, `function.name`, and
  *   `function.arguments` parsed as JSON — unparsable or non-object arguments are kept as
  *   `{ _raw: "<the text>" }`). The legacy `function_call` field is read the same way.
- * - Consecutive `tool` messages become one event with a `function_response` part each (as ADK
- *   records parallel tool results): `id` = `tool_call_id`, `name` from the matching call, and
- *   `response` = the content parsed as JSON when it is a JSON object, else `{ result: ... }`
- *   (the parsed JSON value, or the text when it is not JSON). Legacy `function` messages too.
+ * - The `tool` messages that follow are that step's results, one event with a
+ *   `function_response` part each (as ADK records parallel tool results): `id` = `tool_call_id`,
+ *   `name` from the matching call, and `response` = the content parsed as JSON when it is a JSON
+ *   object, else `{ result: ... }` (the parsed JSON value, or the text). Legacy `function`
+ *   messages too.
  * - Non-standard but common: `usage` (chat-completions usage) on an assistant message becomes
  *   its event's `usage_metadata`, `model` its `model_version`.
  *
@@ -200,10 +244,9 @@ export function convertOpenAIMessages(messages, options) {
     if (!isPlainObject(m)) throw new EvalError('agent_reply', `$[${i}]`, `${who}: a message must be an object, found ${describe(m)}`);
     if (m.role === 'user') start = i + 1;
   }
-
-  const events = [];
+  const steps = [];
   const callNames = new Map(); // tool_call_id -> function name
-  let pendingResponses = null; // the tool event being filled by consecutive tool messages
+  let last = null; // the step the next tool messages answer
   for (let i = start; i < messages.length; i += 1) {
     const m = messages[i];
     const path = `$[${i}]`;
@@ -211,76 +254,20 @@ export function convertOpenAIMessages(messages, options) {
       case 'system':
       case 'developer':
         break;
-      case 'assistant': {
-        pendingResponses = null;
-        const parts = [];
-        const text = contentText(m.content, `${path}.content`, who);
-        if (text !== null && text !== '') parts.push({ text });
-        else if (typeof m.refusal === 'string' && m.refusal !== '') parts.push({ text: m.refusal });
-        const calls = m.tool_calls === undefined || m.tool_calls === null ? [] : m.tool_calls;
-        if (!Array.isArray(calls)) throw new EvalError('agent_reply', `${path}.tool_calls`, `${who}: tool_calls must be an array, found ${describe(calls)}`);
-        calls.forEach((tc, j) => {
-          const cpath = `${path}.tool_calls[${j}]`;
-          if (!isPlainObject(tc) || !isPlainObject(tc.function)) {
-            throw new EvalError('agent_reply', cpath, `${who}: a tool call must be { id, type: "function", function: { name, arguments } }, found ${describe(tc)}`);
-          }
-          if (tc.type !== undefined && tc.type !== 'function') {
-            throw new EvalError('agent_reply', `${cpath}.type`, `${who}: only "function" tool calls can be mapped to ADK function calls, found ${describe(tc.type)}`);
-          }
-          if (typeof tc.function.name !== 'string' || tc.function.name === '') {
-            throw new EvalError('agent_reply', `${cpath}.function.name`, `${who}: a tool call needs a function name, found ${describe(tc.function.name)}`);
-          }
-          const call = {};
-          if (typeof tc.id === 'string' && tc.id !== '') {
-            call.id = tc.id;
-            callNames.set(tc.id, tc.function.name);
-          }
-          call.name = tc.function.name;
-          call.args = parseArguments(tc.function.arguments, `${cpath}.function.arguments`, who);
-          parts.push({ function_call: call });
-        });
-        if (isPlainObject(m.function_call)) {
-          const fc = m.function_call;
-          if (typeof fc.name !== 'string' || fc.name === '') {
-            throw new EvalError('agent_reply', `${path}.function_call.name`, `${who}: a function call needs a name, found ${describe(fc.name)}`);
-          }
-          parts.push({ function_call: { name: fc.name, args: parseArguments(fc.arguments, `${path}.function_call.arguments`, who) } });
-        }
-        const extra = {};
-        if (m.usage !== undefined && m.usage !== null) extra.usage_metadata = usageMetadata(m.usage, `${path}.usage`, who);
-        if (typeof m.model === 'string' && m.model !== '') extra.model_version = m.model;
-        if (parts.length > 0 || Object.keys(extra).length > 0) {
-          events.push(parts.length > 0 ? modelEvent(author, parts, extra) : { author, ...extra });
-        }
+      case 'assistant':
+        steps.push((last = assistantStep(m, path, who, callNames)));
         break;
-      }
       case 'tool':
-      case 'function': {
-        const fr = {};
-        if (m.role === 'tool') {
-          if (typeof m.tool_call_id !== 'string' || m.tool_call_id === '') {
-            throw new EvalError('agent_reply', `${path}.tool_call_id`, `${who}: a tool message needs the tool_call_id it answers, found ${describe(m.tool_call_id)}`);
-          }
-          fr.id = m.tool_call_id;
-          const name = callNames.get(m.tool_call_id) ?? m.name;
-          if (typeof name === 'string' && name !== '') fr.name = name;
-        } else {
-          if (typeof m.name !== 'string' || m.name === '') {
-            throw new EvalError('agent_reply', `${path}.name`, `${who}: a function message needs the function name, found ${describe(m.name)}`);
-          }
-          fr.name = m.name;
-        }
-        fr.response = parseToolResult(contentText(m.content, `${path}.content`, who));
-        const part = { function_response: fr };
-        if (pendingResponses) pendingResponses.content.parts.push(part);
-        else events.push((pendingResponses = toolEvent(author, [part])));
+      case 'function':
+        if (last === null) steps.push((last = { toolResults: [] }));
+        last.toolResults.push(toolResult(m, path, who, callNames));
         break;
-      }
       default:
         throw new EvalError('agent_reply', `${path}.role`, `${who}: unknown message role ${describe(m.role)} (expected assistant, tool, function, user, system or developer)`);
     }
   }
-  return { events };
+  // Chat logs carry their own call ids; a call without one (legacy `function_call`) keeps none.
+  return { events: stepsToEvents(steps, { author, who, ids: () => undefined }) };
 }
 
 /**

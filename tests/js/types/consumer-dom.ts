@@ -72,3 +72,9 @@ async function devUiUse(): Promise<void> {
   void [maybeAnswer, middleware, url];
 }
 void devUiUse;
+
+// With DOM types the turn's signal is the standard AbortSignal: it passes to an API that takes one.
+import type { Agent as TurnAgent } from 'evalcore';
+const takesSignal = (signal: AbortSignal): boolean => signal.aborted;
+const signalAgent: TurnAgent = (turn) => String(takesSignal(turn.signal));
+void signalAgent;

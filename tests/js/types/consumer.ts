@@ -211,6 +211,26 @@ async function suite(): Promise<void> {
 }
 void suite;
 
+// The framework adapters type-check without the frameworks: their objects are taken structurally.
+import { fromAiSdk, fromLangGraph, fromMastra, fromOpenAIAgents } from "evalcore/adapters";
+import type { AbortSignalLike, FunctionReply, Step, Timings } from "evalcore/adapters";
+const aiAgent: Agent = fromAiSdk(async ({ messages, signal, telemetry, turn }) => {
+  void messages; void signal; void telemetry; void turn.evalId;
+  return { steps: [{ content: [{ type: "text", text: "hi" }], usage: { inputTokens: 1 } }], response: { messages: [] } };
+}, { author: "weather_agent", maxConversations: 10 });
+const oaAgent: Agent = fromOpenAIAgents({ name: "triage" }, { runConfig: {}, continueWith: "agent" });
+const lgAgent: Agent = fromLangGraph({ invoke: async () => ({ messages: [] }) }, { threads: false, config: { recursionLimit: 5 } });
+const maAgent: Agent = fromMastra({ name: "helper", generate: async () => ({ steps: [] }) }, { generateOptions: { maxSteps: 3 } });
+const steps: Step[] = [{ text: "Looking.", toolCalls: [{ name: "get_weather", args: { city: "Paris" }, error: "down" }], usage: { inputTokens: 10, outputTokens: 3, reasoningTokens: 1 }, model: "m" }];
+const timings: Timings = { model: [[0, 10]], tool: [[10, 12]] };
+const fullReply: FunctionReply = { text: "Done.", steps, usage: undefined, model: "m", timings };
+const stepAgent: Agent = fromFunction(async (_text, turn) => {
+  const s: AbortSignalLike = turn.signal!;
+  void s;
+  return fullReply;
+});
+void aiAgent; void oaAgent; void lgAgent; void maAgent; void stepAgent;
+
 // Result files through the core's model: text, bytes or a value; statuses as names.
 import { loadEvalSetResult } from 'evalcore';
 const readBack: EvalSetResult = loadEvalSetResult('{"eval_set_result_id": "r", "eval_set_id": "s", "eval_case_results": []}', { runSummary: true });

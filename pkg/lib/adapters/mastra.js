@@ -1,0 +1,86 @@
+// `fromMastra`: a Mastra `Agent` (`@mastra/core`) as an evalcore Agent, through `agent.generate`.
+// Each turn gives the agent the conversation so far (the AI SDK messages of the earlier turns'
+// `response.messages`) and reads the result's steps: Mastra's per-step `text`, `toolCalls`,
+// `toolResults` (its chunk shape, `{ payload }`, or AI SDK's) and `usage`. Nothing of Mastra is
+// imported.
+import { EvalError, abortReason, callUser, checkTurn, describe, isPlainObject, objectOption, turnText } from './common.js';
+import { aiSdkUsage } from './ai_sdk.js';
+import { conversations } from './conversations.js';
+import { authorOf } from './generic.js';
+import { argsObject, errorText, reply, stepsToEvents } from './steps.js';
+
+const WHO = 'fromMastra';
+
+/** A Mastra chunk's payload, or an AI SDK part as it is. */
+const payloadOf = (c) => (isPlainObject(c?.payload) ? c.payload : c);
+
+/** A failed tool's result: Mastra marks it `isError`, or the result is the thrown error itself. */
+const failed = (r) => r.isError === true || r.result instanceof Error || r.output instanceof Error;
+
+/**
+ * One Mastra step (one model call) as a step: its text, its tool calls in order, their results
+ * (a failure as an error), its usage and model.
+ */
+export function mastraStep(step, s, author) {
+  if (!isPlainObject(step)) throw new EvalError('agent_reply', `$.steps[${s}]`, `${WHO}: a step must be an object, found ${describe(step)}`);
+  const out = { author, toolCalls: [], toolResults: [] };
+  if (typeof step.text === 'string' && step.text !== '') out.text = step.text;
+  const calls = new Map();
+  (Array.isArray(step.toolCalls) ? step.toolCalls : []).forEach((chunk, i) => {
+    const c = payloadOf(chunk);
+    if (!isPlainObject(c) || typeof c.toolName !== 'string') return;
+    const call = { id: c.toolCallId, name: c.toolName, args: argsObject(c.args ?? c.input, `$.steps[${s}].toolCalls[${i}].args`, WHO) };
+    out.toolCalls.push(call);
+    if (typeof c.toolCallId === 'string') calls.set(c.toolCallId, call);
+  });
+  for (const chunk of Array.isArray(step.toolResults) ? step.toolResults : []) {
+    const r = payloadOf(chunk);
+    if (!isPlainObject(r)) continue;
+    const value = r.result !== undefined ? r.result : r.output;
+    const result = failed(r) ? { error: errorText(value) } : { response: value ?? null };
+    const call = calls.get(r.toolCallId);
+    if (call) Object.assign(call, result);
+    else out.toolResults.push({ id: r.toolCallId, name: r.toolName, ...result });
+  }
+  const usage = aiSdkUsage(step.usage);
+  if (usage) out.usage = usage;
+  const model = step.response?.modelId;
+  if (typeof model === 'string' && model !== '') out.model = model;
+  return out;
+}
+
+/**
+ * Wraps a Mastra Agent as an evalcore Agent, called as `agent.generate(messages, options)`.
+ * Options: `author` (default: the agent's name), `generateOptions` (passed to every generate:
+ * `maxSteps`, `modelSettings`, ...; the turn's signal is added as `abortSignal`),
+ * `maxConversations`.
+ */
+export function fromMastra(agent, options = {}) {
+  if (agent === null || typeof agent !== 'object' || typeof agent.generate !== 'function') {
+    throw new EvalError('schema', '$', `${WHO}: expected a Mastra Agent (with generate), found ${describe(agent)}`);
+  }
+  if (!isPlainObject(options)) throw new EvalError('schema', '$.options', `${WHO}: options must be an object, found ${describe(options)}`);
+  const author = authorOf({ author: options.author ?? (typeof agent.name === 'string' && agent.name !== '' ? agent.name : undefined) }, WHO);
+  const base = objectOption(options, 'generateOptions', WHO);
+  const store = conversations(WHO, options.maxConversations);
+  return async function mastraAgent(turn) {
+    checkTurn(turn, WHO);
+    const signal = turn.signal ?? undefined;
+    if (signal?.aborted) throw abortReason(signal);
+    const conv = store.begin(turn, () => ({ messages: [] }));
+    const messages = [...conv.messages, { role: 'user', content: turnText(turn) }];
+    const generateOptions = { ...base, ...(signal ? { abortSignal: signal } : {}) };
+    const result = await callUser((m, o) => agent.generate(m, o), [messages, generateOptions], WHO, turn);
+    if (signal?.aborted) throw abortReason(signal);
+    if (result === null || typeof result !== 'object' || !Array.isArray(result.steps)) {
+      throw new EvalError('agent_reply', '$.steps', `${WHO}: agent.generate must resolve to a result with steps, found ${describe(result?.steps ?? result)}`);
+    }
+    if (result.error) throw new EvalError('agent_error', '', `${WHO}: the agent failed: ${errorText(result.error)}`, { cause: result.error });
+    const turnIndex = Number.isInteger(turn.turnIndex) ? turn.turnIndex : 0;
+    const steps = result.steps.map((st, s) => mastraStep(st, s, author));
+    const events = stepsToEvents(steps, { author, who: WHO, ids: (s, i) => `call_${turnIndex}_${s}_${i}` });
+    const added = Array.isArray(result.response?.messages) ? result.response.messages : [{ role: 'assistant', content: typeof result.text === 'string' ? result.text : '' }];
+    conv.messages = [...messages, ...added];
+    return reply(events);
+  };
+}
