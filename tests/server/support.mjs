@@ -7,7 +7,7 @@
 // (`output()`), so tests can check what the server said as well as what it answered.
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -210,6 +210,29 @@ export async function call(url, path, { method = 'POST', body, headers = {}, raw
     parsed = text;
   }
   return { status: res.status, headers: Object.fromEntries(res.headers), body: parsed, text };
+}
+
+/** A request with exactly these headers (Host included), `{status, body}`. */
+export function rawCall(url, path, { method = 'GET', headers = {}, body } = {}) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method, path, headers: { ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }), ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => {
+        let parsed = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        resolve({ status: res.statusCode, headers: res.headers, body: parsed, text });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** Reads an ndjson response line by line: `{status, lines, text}`. */
