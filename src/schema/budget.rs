@@ -251,7 +251,10 @@ pub fn check_id(id: &str, what: &str, path: &dyn Fn() -> String) -> Result<()> {
     Err(EvalError::new(
         ErrorCode::TooLarge,
         path(),
-        format!("{what} is {} bytes, over `maxIdBytes` ({max}; setLimits raises it)", id.len()),
+        format!(
+            "{what} is {} bytes, over `maxIdBytes` ({max}; setLimits raises it)",
+            id.len()
+        ),
     ))
 }
 
@@ -452,8 +455,15 @@ mod tests {
         .is_err());
         assert!(check_id(&"i".repeat(1024), "eval_id", &|| "$.x".into()).is_ok());
         let e = check_id(&"i".repeat(1025), "eval_id", &|| "$.eval_cases[0].eval_id".into()).unwrap_err();
-        assert_eq!((e.code, e.path.as_str()), (ErrorCode::TooLarge, "$.eval_cases[0].eval_id"));
-        assert!(e.message.contains("1025 bytes") && e.message.contains("maxIdBytes"), "{}", e.message);
+        assert_eq!(
+            (e.code, e.path.as_str()),
+            (ErrorCode::TooLarge, "$.eval_cases[0].eval_id")
+        );
+        assert!(
+            e.message.contains("1025 bytes") && e.message.contains("maxIdBytes"),
+            "{}",
+            e.message
+        );
         assert!(set_limits(Limits { max_id_bytes: 8, ..l }).is_err());
         set_limits(Limits::default()).unwrap();
     }

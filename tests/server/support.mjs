@@ -74,13 +74,21 @@ const firstLine = (text) => {
   return i < 0 ? null : text.slice(0, i).trim();
 };
 
-/** `evalcore serve --port 0`, configured by `env` on top of a clean environment. */
-export function startNode(env, _work, extraArgs = []) {
-  return startProcess('node', process.execPath, [join(PKG, 'bin', 'evalcore.js'), 'serve', '--port', '0', ...extraArgs], {
+/**
+ * `evalcore ARGS --port 0` (serve, web, view: each prints its URL first), configured by `env` on
+ * top of a clean environment: `{url, output(), stop()}`.
+ */
+export function startCli(args, env = {}) {
+  return startProcess(`evalcore ${args[0]}`, process.execPath, [join(PKG, 'bin', 'evalcore.js'), ...args, '--port', '0'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     ready: async (out) => firstLine(out),
   });
+}
+
+/** `evalcore serve --port 0`, configured by `env` on top of a clean environment. */
+export function startNode(env, _work, extraArgs = []) {
+  return startCli(['serve', ...extraArgs], env);
 }
 
 /** Deno.serve over the package's default fetch, reading `env` through Deno.env. */

@@ -4,12 +4,11 @@
 // eval set, an agent run) is done for a page of another origin or for a body that is not JSON.
 // The log (devtools' request lines and evalcore's) shows no query string and no known secret.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { PKG, ROOT, rawCall } from './support.mjs';
+import { ROOT, rawCall, startCli } from './support.mjs';
 
 const APP = 'adk_agent';
 const KEY = 'sk-web-secret-91b3c7d2e4';
@@ -19,30 +18,10 @@ let evalsDir;
 before(async () => {
   assert.ok(existsSync(join(ROOT, 'examples', 'adk_agent', 'node_modules', '@google', 'adk-devtools')), 'examples/adk_agent needs its dependencies: run scripts/setup.sh');
   evalsDir = mkdtempSync(join(tmpdir(), 'evalcore-web-'));
-  const child = spawn(process.execPath, [join(PKG, 'bin', 'evalcore.js'), 'web', join(ROOT, 'examples'), '--port', '0', '--evals_dir', evalsDir, '--allowed_hosts', 'dev.example'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, EVALCORE_JUDGE: 'openai:judge', OPENAI_API_KEY: KEY },
-  });
-  let out = '';
-  let err = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d) => { err += d; });
-  child.stdout.setEncoding('utf8');
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`evalcore web printed no URL in 60 s:\n${out}\n${err}`)), 60_000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        resolve(out.split('\n')[0]);
-      }
-    });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`evalcore web exited with ${code}:\n${out}\n${err}`)); });
-  });
-  web = { child, url, output: () => out + err };
+  web = await startCli(['web', join(ROOT, 'examples'), '--evals_dir', evalsDir, '--allowed_hosts', 'dev.example'], { EVALCORE_JUDGE: 'openai:judge', OPENAI_API_KEY: KEY });
 });
-after(() => {
-  web?.child.kill('SIGINT');
+after(async () => {
+  await web?.stop();
   if (evalsDir) rmSync(evalsDir, { recursive: true, force: true });
 });
 

@@ -381,6 +381,9 @@ mod tests {
             set(r#"{"eval_id": "a", "conversation": [], "x": "\ud800\u0041"}"#),
             set(r#"{"eval_id": "a\u0062", "conversation": []}"#),
             set(r#"{"eval_id": "a", "conversation": [], "x": 1e400}"#),
+            // ids over maxIdBytes
+            set(&format!(r#"{{"eval_id": "{}", "conversation": []}}"#, "a".repeat(1025))),
+            format!(r#"{{"eval_set_id": "{}", "eval_cases": []}}"#, "s".repeat(1025)),
             set(&format!(r#"{{"eval_id": "a", "conversation": [], "x": 1{}}}"#, "0".repeat(100))),
             set(&format!(
                 r#"{{"eval_id": "a", "conversation": [{}]}}"#,
