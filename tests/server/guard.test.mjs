@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { bodyTypeRefusal, hostName, hostPolicy, refusalOf } from '../../pkg/lib/server/guard.js';
 import { listenHosts } from '../../pkg/lib/server/node.js';
-import { rawCall, startNode } from './support.mjs';
+import { guardMiddleware } from '../../pkg/lib/server/devtools.js';
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
+import { PKG, rawCall, startNode } from './support.mjs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 
 const SET = { eval_set_id: 's', eval_cases: [{ eval_id: 'a', conversation: [] }] };
 const VALIDATE = JSON.stringify({ evalSet: SET });
@@ -92,6 +97,12 @@ describe('evalcore serve', () => {
       assert.equal((await rawCall(other.url, '/healthz', { headers: { host } })).status, 200, host);
     }
     assert.equal((await rawCall(other.url, '/healthz', { headers: { host: 'other.example' } })).status, 403);
+    const bad = spawnSync(process.execPath, [join(PKG, 'bin', 'evalcore.js'), 'serve', '--port', '0', '--allowed_hosts', 'ok.example,bad host'], { encoding: 'utf8' });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /^evalcore serve: --allowed_hosts: "bad host" is not a host name/);
+    const env = spawnSync(process.execPath, [join(PKG, 'bin', 'evalcore.js'), 'serve', '--port', '0'], { encoding: 'utf8', env: { PATH: process.env.PATH, EVALCORE_ALLOWED_HOSTS: 'a/b' } });
+    assert.equal(env.status, 2);
+    assert.match(env.stderr, /EVALCORE_ALLOWED_HOSTS must be \* or host names/);
   });
 
   test('cross-site: a form or text/plain POST is refused, with or without Origin; JSON from the page\'s own origin or a CORS origin passes', async () => {
@@ -116,4 +127,34 @@ describe('evalcore serve', () => {
     const tool = await rawCall(server.url, '/v1/validate', { method: 'POST', body: VALIDATE, headers: { host, 'content-type': 'application/json' } });
     assert.equal(tool.status, 200, 'curl and other clients send no Origin');
   });
+});
+
+test('evalcore web\'s guard: a body still arriving after its deadline loses its connection; a quick one reaches the route', async () => {
+  const lines = [];
+  const guard = guardMiddleware({ hosts: hostPolicy(['127.0.0.1']), log: (l) => lines.push(l), bodyTimeoutMs: 400 });
+  const server = createServer((req, res) => guard(req, res, () => {
+    let n = 0;
+    req.on('data', (d) => { n += d.length; });
+    req.on('end', () => res.end(String(n)));
+  }));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  try {
+    const quick = await rawCall(`http://127.0.0.1:${port}`, '/x', { method: 'POST', body: '{"a":1}', headers: { host: '127.0.0.1', 'content-type': 'application/json' } });
+    assert.deepEqual([quick.status, quick.text], [200, '7']);
+    const t0 = Date.now();
+    const closed = await new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write('POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{');
+        const drip = setInterval(() => socket.write(' '), 100);
+        socket.on('close', () => { clearInterval(drip); resolve(Date.now() - t0); });
+      });
+      socket.on('error', () => {});
+    });
+    assert.ok(closed >= 350 && closed < 3000, `closed after ${closed} ms`);
+    assert.match(lines.join('\n'), /POST \/x 408 body_timeout/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
 });

@@ -253,7 +253,8 @@ export async function runView(argv, io) {
   }
   const skipped = [];
   const files = collectFiles(positionals, command, skipped);
-  const server = timedServer(handler(files, { hosts }));
+  // Only GETs, answered from memory: a request still arriving after a minute is a slow client.
+  const server = timedServer(handler(files, { hosts }), { requestTimeoutMs: 60_000 });
   let bound;
   try {
     bound = await listen(server, port, host);

@@ -12,7 +12,7 @@ import { fromAdkAgent } from '../adapters/adk.js';
 import { evalSetsManager } from '../store/manager.js';
 import { fsStore } from '../store/fs.js';
 import { devUiRoutes, matchDevUiRoute } from './devui.js';
-import { listenHosts, requestOf, writeResponse } from './node.js';
+import { NODE_TIMEOUTS, listenHosts, requestOf, writeResponse } from './node.js';
 import { bodyTypeRefusal, hostPolicy, nodeHeaders, refusalOf } from './guard.js';
 import { CLIENT_CLOSED, loggedPath, loggedText } from './log.js';
 import { redactor } from './http.js';
@@ -64,6 +64,9 @@ async function loadDevtools(dir) {
   throw new EvalError('unsupported', '', `cannot find @google/adk-devtools and @google/adk for the agents in ${dir}: install them where the agents are (npm install @google/adk @google/adk-devtools)`);
 }
 
+/** Time a client of `evalcore web` has to send its request body (small JSON, sent at once). */
+const DEV_UI_BODY_TIMEOUT_MS = 60_000;
+
 /** A line for a request answered: `METHOD path status [code] Nms`, the path as a log shows it. */
 const requestLine = (req, status, code, t0, redact) => `${req.method} ${loggedPath(req.originalUrl ?? req.url, redact)} ${status}${code ? ` ${code}` : ''} ${Date.now() - t0}ms`;
 
@@ -107,7 +110,7 @@ export function devUiMiddleware(handle, { log = null, redact = (t) => t } = {}) 
  * page's own (or `origins`), and a body that is not JSON; and marks every answer
  * same-origin-only (Cross-Origin-Resource-Policy), so no other page can embed one.
  */
-export function guardMiddleware({ hosts, origins = [], log = null, redact = (t) => t }) {
+export function guardMiddleware({ hosts, origins = [], log = null, redact = (t) => t, bodyTimeoutMs = DEV_UI_BODY_TIMEOUT_MS }) {
   const policy = { hosts, origins };
   return (req, res, next) => {
     res.setHeader('x-content-type-options', 'nosniff');
@@ -115,6 +118,19 @@ export function guardMiddleware({ hosts, origins = [], log = null, redact = (t) 
     const headers = nodeHeaders(req);
     const refused = refusalOf(headers, policy) ?? bodyTypeRefusal(headers);
     if (refused === null) {
+      // A body still arriving after bodyTimeoutMs: the connection is dropped (the routes behind
+      // read bodies whole, and a slow client would hold one for Node's five minutes).
+      if (!req.complete) {
+        const timer = setTimeout(() => {
+          if (!req.complete) {
+            log?.(requestLine(req, 408, 'body_timeout', Date.now() - bodyTimeoutMs, redact));
+            req.socket.destroy();
+          }
+        }, bodyTimeoutMs);
+        const clear = () => clearTimeout(timer);
+        req.once('end', clear);
+        res.once('close', clear);
+      }
       next();
       return;
     }
@@ -217,5 +233,7 @@ export async function startDevUi({
   } finally {
     console.log = consoleLog;
   }
+  // Headers within 20 s (Node's 60 s); bodies have the guard's deadline.
+  if (server.server) server.server.headersTimeout = NODE_TIMEOUTS.headersTimeoutMs;
   return { url: server.url, server, handle, stop: () => server.stop() };
 }

@@ -9,6 +9,9 @@ import { LOOPBACK_HOSTS } from './guard.js';
 
 /** The timeouts of a Node server evalcore runs, in milliseconds. */
 export const NODE_TIMEOUTS = Object.freeze({
+  // Receiving a whole request: off where routes set their own deadlines (the endpoint: a
+  // streamed run's body stays open); servers whose bodies are small set one.
+  requestTimeoutMs: 0,
   // From the connection (or the previous request on it) to the end of the headers.
   headersTimeoutMs: 20_000,
   // An idle kept-alive connection.
@@ -17,11 +20,11 @@ export const NODE_TIMEOUTS = Object.freeze({
   drainTimeoutMs: 60_000,
 });
 
-/** A Node http server with NODE_TIMEOUTS (each overridable) and Node's request timeout off. */
+/** A Node http server with NODE_TIMEOUTS, each overridable. */
 export function timedServer(listener, timeouts = {}) {
   const t = { ...NODE_TIMEOUTS, ...timeouts };
   const server = createServer({
-    requestTimeout: 0,
+    requestTimeout: t.requestTimeoutMs,
     headersTimeout: t.headersTimeoutMs,
     keepAliveTimeout: t.keepAliveTimeoutMs,
     // How often Node looks for connections past headersTimeout (its default, 30 s, would let
