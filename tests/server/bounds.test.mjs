@@ -142,7 +142,7 @@ describe('answers and identifiers are bounded', () => {
 
 describe('slow clients', () => {
   test('a client still sending its body holds no slot (maxConcurrent 1: another request runs)', async () => {
-    const s = await serve({ limits: { maxConcurrent: 1, bodyTimeoutMs: 5_000 } });
+    const s = await serve({ limits: { maxConcurrent: 1, bodyTimeoutMs: 2_000 } });
     const set = setOf(1);
     const body = JSON.stringify({ evalSet: set, actual: recorded(set) });
     const slow = raw(s.url, `POST /v1/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
@@ -168,6 +168,33 @@ describe('slow clients', () => {
     const got = await raw(s.url, 'POST /v1/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\n', { body: ['x-a: 1\r\n', 'x-b: 2\r\n', 'x-c: 3\r\n'], gapMs: 300 });
     assert.ok(got.ms < 3_000, `closed after ${got.ms} ms`);
     assert.ok(got.status === 408 || got.status === 0, got.text);
+  });
+
+  test('node: a client that stops reading a stream loses its connection after drainTimeoutMs, and its run stops', async () => {
+    const s = await serve({ limits: { caseConcurrency: 1 } }, { drainTimeoutMs: 500 });
+    const set = setOf(80);
+    const padded = recorded(set);
+    for (const v of Object.values(padded)) v[0].final_response.parts[0].text = `answer ${'z'.repeat(100_000)}`;
+    const body = JSON.stringify({ evalSet: set, actual: padded, config: { criteria: { response_match_score: 0.0 } } });
+    const { port } = new URL(s.url);
+    logs.length = 0;
+    const t0 = Date.now();
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.write(`POST /v1/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\naccept: application/x-ndjson\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n`);
+      socket.write(body);
+      // Reads the first bytes of the answer, then nothing more (a paused socket learns of no reset).
+      socket.once('data', () => socket.pause());
+    });
+    socket.on('error', () => {});
+    try {
+      const connections = () => new Promise((r) => s.server.getConnections((_, n) => r(n)));
+      while ((logs.length === 0 || (await connections()) > 0) && Date.now() - t0 < 15_000) await sleep(50);
+      assert.deepEqual(logs.map((e) => [e.status, e.code]), [[499, 'client_closed']], 'the run stopped, logged as the client leaving');
+      assert.equal(await connections(), 0, 'the server dropped the connection');
+      assert.ok(Date.now() - t0 < 15_000);
+    } finally {
+      socket.destroy();
+    }
   });
 
   test('a long stream is not cut: the control body stays open past every deadline, Node\'s request timeout is off', async () => {

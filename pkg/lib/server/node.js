@@ -164,6 +164,8 @@ function drained(res, ms) {
       res.destroy(new Error(`the client read nothing for ${ms / 1000} s`));
       done();
     }, ms);
+    // A guard, not work: it keeps no process alive (a server stopping with a reader stalled).
+    timer.unref?.();
     res.once('drain', done);
     res.once('close', done);
   });
