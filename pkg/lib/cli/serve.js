@@ -70,7 +70,8 @@ export async function runServe(argv, io) {
       const m = /^\s*([A-Za-z0-9_.-]+)\s*=\s*(.+?)\s*$/.exec(item);
       if (!m) throw new UsageError(`--agent takes NAME=MODULE pairs separated by commas, found "${item}"`, COMMAND);
       if (Object.hasOwn(config.agents, m[1])) throw new UsageError(`--agent: agent "${m[1]}" is named twice`, COMMAND);
-      config.agents[m[1]] = (await loadAgent(m[2], COMMAND)).agent;
+      // Defined, not assigned: a name like `__proto__` is an agent's name, not the prototype.
+      Object.defineProperty(config.agents, m[1], { value: (await loadAgent(m[2], COMMAND)).agent, enumerable: true, writable: true, configurable: true });
     }
   }
   const host = options.host ?? '127.0.0.1';

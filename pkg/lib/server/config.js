@@ -143,13 +143,13 @@ export function optionsFromEnv(env) {
     if (map === null || typeof map !== 'object' || Array.isArray(map)) {
       throw new EvalError('config', 'EVALCORE_AGENTS', 'EVALCORE_AGENTS must be a JSON object {"name": "https://agent.example/turn"}');
     }
-    options.agents = {};
     for (const [name, url] of Object.entries(map)) {
       if (typeof url !== 'string' || !/^https?:\/\//.test(url)) {
         throw new EvalError('config', `EVALCORE_AGENTS.${name}`, `EVALCORE_AGENTS: agent "${name}" must be an http(s) URL`);
       }
-      options.agents[name] = { url };
     }
+    // Own properties even for a name like `__proto__` (an assignment would set the prototype).
+    options.agents = Object.fromEntries(Object.entries(map).map(([name, url]) => [name, { url }]));
   }
   for (const [k, name] of Object.entries(LIMIT_ENV)) {
     const v = str(env, name);
