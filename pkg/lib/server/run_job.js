@@ -69,14 +69,21 @@ async function scoreRecorded(job, concurrency, judge, signal, onResult, ready) {
         judgeStats = addJudgeStats(judgeStats, s);
       };
       let r;
+      // Each case its own signal, tied to the run's for the case's time only: the host listens
+      // on the signal it is given until it is aborted, and a run has up to maxCases cases.
+      const caseAbort = new AbortController();
+      const forward = () => caseAbort.abort(signal.reason);
+      signal.addEventListener('abort', forward, { once: true });
       try {
         r = await evaluateInvocations({
-          evalCase: c, actual: job.body.actual[c.eval_id], config: job.config, judge, evalSetId: job.set.eval_set_id, signal,
+          evalCase: c, actual: job.body.actual[c.eval_id], config: job.config, judge, evalSetId: job.set.eval_set_id, signal: caseAbort.signal,
           ...(judgeStats === null ? {} : { onJudgeStats }),
         });
       } catch (e) {
         failure ??= e instanceof EvalError && e.code !== 'trap' ? caseError(e, job, c) : badInput(e);
         throw failure;
+      } finally {
+        signal.removeEventListener('abort', forward);
       }
       if (signal.aborted) throw cancelled(signal);
       results[i] = ready === null ? r : slim(r);
