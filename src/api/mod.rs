@@ -337,8 +337,14 @@ mod tests {
             "schema"
         );
         assert_eq!(code_of(load_eval_set("{\"evalCases\":[]}", "")), "schema");
-        let huge = format!("{{\"eval_set_id\":\"{}\",\"eval_cases\":[]}}", "x".repeat(20_000_000));
+        let huge = format!(
+            "{{\"eval_set_id\":\"s\",\"description\":\"{}\",\"eval_cases\":[]}}",
+            "x".repeat(20_000_000)
+        );
         assert_eq!(code_of(load_eval_set(&huge, "")), "ok");
+        // An id is bounded (maxIdBytes): results repeat it in every case.
+        let long_id = format!("{{\"eval_set_id\":\"{}\",\"eval_cases\":[]}}", "x".repeat(20_000_000));
+        assert_eq!(code_of(load_eval_set(&long_id, "")), "too_large");
         let dup =
             r#"{"eval_set_id":"s","eval_cases":[{"eval_id":"a","conversation":[]},{"eval_id":"a","conversation":[]}]}"#;
         let e = load_eval_set(dup, "").unwrap_err();
