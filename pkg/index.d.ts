@@ -437,6 +437,8 @@ export interface Limits {
   maxParseBytes: number;
   /** Largest single judge, agent or custom-metric answer. Default 32 MiB. */
   maxReplyBytes: number;
+  /** Longest eval_set_id or eval_id (results repeat them in every case). Default 1024. */
+  maxIdBytes: number;
 }
 
 /** Changes the limits given (each 1 KiB to 4 GiB) and returns the limits in force. */

@@ -25,6 +25,10 @@ export interface ServerLimits {
   judgeConcurrency?: number;
   /** The core's parse budget (setLimits maxParseBytes), lowered to this for the instance (default 128 MiB; EVALCORE_MAX_PARSE_BYTES). 413 too_large. */
   maxParseBytes?: number;
+  /** Bytes of a JSON answer, and of one line of a stream (default 32 MiB; EVALCORE_MAX_ANSWER_BYTES). 413 answer_too_large: ask for ndjson. */
+  maxAnswerBytes?: number;
+  /** Time a client has to send its body (an ndjson request: its first line), in ms (default 60000; EVALCORE_BODY_TIMEOUT_MS). 408 body_timeout. */
+  bodyTimeoutMs?: number;
 }
 
 export declare const DEFAULT_LIMITS: Readonly<Required<ServerLimits>>;
@@ -33,8 +37,13 @@ export declare const DEFAULT_LIMITS: Readonly<Required<ServerLimits>>;
 export type ServerAgent = Agent | { url: string; headers?: Record<string, string>; fetch?: typeof fetch };
 
 export interface HandlerOptions {
-  /** The judge every request gets (with its key in `headers`); clients never choose one. */
-  judge?: Judge | null;
+  /**
+   * The judge every request gets (with its key in `headers`); clients never choose one. With
+   * `media`, `mediaUris` lists the file_data URIs a request may carry (which the provider would
+   * fetch with this key): `"*"`, schemes (`"gs:"`), or schemes with host and path
+   * (`"https://files.example.com/evals/"`); default none: 400 media_uri_refused.
+   */
+  judge?: (Judge & { mediaUris?: string[] }) | null;
   /** Agents a request may name in `agent`. */
   agents?: Record<string, ServerAgent>;
   /** Bearer token the /v1 routes require. */
@@ -42,9 +51,14 @@ export interface HandlerOptions {
   limits?: ServerLimits;
   /** Origins browsers may call from ("*" for any): preflights answered, Access-Control-Allow-Origin on answers. */
   cors?: string | string[];
+  /**
+   * Host names the Host header may give (DNS rebinding: 403 host_not_allowed otherwise); "*" or
+   * unset: any. `evalcore serve` sets the listening address's names; docs/security.md.
+   */
+  allowedHosts?: string | string[];
   /** Storage for eval sets and results: the handler's `evalSets` is a manager over it. */
   store?: Store | null;
-  /** One entry per request; never a header, a body or a key. */
+  /** One entry per request (a stream's when it ends; 499 client_closed when the client left); the path without its query or a known secret; never a header, a body or a key. */
   log?: (entry: { method: string; path: string; status: number; ms: number; code?: string }) => void;
 }
 
@@ -169,13 +183,21 @@ export interface DevUiRoutesOptions {
  */
 export declare function devUiRoutes(options: DevUiRoutesOptions): (request: Request) => Promise<Response | null>;
 
-/** Node: express-style middleware answering the eval routes with `handle`, passing on the rest. */
-export declare function devUiMiddleware(handle: (request: Request) => Promise<Response | null>): (req: unknown, res: unknown, next: () => void) => void;
+/** Node: express-style middleware answering the eval routes with `handle`, passing on the rest; `log` gets a line per request answered. */
+export declare function devUiMiddleware(
+  handle: (request: Request) => Promise<Response | null>,
+  options?: { log?: (line: string) => void; redact?: (text: string) => string },
+): (req: unknown, res: unknown, next: () => void) => void;
 
 /**
  * Node: @google/adk-devtools' server for the agents in `agentsDir` (dev UI, chat, sessions) with
  * the eval routes answered by evalcore; eval sets kept under `evalsDir` (default agentsDir).
+ * Every route of the app refuses a foreign Host (403 host_not_allowed), a state-changing request
+ * from another origin (403 origin_not_allowed) and a body that is not JSON (415).
  */
 export declare function startDevUi(options: {
-  agentsDir: string; host?: string; port?: number; evalsDir?: string; judge?: Judge; log?: (line: string) => void;
+  agentsDir: string; host?: string; port?: number; evalsDir?: string; judge?: Judge;
+  /** Host names besides those of `host` (the loopback names, or every interface's for 0.0.0.0), or "*". */
+  allowedHosts?: string[];
+  log?: (line: string) => void;
 }): Promise<{ url: string; server: unknown; handle: (request: Request) => Promise<Response | null>; stop(): Promise<void> }>;

@@ -77,16 +77,17 @@ export function validateEvalSet(input) {
 }
 
 /**
- * The core's parse limits: `{maxTextBytes, maxParseBytes, maxReplyBytes}`. Every JSON text the
+ * The core's parse limits: `{maxTextBytes, maxParseBytes, maxReplyBytes, maxIdBytes}`. Every JSON text the
  * core parses (eval sets, configs, results, judge and agent replies) is measured first and
  * refused with `too_large` when it is longer than maxTextBytes or when parsing it would take
  * more than maxParseBytes of memory; one judge, agent or custom-metric answer may be at most
- * maxReplyBytes. `setLimits({...})` changes the ones given and returns the limits in force.
+ * maxReplyBytes; an eval_set_id or eval_id at most maxIdBytes (results repeat them in every
+ * case). `setLimits({...})` changes the ones given and returns the limits in force.
  */
 export function setLimits(limits) {
   ensureReady();
   if (limits !== undefined && limits !== null && (typeof limits !== 'object' || Array.isArray(limits))) {
-    throw new EvalError('schema', '$options', `setLimits: expected {maxTextBytes?, maxParseBytes?, maxReplyBytes?}, found ${describe(limits)}`);
+    throw new EvalError('schema', '$options', `setLimits: expected {maxTextBytes?, maxParseBytes?, maxReplyBytes?, maxIdBytes?}, found ${describe(limits)}`);
   }
   const now = unwrap(core('setLimitsJson', limits === undefined || limits === null ? '' : toJson(limits, 'limits')));
   maxTextBytes = now.maxTextBytes;

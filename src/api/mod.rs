@@ -71,7 +71,7 @@ fn options<T: for<'de> Deserialize<'de> + Default>(text: &str) -> Result<T> {
 }
 
 /// `setLimits(update)`: changes the parse limits given (`{maxTextBytes?, maxParseBytes?,
-/// maxReplyBytes?}` JSON, "" to change none) and returns the limits now in force.
+/// maxReplyBytes?, maxIdBytes?}` JSON, "" to change none) and returns the limits now in force.
 pub fn set_limits(update: &str) -> Result<String> {
     use crate::schema::budget::{self, Limits};
     #[derive(Deserialize, Default)]
@@ -80,6 +80,7 @@ pub fn set_limits(update: &str) -> Result<String> {
         max_text_bytes: Option<f64>,
         max_parse_bytes: Option<f64>,
         max_reply_bytes: Option<f64>,
+        max_id_bytes: Option<f64>,
     }
     let u: Update = options(update)?;
     let current = budget::limits();
@@ -97,6 +98,7 @@ pub fn set_limits(update: &str) -> Result<String> {
         max_text_bytes: pick("maxTextBytes", u.max_text_bytes, current.max_text_bytes)?,
         max_parse_bytes: pick("maxParseBytes", u.max_parse_bytes, current.max_parse_bytes)?,
         max_reply_bytes: pick("maxReplyBytes", u.max_reply_bytes, current.max_reply_bytes)?,
+        max_id_bytes: pick("maxIdBytes", u.max_id_bytes, current.max_id_bytes)?,
     })
     .map_err(|e| EvalError {
         path: e.path.replacen('$', "$options", 1),
@@ -106,6 +108,7 @@ pub fn set_limits(update: &str) -> Result<String> {
         "maxTextBytes": l.max_text_bytes,
         "maxParseBytes": l.max_parse_bytes,
         "maxReplyBytes": l.max_reply_bytes,
+        "maxIdBytes": l.max_id_bytes,
     })))
 }
 
@@ -334,8 +337,14 @@ mod tests {
             "schema"
         );
         assert_eq!(code_of(load_eval_set("{\"evalCases\":[]}", "")), "schema");
-        let huge = format!("{{\"eval_set_id\":\"{}\",\"eval_cases\":[]}}", "x".repeat(20_000_000));
+        let huge = format!(
+            "{{\"eval_set_id\":\"s\",\"description\":\"{}\",\"eval_cases\":[]}}",
+            "x".repeat(20_000_000)
+        );
         assert_eq!(code_of(load_eval_set(&huge, "")), "ok");
+        // An id is bounded (maxIdBytes): results repeat it in every case.
+        let long_id = format!("{{\"eval_set_id\":\"{}\",\"eval_cases\":[]}}", "x".repeat(20_000_000));
+        assert_eq!(code_of(load_eval_set(&long_id, "")), "too_large");
         let dup =
             r#"{"eval_set_id":"s","eval_cases":[{"eval_id":"a","conversation":[]},{"eval_id":"a","conversation":[]}]}"#;
         let e = load_eval_set(dup, "").unwrap_err();

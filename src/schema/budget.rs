@@ -21,6 +21,9 @@ pub struct Limits {
     /// Largest single answer from the host: a judge's reply body, an agent's reply, a custom
     /// metric's result.
     pub max_reply_bytes: u64,
+    /// Longest identifier (`eval_set_id`, `eval_id`), in bytes: results repeat them in every
+    /// case, so one long id in a small request would make a large answer.
+    pub max_id_bytes: u64,
 }
 
 const MIB: u64 = 1024 * 1024;
@@ -28,12 +31,16 @@ const MIB: u64 = 1024 * 1024;
 /// wasm32's address space: no limit may promise more.
 pub const ADDRESS_SPACE: u64 = 4096 * MIB;
 
+/// `maxIdBytes` by default: four times a file name's 255 bytes (an eval set id names a file).
+const DEFAULT_MAX_ID_BYTES: u64 = 1024;
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_text_bytes: 512 * MIB,
             max_parse_bytes: 2048 * MIB,
             max_reply_bytes: 32 * MIB,
+            max_id_bytes: DEFAULT_MAX_ID_BYTES,
         }
     }
 }
@@ -52,6 +59,7 @@ pub fn set_limits(l: Limits) -> Result<Limits> {
         ("maxTextBytes", l.max_text_bytes),
         ("maxParseBytes", l.max_parse_bytes),
         ("maxReplyBytes", l.max_reply_bytes),
+        ("maxIdBytes", l.max_id_bytes),
     ] {
         if !(1024..=ADDRESS_SPACE).contains(&v) {
             return Err(EvalError::schema(
@@ -233,6 +241,23 @@ pub fn check_all(texts: &[&str], what: &str) -> Result<()> {
     Ok(())
 }
 
+/// `too_large` at `path()` when the identifier `id` (`what`: "eval_set_id") is longer than
+/// `maxIdBytes` (results repeat ids in every case: a long one would make a large answer).
+pub fn check_id(id: &str, what: &str, path: &dyn Fn() -> String) -> Result<()> {
+    let max = limits().max_id_bytes;
+    if id.len() as u64 <= max {
+        return Ok(());
+    }
+    Err(EvalError::new(
+        ErrorCode::TooLarge,
+        path(),
+        format!(
+            "{what} is {} bytes, over `maxIdBytes` ({max}; setLimits raises it)",
+            id.len()
+        ),
+    ))
+}
+
 /// Like [`check`] for an answer from the host, which must also fit `max_reply_bytes`.
 pub fn check_reply(text: &str, what: &str) -> std::result::Result<(), String> {
     let max = limits().max_reply_bytes;
@@ -408,6 +433,7 @@ mod tests {
             max_text_bytes: 4096,
             max_parse_bytes: 64 * 1024,
             max_reply_bytes: 2048,
+            max_id_bytes: 1024,
         };
         // Each thread has its own limits, so this test does not disturb the others.
         set_limits(l).unwrap();
@@ -427,6 +453,18 @@ mod tests {
             ..l
         })
         .is_err());
+        assert!(check_id(&"i".repeat(1024), "eval_id", &|| "$.x".into()).is_ok());
+        let e = check_id(&"i".repeat(1025), "eval_id", &|| "$.eval_cases[0].eval_id".into()).unwrap_err();
+        assert_eq!(
+            (e.code, e.path.as_str()),
+            (ErrorCode::TooLarge, "$.eval_cases[0].eval_id")
+        );
+        assert!(
+            e.message.contains("1025 bytes") && e.message.contains("maxIdBytes"),
+            "{}",
+            e.message
+        );
+        assert!(set_limits(Limits { max_id_bytes: 8, ..l }).is_err());
         set_limits(Limits::default()).unwrap();
     }
 }

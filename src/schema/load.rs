@@ -126,18 +126,18 @@ pub fn load_eval_set(text: &str, opts: &LoadOptions) -> Result<EvalSet> {
                     }
                     return iqai::load(&v, |c| {
                         let set: EvalSet = from_value(c, "")?;
-                        check_unique_ids(&set).map(|()| set)
+                        check_ids(&set).map(|()| set)
                     });
                 }
                 Err(e) => return Err(e),
             };
-            check_unique_ids(&set)?;
+            check_ids(&set)?;
             Ok(set)
         }
         Some('[') => {
             let v = parse_json(text)?;
             let set = legacy::from_value(&v, opts)?;
-            check_unique_ids(&set)?;
+            check_ids(&set)?;
             Ok(set)
         }
         None => Err(EvalError::new(
@@ -166,7 +166,7 @@ pub fn load_eval_set_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
         Value::Object(_) if iqai::is_iqai(v) => {
             return iqai::load(v, |c| {
                 let set: EvalSet = from_value(c, "")?;
-                check_unique_ids(&set).map(|()| set)
+                check_ids(&set).map(|()| set)
             })
         }
         Value::Object(_) => from_value(v, "")?,
@@ -180,7 +180,7 @@ pub fn load_eval_set_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
             ))
         }
     };
-    check_unique_ids(&set)?;
+    check_ids(&set)?;
     Ok(set)
 }
 
@@ -204,9 +204,12 @@ fn duplicate_id(id: &str, first: usize, i: usize) -> EvalError {
     )
 }
 
-fn check_unique_ids(set: &EvalSet) -> Result<()> {
+/// Every eval id unique, and no identifier longer than `maxIdBytes`.
+fn check_ids(set: &EvalSet) -> Result<()> {
+    super::budget::check_id(&set.eval_set_id, "eval_set_id", &|| "$.eval_set_id".into())?;
     let mut seen: HashMap<&str, usize> = HashMap::with_capacity(set.eval_cases.len());
     for (i, c) in set.eval_cases.iter().enumerate() {
+        super::budget::check_id(&c.eval_id, "eval_id", &|| format!("$.eval_cases[{i}].eval_id"))?;
         if let Some(first) = seen.insert(c.eval_id.as_str(), i) {
             return Err(duplicate_id(&c.eval_id, first, i));
         }
@@ -250,7 +253,7 @@ fn validate_value(v: &Value) -> Vec<EvalError> {
     let obj = match v {
         Value::Object(o) => o,
         Value::Array(_) => {
-            return match legacy::from_value(v, &LoadOptions::default()).and_then(|s| check_unique_ids(&s)) {
+            return match legacy::from_value(v, &LoadOptions::default()).and_then(|s| check_ids(&s)) {
                 Ok(()) => Vec::new(),
                 Err(e) => vec![e],
             }
@@ -281,6 +284,9 @@ fn validate_value(v: &Value) -> Vec<EvalError> {
     if let Err(e) = from_value::<Header>(v, "") {
         errors.push(camel_hint(e, obj.contains_key("evalSetId")));
     }
+    if let Some(Value::String(id)) = obj.get("eval_set_id") {
+        errors.extend(super::budget::check_id(id, "eval_set_id", &|| "$.eval_set_id".into()).err());
+    }
     let cases = match obj.get("eval_cases") {
         Some(Value::Array(cases)) => cases,
         _ => return errors,
@@ -308,6 +314,7 @@ fn validate_value(v: &Value) -> Vec<EvalError> {
             .or_else(|| case.get("evalId"))
             .and_then(Value::as_str);
         if let Some(id) = id {
+            errors.extend(super::budget::check_id(id, "eval_id", &|| format!("{prefix}.eval_id")).err());
             if let Some(first) = seen.insert(id, i) {
                 errors.push(duplicate_id(id, first, i));
             }

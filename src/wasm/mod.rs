@@ -62,7 +62,7 @@ pub fn validate_eval_config_json(input: &str, options: &str) -> String {
     api::validate_config(input, options)
 }
 
-/// `setLimits(update)`: `{maxTextBytes?, maxParseBytes?, maxReplyBytes?}` JSON ("" to read);
+/// `setLimits(update)`: `{maxTextBytes?, maxParseBytes?, maxReplyBytes?, maxIdBytes?}` JSON ("" to read);
 /// returns an envelope of the limits in force.
 #[wasm_bindgen(js_name = setLimitsJson)]
 pub fn set_limits_json(update: &str) -> String {

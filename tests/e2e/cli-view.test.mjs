@@ -61,7 +61,7 @@ test('evalcore view FOLDER FILE: the URL is the first line, the page opens every
   assert.equal((await get(origin, '/web.js')).status, 200);
   assert.equal((await get(origin, '/files/2/anything.json')).status, 200);
   for (const path of ['/package.json', '/bin/evalcore.js', '/../package.json', '/lib/../../Cargo.toml', '/www/../../Cargo.toml',
-    '/%2e%2e/%2e%2e/Cargo.toml', '/lib/%2e%2e/package.json', '/files/9/x.json', '/files/0/../../etc/passwd', '/etc/passwd']) {
+    '/%2e%2e/%2e%2e/Cargo.toml', '/lib/%2e%2e/package.json', '/www/..%2fpackage.json', '/www/..%2F..%2FCargo.toml', '/files/9/x.json', '/files/0/../../etc/passwd', '/etc/passwd']) {
     assert.equal((await get(origin, path)).status, 404, path);
   }
   child.kill('SIGINT');
@@ -79,7 +79,7 @@ test('evalcore view: usage errors exit 2 with one line; --help prints the usage'
   assert.match(port.stderr, /--port must be a port number/);
   const help = spawnSync(process.execPath, [CLI, 'view', '--help'], { encoding: 'utf8' });
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /^Usage: evalcore view \[FILES\.\.\.\] \[--port N\] \[--host H\] \[--no-open\]/);
+  assert.match(help.stdout, /^Usage: evalcore view \[FILES\.\.\.\] \[--port N\] \[--host H\] \[--allowed_hosts H,\.\.\.\] \[--no-open\]/);
   const top = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
   assert.match(top.stdout, /\n {2}view \[FILES\.\.\.\]/);
 });

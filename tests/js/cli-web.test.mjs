@@ -28,7 +28,7 @@ function assertUsage(r, pattern) {
 test('evalcore web --help names the command, its flags and what must be installed', () => {
   const r = cli(['web', '--help']);
   assert.equal(r.code, 0);
-  assert.match(r.stdout, /^Usage: evalcore web AGENTS_DIR \[--port N\] \[--host H\] \[--evals_dir DIR\]/);
+  assert.match(r.stdout, /^Usage: evalcore web AGENTS_DIR \[--port N\] \[--host H\] \[--allowed_hosts H,\.\.\.\] \[--evals_dir DIR\]/);
   assert.match(r.stdout, /npm install @google\/adk\s+@google\/adk-devtools/);
   assert.match(cli(['--help']).stdout, /web AGENTS_DIR/);
 });
@@ -39,6 +39,7 @@ test('evalcore web: usage errors are one line, exit 2', () => {
   assertUsage(cli(['web', join(work, 'missing')]), /AGENTS_DIR ".*missing" is not a folder/);
   assertUsage(cli(['web', work, '--port', '70000']), /--port must be at most 65535/);
   assertUsage(cli(['web', work, '--bogus']), /--bogus/);
+  assertUsage(cli(['web', work, '--allowed_hosts', 'ok.example,not a host']), /--allowed_hosts: "not a host" is not a host name/);
   assertUsage(cli(['web', work]), /cannot find @google\/adk-devtools and @google\/adk .*npm install @google\/adk @google\/adk-devtools/);
 });
 

@@ -11,7 +11,7 @@ const MB = 1024 * 1024;
 
 test('limits: defaults, partial updates, and bad values refused with a path', () => {
   const defaults = api.getLimits();
-  assert.deepEqual(defaults, { maxTextBytes: 512 * MB, maxParseBytes: 2048 * MB, maxReplyBytes: 32 * MB });
+  assert.deepEqual(defaults, { maxTextBytes: 512 * MB, maxParseBytes: 2048 * MB, maxReplyBytes: 32 * MB, maxIdBytes: 1024 });
   try {
     assert.deepEqual(api.setLimits({ maxReplyBytes: 4 * MB }), { ...defaults, maxReplyBytes: 4 * MB });
     assert.equal(api.getLimits().maxReplyBytes, 4 * MB);
@@ -20,6 +20,7 @@ test('limits: defaults, partial updates, and bad values refused with a path', ()
       [{ maxParseBytes: 8 * 1024 * MB }, '$options.maxParseBytes'],
       [{ maxTextBytes: 1.5e6 + 0.5 }, '$options.maxTextBytes'],
       [{ maxtextbytes: 1e6 }, '$options'],
+      [{ maxIdBytes: 0 }, '$options.maxIdBytes'],
     ]) {
       assert.throws(() => api.setLimits(bad), (e) => e instanceof api.EvalError && e.code === 'schema' && e.path.startsWith(path), JSON.stringify(bad));
     }
@@ -27,6 +28,35 @@ test('limits: defaults, partial updates, and bad values refused with a path', ()
     assert.equal(api.getLimits().maxReplyBytes, 4 * MB, 'a refused update changes nothing');
   } finally {
     api.setLimits(defaults);
+  }
+});
+
+test('identifiers are bounded (maxIdBytes): a long eval_set_id or eval_id is too_large with its path, on every way in', () => {
+  const long = 'x'.repeat(1025);
+  const caseOf = (id) => ({ eval_id: id, conversation: [] });
+  for (const [set, path] of [
+    [{ eval_set_id: long, eval_cases: [caseOf('a')] }, '$.eval_set_id'],
+    [{ eval_set_id: 's', eval_cases: [caseOf('a'), caseOf(long)] }, '$.eval_cases[1].eval_id'],
+    [{ eval_set_id: 's', eval_cases: [{ evalId: long, conversation: [] }] }, '$.eval_cases[0].eval_id'],
+  ]) {
+    for (const input of [set, JSON.stringify(set), Buffer.from(JSON.stringify(set))]) {
+      assert.throws(() => api.loadEvalSet(input), (e) => e instanceof api.EvalError && e.code === 'too_large' && e.path === path
+        && /1025 bytes, over `maxIdBytes` \(1024; setLimits raises it\)/.test(e.message), path);
+    }
+    // validateEvalSet's quick scan does not say yes to it either.
+    const report = api.validateEvalSet(JSON.stringify(set));
+    assert.equal(report.ok, false, path);
+    assert.deepEqual(report.errors.map((e) => [e.code, e.path]), [['too_large', path]]);
+  }
+  assert.equal(api.loadEvalSet({ eval_set_id: 'x'.repeat(1024), eval_cases: [caseOf('y'.repeat(1024))] }).eval_cases.length, 1, 'at the limit');
+  // A legacy list's ids are the same ids.
+  assert.throws(() => api.loadEvalSet([{ name: long, data: [] }]), (e) => e.code === 'too_large');
+  const before = api.getLimits();
+  try {
+    api.setLimits({ maxIdBytes: 4096 });
+    assert.equal(api.loadEvalSet({ eval_set_id: long, eval_cases: [] }).eval_set_id, long, 'raised');
+  } finally {
+    api.setLimits(before);
   }
 });
 

@@ -133,6 +133,55 @@ describe('fsStore on disk', () => {
     assert.equal((await m.getEvalSet('app', 'linked')).eval_set_id, 'linked');
   });
 
+  test('nothing is written or deleted through an app or .adk folder that is a link leaving the root; a link inside it is fine', async () => {
+    const root = freshDir();
+    const outside = freshDir();
+    mkdirSync(join(outside, '.adk'), { recursive: true });
+    mkdirSync(join(root, 'safe', 'real'), { recursive: true });
+    symlinkSync(outside, join(root, 'escaped'), 'dir');
+    mkdirSync(join(root, 'app'), { recursive: true });
+    symlinkSync(join(outside, '.adk'), join(root, 'app', '.adk'), 'dir');
+    symlinkSync(join(root, 'safe', 'real'), join(root, 'inner'), 'dir');
+    writeFileSync(join(outside, 'keep.evalset.json'), '{}');
+    const s = fsStore(root);
+    const refused = (e) => e instanceof EvalError && e.code === 'invalid_path' && /is a link to .*outside the store's root/.test(e.message);
+    await assert.rejects(() => s.put('escaped/x.evalset.json', bytes('{}')), refused);
+    await assert.rejects(() => s.put('escaped/new/deeper/x.json', bytes('{}')), refused);
+    await assert.rejects(() => s.put('app/.adk/eval_history/r.evalset_result.json', bytes('{}')), refused);
+    await assert.rejects(() => s.delete('escaped/keep.evalset.json'), refused);
+    const m = evalSetsManager(s);
+    await assert.rejects(() => m.createEvalSet('escaped', 'set1'), refused);
+    await assert.rejects(() => m.saveEvalSetResult('app', 'set1', []), refused);
+    assert.deepEqual(readdirSync(outside).sort(), ['.adk', 'keep.evalset.json']);
+    assert.deepEqual(readdirSync(join(outside, '.adk')), [], 'nothing written through the links');
+    await s.put('inner/x.json', bytes('{}'));
+    assert.equal(readFileSync(join(root, 'safe', 'real', 'x.json'), 'utf8'), '{}');
+    // The root itself may be a link: its target is the root.
+    const linkedRoot = join(work, `root-link-${n}`);
+    symlinkSync(root, linkedRoot, 'dir');
+    await fsStore(linkedRoot).put('safe/y.json', bytes('{}'));
+    assert.ok(existsSync(join(root, 'safe', 'y.json')));
+  });
+
+  test('temporary files a crashed writer left are removed by the next write or listing in their folder, fresh ones kept', async () => {
+    const { utimesSync } = await import('node:fs');
+    const root = freshDir();
+    mkdirSync(join(root, 'app', '.adk', 'eval_history'), { recursive: true });
+    const stale = [join(root, 'app', '.evalcore-3-k2j4h5.tmp'), join(root, 'app', '.adk', 'eval_history', '.evalcore-9-zz0.tmp')];
+    const fresh = join(root, 'app', '.evalcore-4-fresh1.tmp');
+    const other = join(root, 'app', '.evalcore-notes.tmp');
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    for (const f of [...stale, fresh, other]) writeFileSync(f, 'half a file');
+    for (const f of [...stale, other]) utimesSync(f, old, old);
+    const s = fsStore(root);
+    await s.put('app/x.evalset.json', bytes('{}'));
+    assert.ok(!existsSync(stale[0]), 'the stale one is gone');
+    assert.ok(existsSync(fresh), 'a fresh one may belong to a writer at work');
+    assert.ok(existsSync(other), 'only our own temporary names are touched');
+    assert.deepEqual(await s.list('app/.adk/eval_history/'), []);
+    assert.ok(!existsSync(stale[1]));
+  });
+
   test('fsStore needs a root', () => {
     assert.throws(() => fsStore(''), (e) => e.code === 'config');
     assert.throws(() => fsStore(undefined), (e) => e.code === 'config');

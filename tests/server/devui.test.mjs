@@ -221,6 +221,22 @@ test('eval results: listed (legacy list and new object), read back camelCase wit
   assertError(await call('GET', `/dev/apps/${APP}/eval_results/nope`), 404, 'not_found');
 });
 
+test('run_eval: "__proto__" (and any name an object has) is an unknown metric like any other, not a run with no metrics', async () => {
+  const path = `/dev/apps/${APP}/eval_sets/dice/run_eval`;
+  const metricsOf = async (body) => {
+    const r = await call('POST', path, body);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body[0].overallEvalMetricResults.filter((m) => m.evalStatus !== 4).map((m) => [m.metricName, m.evalStatus]);
+  };
+  assert.deepEqual(await metricsOf({ evalIds: ['roll'], evalMetrics: [{ metricName: 'no_such_metric', threshold: 0.5 }] }), [['no_such_metric', 3]]);
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    assert.deepEqual(await metricsOf({ evalIds: ['roll'], evalMetrics: [{ metricName: name, threshold: 0.5 }] }), [[name, 3]], name);
+    assert.deepEqual(await metricsOf(`{"evalIds": ["roll"], "evalMetrics": [{"metricName": "response_match_score", "threshold": 0.5}, {"metricName": ${JSON.stringify(name)}, "threshold": 0.5}]}`),
+      [['response_match_score', 1], [name, 3]], name);
+  }
+  assertError(await call('POST', path, { evalIds: ['__proto__'], evalMetrics: [] }), 400, 'not_found', '$.evalCaseIds');
+});
+
 test('a failing agent and an unknown app are answers, not crashes', async () => {
   const r = await call('POST', '/dev/apps/other_app/eval_sets/dice/run_eval', { evalMetrics: [] });
   assertError(r, 400, 'not_found');
@@ -270,6 +286,6 @@ test('a body over the limit is a 413 before it is read whole; a run\'s agent sto
   const res = await answer;
   const body = await res.json();
   assert.equal(res.status, 499, JSON.stringify(body));
-  assert.equal(body.error.code, 'aborted');
+  assert.equal(body.error.code, 'client_closed');
   assert.deepEqual(await sets.listEvalSetResults(APP), [], 'no result is stored for an aborted run');
 });

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import * as api from '../../pkg/index.js';
 import { startJudgeServer } from '../js/support/judge-server.mjs';
 import {
-  DENO, WORKERD, call, callNdjson, evalIdOf, oracleRequest, oracleRows, removeWork, stable, startAgentServer,
+  DENO, WORKERD, call, rawCall, callNdjson, evalIdOf, oracleRequest, oracleRows, removeWork, stable, startAgentServer,
   startDeno, startNode, startWorkerd, workDir,
 } from './support.mjs';
 
@@ -155,6 +155,21 @@ describe('the same answers in node, deno and workerd', () => {
     assert.equal(other.status, 200);
     assert.equal(other.headers['access-control-allow-origin'], undefined);
     assert.equal(other.headers.vary, 'Origin');
+  });
+
+  test('pages of other origins: a cross-site or untyped POST is refused alike; a foreign Host where the server knows its names (Node, Deno), not by a deployed worker', async () => {
+    for (const name of RUNTIMES) {
+      const { port } = new URL(servers[name].url);
+      const host = `127.0.0.1:${port}`;
+      const form = await rawCall(servers[name].url, '/v1/validate', { method: 'POST', body: '{"config": {}}', headers: { host, ...AUTH, origin: 'https://evil.example', 'content-type': 'text/plain' } });
+      assert.deepEqual([form.status, form.body.error?.code], [403, 'origin_not_allowed'], `${name}: ${form.text}`);
+      const untyped = await rawCall(servers[name].url, '/v1/validate', { method: 'POST', body: '{"config": {}}', headers: { host, ...AUTH, 'content-type': 'text/plain' } });
+      assert.deepEqual([untyped.status, untyped.body.error?.code], [415, 'unsupported_media_type'], `${name}: ${untyped.text}`);
+      const listed = await rawCall(servers[name].url, '/v1/validate', { method: 'POST', body: '{"config": {}}', headers: { host, ...AUTH, origin: 'https://app.example', 'content-type': 'application/json' } });
+      assert.equal(listed.status, 200, `${name}: ${listed.text}`);
+      const rebound = await rawCall(servers[name].url, '/healthz', { headers: { host: `rebound.attacker.example:${port}` } });
+      assert.equal(rebound.status, name === 'workerd' ? 200 : 403, `${name}: ${rebound.text}`);
+    }
   });
 
   test('bad bodies: not JSON, empty, not an object, unknown field, missing evalSet, both actual and agent', async () => {

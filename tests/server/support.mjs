@@ -7,7 +7,7 @@
 // (`output()`), so tests can check what the server said as well as what it answered.
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,13 +74,21 @@ const firstLine = (text) => {
   return i < 0 ? null : text.slice(0, i).trim();
 };
 
-/** `evalcore serve --port 0`, configured by `env` on top of a clean environment. */
-export function startNode(env, _work, extraArgs = []) {
-  return startProcess('node', process.execPath, [join(PKG, 'bin', 'evalcore.js'), 'serve', '--port', '0', ...extraArgs], {
+/**
+ * `evalcore ARGS --port 0` (serve, web, view: each prints its URL first), configured by `env` on
+ * top of a clean environment: `{url, output(), stop()}`.
+ */
+export function startCli(args, env = {}) {
+  return startProcess(`evalcore ${args[0]}`, process.execPath, [join(PKG, 'bin', 'evalcore.js'), ...args, '--port', '0'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     ready: async (out) => firstLine(out),
   });
+}
+
+/** `evalcore serve --port 0`, configured by `env` on top of a clean environment. */
+export function startNode(env, _work, extraArgs = []) {
+  return startCli(['serve', ...extraArgs], env);
 }
 
 /** Deno.serve over the package's default fetch, reading `env` through Deno.env. */
@@ -210,6 +218,29 @@ export async function call(url, path, { method = 'POST', body, headers = {}, raw
     parsed = text;
   }
   return { status: res.status, headers: Object.fromEntries(res.headers), body: parsed, text };
+}
+
+/** A request with exactly these headers (Host included), `{status, body}`. */
+export function rawCall(url, path, { method = 'GET', headers = {}, body } = {}) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method, path, headers: { ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }), ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => {
+        let parsed = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        resolve({ status: res.statusCode, headers: res.headers, body: parsed, text });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** Reads an ndjson response line by line: `{status, lines, text}`. */

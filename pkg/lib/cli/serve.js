@@ -2,13 +2,14 @@
 //! http server, configured from the environment. The first line of output is its URL.
 import { createHandler } from '../server/handler.js';
 import { DEFAULT_LIMITS, optionsFromEnv } from '../server/config.js';
-import { serveNode } from '../server/node.js';
+import { listenHosts, serveNode } from '../server/node.js';
+import { hostList, hostPolicy } from '../server/guard.js';
 import { parseArgs, UsageError } from './args.js';
 import '../../index.js';
 
-export const FLAGS = { port: 'count', host: 'string', agent: 'string', quiet: 'bool' };
+export const FLAGS = { port: 'count', host: 'string', allowed_hosts: 'string', agent: 'string', quiet: 'bool' };
 
-export const HELP = `Usage: evalcore serve [--port N] [--host H] [--agent NAME=MODULE[,NAME=MODULE...]] [--quiet]
+export const HELP = `Usage: evalcore serve [--port N] [--host H] [--allowed_hosts H,...] [--agent NAME=MODULE[,NAME=MODULE...]] [--quiet]
 
 Serves the evaluation endpoint (POST /v1/evaluate, POST /v1/validate, GET /v1/metrics,
 GET /healthz) and prints its URL as the first line.
@@ -16,6 +17,10 @@ GET /healthz) and prints its URL as the first line.
 Options:
   --port N      port (default 8787; 0: a free one)
   --host H      address to listen on (default 127.0.0.1)
+  --allowed_hosts H[,H...]
+                other names the Host header may give (a proxy's, a DNS name of this
+                machine), or * for any; by default only 127.0.0.1, localhost, [::1] and
+                --host answer (DNS rebinding; docs/security.md)
   --agent NAME=MODULE[,...]
                 agents a request may name, each an agent module as \`evalcore eval\` takes
                 it (an Agent callback, an @google/adk agent, getAgent()); added to the
@@ -30,11 +35,15 @@ The rest of the configuration comes from the environment:
   GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY   the judge's key
   EVALCORE_AGENTS           JSON {"name": "https://agent/turn"}: agents a request may name
   EVALCORE_CORS_ORIGINS     origins browsers may call from (comma separated, or *)
+  EVALCORE_ALLOWED_HOSTS    as --allowed_hosts
+  EVALCORE_JUDGE_MEDIA / EVALCORE_JUDGE_MEDIA_URIS   1: the judge sees the turns' media; the
+                            file_data URIs it may be sent (gs:, https://host/path/; none by default)
   (the request log is on stderr unless --quiet; EVALCORE_LOG is for the module worker)
   EVALCORE_MAX_BODY_BYTES   (default ${DEFAULT_LIMITS.maxBodyBytes})   EVALCORE_MAX_CASES (default ${DEFAULT_LIMITS.maxCases})
   EVALCORE_MAX_RUNS         (default ${DEFAULT_LIMITS.maxRuns})   EVALCORE_MAX_JUDGE_CALLS (default ${DEFAULT_LIMITS.maxCalls})
   EVALCORE_MAX_CONCURRENT   (default ${DEFAULT_LIMITS.maxConcurrent})   EVALCORE_AGENT_TIMEOUT_MS (default ${DEFAULT_LIMITS.agentTimeoutMs})
   EVALCORE_CASE_CONCURRENCY (default ${DEFAULT_LIMITS.caseConcurrency})   EVALCORE_MAX_PARSE_BYTES (default ${DEFAULT_LIMITS.maxParseBytes})
+  EVALCORE_MAX_ANSWER_BYTES (default ${DEFAULT_LIMITS.maxAnswerBytes})   EVALCORE_BODY_TIMEOUT_MS (default ${DEFAULT_LIMITS.bodyTimeoutMs})
 `;
 
 const COMMAND = 'serve';
@@ -61,13 +70,22 @@ export async function runServe(argv, io) {
       const m = /^\s*([A-Za-z0-9_.-]+)\s*=\s*(.+?)\s*$/.exec(item);
       if (!m) throw new UsageError(`--agent takes NAME=MODULE pairs separated by commas, found "${item}"`, COMMAND);
       if (Object.hasOwn(config.agents, m[1])) throw new UsageError(`--agent: agent "${m[1]}" is named twice`, COMMAND);
-      config.agents[m[1]] = (await loadAgent(m[2], COMMAND)).agent;
+      // Defined, not assigned: a name like `__proto__` is an agent's name, not the prototype.
+      Object.defineProperty(config.agents, m[1], { value: (await loadAgent(m[2], COMMAND)).agent, enumerable: true, writable: true, configurable: true });
     }
   }
+  const host = options.host ?? '127.0.0.1';
+  const extra = [...hostList(options.allowed_hosts), ...(config.allowedHosts ?? [])];
+  try {
+    hostPolicy(extra, [], '--allowed_hosts');
+  } catch (e) {
+    throw new UsageError(e.message, COMMAND);
+  }
+  config.allowedHosts = extra.includes('*') ? '*' : [...listenHosts(host), ...extra];
   const log = options.quiet ? undefined
     : (e) => io.stderr.write(`${e.method} ${e.path} ${e.status}${e.code ? ` ${e.code}` : ''} ${e.ms}ms\n`);
   const handler = createHandler({ ...config, log });
-  const { url, close } = await serveNode(handler, { port: options.port ?? 8787, host: options.host ?? '127.0.0.1' });
+  const { url, close } = await serveNode(handler, { port: options.port ?? 8787, host });
   io.stdout.write(`${url}\n`);
   const judge = config.judge ? `${config.judge.provider}:${config.judge.model}${config.judge.headers ? ' (key from the environment)' : ''}` : 'none';
   io.stderr.write(`evalcore serve: judge ${judge}; token ${config.token ? 'required' : 'not required'}; agents ${Object.keys(config.agents ?? {}).join(', ') || 'none'}\n`);

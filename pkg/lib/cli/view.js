@@ -1,15 +1,19 @@
 //! `evalcore view [FILES...] [--port N] [--host H] [--no-open]`: serves the viewer (pkg/www/)
 //! and the files given (folders: every *.json inside, e.g. .adk/eval_history) on 127.0.0.1, and
 //! prints the page's URL as the first line. Offline: it serves local files and fetches nothing.
-import { createServer } from 'node:http';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname, join, resolve, sep } from 'node:path';
+//! It serves those files and the viewer's own, nothing else: no path climbs out of the package's
+//! browser folders, no link inside a given folder leads out of it, and only the Host names of
+//! the address it listens on are answered (a DNS-rebinding page reads nothing).
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { basename, extname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { parseArgs, UsageError } from './args.js';
+import { listenHosts, timedServer } from '../server/node.js';
+import { LOOPBACK_HOSTS, hostList, hostPolicy, nodeHeaders, refusalOf } from '../server/guard.js';
 
-export const HELP = `Usage: evalcore view [FILES...] [--port N] [--host H] [--no-open]
+export const HELP = `Usage: evalcore view [FILES...] [--port N] [--host H] [--allowed_hosts H,...] [--no-open]
 
 Serves the eval viewer with FILES opened: result files (*.evalset_result.json, ADK 2.x and 1.x),
 eval sets and eval configs; a folder opens every .json file inside it (e.g. .adk/eval_history).
@@ -18,7 +22,12 @@ Prints the viewer's URL as the first line and serves until Ctrl-C. Nothing leave
   --port N     port to listen on (default 7357, or any free port when that one is taken;
                0 picks a free port)
   --host H     address to listen on (default 127.0.0.1; anything else exposes your files)
+  --allowed_hosts H[,H...]
+               other names the Host header may give (a proxy's), or * for any; by default
+               only 127.0.0.1, localhost, [::1] and --host answer (also EVALCORE_ALLOWED_HOSTS)
   --no-open    do not open a browser
+
+Inside a folder, links are followed only when they stay inside it.
 `;
 
 const PKG = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,27 +42,59 @@ const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src
   + "connect-src 'self' https: http://127.0.0.1:* http://localhost:*; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const DEFAULT_PORT = 7357;
 const MAX_FILES = 10_000;
+// Entries a folder walk looks at before it gives up: a huge tree is refused in bounded time.
+const MAX_ENTRIES = 200_000;
+const MAX_DEPTH = 8;
 
-/** FILES expanded: a folder gives its .json files (recursively, sorted), a file itself. */
-export function collectFiles(paths, command = 'view') {
+/** Whether `path` is `root` or inside it (both real paths). */
+export function inside(path, root) {
+  const r = relative(root, path);
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+}
+
+/**
+ * FILES expanded, each as its real path: a folder gives its .json files (recursively, sorted), a
+ * file itself. Inside a folder a link is followed only when its target is inside the folder too
+ * (`skipped` gets the others), and a folder already walked (a link cycle) is not walked again.
+ */
+export function collectFiles(paths, command = 'view', skipped = []) {
   const out = [];
-  const walk = (dir, depth) => {
-    if (depth > 8) return;
-    for (const name of readdirSync(dir).sort()) {
+  let entries = 0;
+  const walk = (root, dir, depth, seen) => {
+    if (depth > MAX_DEPTH) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (++entries > MAX_ENTRIES) throw new UsageError(`the folders given hold more than ${MAX_ENTRIES} entries; give the folders of the results themselves (e.g. .adk/eval_history)`, command);
+      const { name } = entry;
       if (name === 'node_modules' || (name.startsWith('.') && name !== '.adk' && name !== 'eval_history')) continue;
       const p = join(dir, name);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p, depth + 1);
-      else if (name.endsWith('.json')) out.push(p);
+      let real;
+      try {
+        real = realpathSync(p);
+      } catch {
+        continue; // a dangling link, or a loop of links
+      }
+      if (!inside(real, root)) {
+        skipped.push(p);
+        continue;
+      }
+      const st = statSync(real);
+      if (st.isDirectory()) {
+        if (seen.has(real)) continue;
+        seen.add(real);
+        walk(root, p, depth + 1, seen);
+      } else if (st.isFile() && name.endsWith('.json')) out.push(real);
     }
   };
   for (const p of paths) {
     if (!existsSync(p)) throw new UsageError(`file not found: ${p}`, command);
-    if (statSync(p).isDirectory()) walk(p, 0);
-    else out.push(p);
+    const real = realpathSync(p);
+    if (statSync(real).isDirectory()) walk(real, p, 0, new Set([real]));
+    else out.push(real);
+    if (out.length > MAX_FILES) break;
   }
-  if (out.length > MAX_FILES) throw new UsageError(`${out.length} files are more than the ${MAX_FILES} the viewer opens at once`, command);
-  return out.map((p) => resolve(p));
+  if (out.length > MAX_FILES) throw new UsageError(`more than the ${MAX_FILES} files the viewer opens at once`, command);
+  // A file reached twice (by its name and by a link) is opened once.
+  return [...new Set(out)];
 }
 
 /** The page URL for `files` on `origin`: `/www/index.html?file=/files/0/name.json&...`. */
@@ -70,6 +111,50 @@ function send(res, status, type, body, extra = {}) {
   res.end(body);
 }
 
+/** A given file's bytes, opened without following a link that replaced it since. */
+function readGiven(path) {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
+    const out = Buffer.alloc(st.size);
+    let at = 0;
+    while (at < st.size) {
+      const n = readSync(fd, out, at, st.size - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return out.subarray(0, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The package file a request path names, or null: each segment decoded on its own (so an
+ * escaped `/` or `..` is a name, never a step), under one of SERVED, and still there once links
+ * are resolved.
+ */
+export function staticFile(pathname) {
+  let segments;
+  try {
+    segments = pathname.split('/').slice(1).map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+  if (segments.some((s) => s === '.' || s === '..' || /[\\/\0]/.test(s))) return null;
+  const rel = segments.join('/');
+  const served = SERVED.find((p) => rel === p || (p.endsWith('/') && rel.startsWith(p) && rel.length > p.length));
+  if (served === undefined) return null;
+  let real;
+  try {
+    real = realpathSync(join(PKG, ...segments));
+  } catch {
+    return null;
+  }
+  return inside(real, realpathSync(join(PKG, served))) ? real : null;
+}
+
 // The package's own files gzipped once (the .wasm goes from about 1.2 MB to under 500 KB).
 const gzipped = new Map();
 function sendStatic(req, res, full, type) {
@@ -82,36 +167,37 @@ function sendStatic(req, res, full, type) {
   return send(res, 200, type, head ? '' : z.bytes, { 'content-encoding': 'gzip', vary: 'accept-encoding' });
 }
 
-/** The request handler: the package's browser files and the files given, nothing else. */
-export function handler(files) {
+/**
+ * The request handler: the package's browser files and the files given, nothing else, and only
+ * for a Host in `hosts` (a host policy; default the loopback names).
+ */
+export function handler(files, { hosts = hostPolicy(LOOPBACK_HOSTS) } = {}) {
   return (req, res) => {
+    const refused = refusalOf(nodeHeaders(req), { hosts, origins: [] });
+    if (refused !== null) return send(res, refused.status, 'text/plain; charset=utf-8', `${refused.code}: ${refused.message}\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed\n');
-    let path;
+    let pathname;
     try {
-      path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      pathname = new URL(req.url, 'http://x').pathname;
     } catch {
       return send(res, 400, 'text/plain', 'bad request\n');
     }
-    if (path === '/' || path === '/www' || path === '/www/') {
+    if (pathname === '/' || pathname === '/www' || pathname === '/www/') {
       res.writeHead(302, { location: pageUrl('', files) });
       return res.end();
     }
-    const m = /^\/files\/(\d+)\/[^/]*$/.exec(path);
+    const m = /^\/files\/(\d{1,6})\/[^/]*$/.exec(pathname);
     if (m) {
       const f = files[Number(m[1])];
       if (!f) return send(res, 404, 'text/plain', 'not found\n');
       try {
-        return send(res, 200, TYPES['.json'], readFileSync(f));
+        return send(res, 200, TYPES['.json'], req.method === 'HEAD' ? '' : readGiven(f));
       } catch (e) {
-        return send(res, 404, 'text/plain', `cannot read the file: ${e.code || e.message}\n`);
+        return send(res, 404, 'text/plain', `cannot read the file: ${e.code || 'unreadable'}\n`);
       }
     }
-    const rel = path.replace(/^\/+/, '');
-    const full = resolve(PKG, rel);
-    if (!full.startsWith(PKG) || rel.includes('\0') || !SERVED.some((p) => rel === p || (p.endsWith('/') && rel.startsWith(p)))
-      || full.split(sep).includes('..')) {
-      return send(res, 404, 'text/plain', 'not found\n');
-    }
+    const full = staticFile(pathname);
+    if (full === null) return send(res, 404, 'text/plain', 'not found\n');
     try {
       if (!statSync(full).isFile()) return send(res, 404, 'text/plain', 'not found\n');
       return sendStatic(req, res, full, TYPES[extname(full)] || 'application/octet-stream');
@@ -145,7 +231,7 @@ function openBrowser(url) {
 /** Runs `evalcore view`; resolves to the exit code when the server stops (Ctrl-C). */
 export async function runView(argv, io) {
   const command = 'view';
-  const { positionals, options, help } = parseArgs(argv, { port: 'string', host: 'string', no_open: 'bool' }, command);
+  const { positionals, options, help } = parseArgs(argv, { port: 'string', host: 'string', allowed_hosts: 'string', no_open: 'bool' }, command);
   if (help) {
     io.stdout.write(HELP);
     return 0;
@@ -159,8 +245,16 @@ export async function runView(argv, io) {
   if (!existsSync(join(PKG, 'www', 'index.html'))) {
     throw new UsageError('the viewer is not built (pkg/www/ is missing): run scripts/build.sh', command);
   }
-  const files = collectFiles(positionals, command);
-  const server = createServer(handler(files));
+  let hosts;
+  try {
+    hosts = hostPolicy(listenHosts(host), [...hostList(options.allowed_hosts), ...hostList(io.env?.EVALCORE_ALLOWED_HOSTS)], '--allowed_hosts');
+  } catch (e) {
+    throw new UsageError(e.message, command);
+  }
+  const skipped = [];
+  const files = collectFiles(positionals, command, skipped);
+  // Only GETs, answered from memory: a request still arriving after a minute is a slow client.
+  const server = timedServer(handler(files, { hosts }), { requestTimeoutMs: 60_000 });
   let bound;
   try {
     bound = await listen(server, port, host);
@@ -172,6 +266,9 @@ export async function runView(argv, io) {
   const url = pageUrl(`http://${shown}:${bound}`, files);
   io.stdout.write(`${url}\n`);
   io.stdout.write(`evalcore view: serving the viewer with ${files.length} file${files.length === 1 ? '' : 's'}; Ctrl-C stops it\n`);
+  if (skipped.length > 0) {
+    io.stderr.write(`evalcore view: left out ${skipped.length} link${skipped.length === 1 ? '' : 's'} leading out of the folders given (e.g. ${skipped[0]})\n`);
+  }
   if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
     io.stderr.write(`evalcore view: listening on ${host}: other machines can read these files\n`);
   }

@@ -2,12 +2,13 @@
 //! served by @google/adk-devtools' own server, with the Eval tab answered by evalcore. The
 //! first line of output is its URL.
 import { optionsFromEnv } from '../server/config.js';
+import { hostList, hostPolicy } from '../server/guard.js';
 import { parseArgs, UsageError } from './args.js';
 import '../../index.js';
 
-export const FLAGS = { port: 'count', host: 'string', evals_dir: 'string' };
+export const FLAGS = { port: 'count', host: 'string', allowed_hosts: 'string', evals_dir: 'string' };
 
-export const HELP = `Usage: evalcore web AGENTS_DIR [--port N] [--host H] [--evals_dir DIR]
+export const HELP = `Usage: evalcore web AGENTS_DIR [--port N] [--host H] [--allowed_hosts H,...] [--evals_dir DIR]
 
 Serves ADK's dev UI (the bundle of @google/adk-devtools) for the @google/adk agents in
 AGENTS_DIR, as \`adk web\` does: chat with an agent, then in the Eval tab add the session
@@ -22,6 +23,11 @@ agent.js/agent.mjs or app.js exporting the agent) or of agent files. @google/adk
 Options:
   --port N          port (default 8000; 0: a free one)
   --host H          address to listen on (default 127.0.0.1)
+  --allowed_hosts H[,H...]
+                    other names the Host header may give (a proxy's, a DNS name of this
+                    machine), or * for any; by default only 127.0.0.1, localhost, [::1] and
+                    --host answer (also EVALCORE_ALLOWED_HOSTS). Pages of other origins can
+                    change nothing here (docs/security.md)
   --evals_dir DIR   where eval sets and results are kept (default AGENTS_DIR, ADK's layout:
                     DIR/<app>/<id>.evalset.json, DIR/<app>/.adk/eval_history/)
   -h, --help        this help
@@ -42,8 +48,12 @@ export async function runWeb(argv, io) {
   if (positionals.length !== 1) throw new UsageError(`takes one AGENTS_DIR, found ${positionals.length} arguments`, COMMAND);
   if (options.port !== undefined && options.port > 65535) throw new UsageError(`--port must be at most 65535, found ${options.port}`, COMMAND);
   let judge;
+  let allowedHosts;
   try {
-    judge = optionsFromEnv(io.env ?? {}).judge;
+    const env = optionsFromEnv(io.env ?? {});
+    judge = env.judge;
+    allowedHosts = [...hostList(options.allowed_hosts), ...(env.allowedHosts ?? [])];
+    hostPolicy(allowedHosts, [], '--allowed_hosts');
   } catch (e) {
     throw new UsageError(`${e.message}`, COMMAND);
   }
@@ -58,6 +68,7 @@ export async function runWeb(argv, io) {
     port: options.port ?? 8000,
     evalsDir: options.evals_dir,
     judge,
+    allowedHosts,
     log: (line) => io.stderr.write(`${line}\n`),
   });
   io.stdout.write(`${url}\n`);

@@ -2,6 +2,8 @@
 //! Workers `env`, `process.env`, `Deno.env.toObject()`). Only the server's own environment names
 //! the judge, its key and the agents; nothing a client sends can.
 import { EvalError } from '../errors.js';
+import { hostList, hostPolicy } from './guard.js';
+import { uriRule } from './media_uris.js';
 
 /** Every limit of the endpoint, with its default (README "The evaluation endpoint"). */
 export const DEFAULT_LIMITS = Object.freeze({
@@ -18,6 +20,12 @@ export const DEFAULT_LIMITS = Object.freeze({
   // The core's parse budget (setLimits maxParseBytes) while the server runs: a 10 MiB body of
   // tiny values would otherwise take ~1 GiB to parse (EVALCORE_MAX_PARSE_BYTES).
   maxParseBytes: 128 * 1024 * 1024,
+  // A JSON answer (a stream's line, too): past it the answer is a 413 that says to stream it
+  // (EVALCORE_MAX_ANSWER_BYTES).
+  maxAnswerBytes: 32 * 1024 * 1024,
+  // The time a client has to send its request body (an ndjson request: its first line), from
+  // its headers (EVALCORE_BODY_TIMEOUT_MS). A streamed run's control lines have no deadline.
+  bodyTimeoutMs: 60_000,
 });
 
 const LIMIT_ENV = {
@@ -30,6 +38,8 @@ const LIMIT_ENV = {
   caseConcurrency: 'EVALCORE_CASE_CONCURRENCY',
   judgeConcurrency: 'EVALCORE_JUDGE_CONCURRENCY',
   maxParseBytes: 'EVALCORE_MAX_PARSE_BYTES',
+  maxAnswerBytes: 'EVALCORE_MAX_ANSWER_BYTES',
+  bodyTimeoutMs: 'EVALCORE_BODY_TIMEOUT_MS',
 };
 
 /** The provider's key variables, in the order they are looked at. */
@@ -51,9 +61,14 @@ const str = (env, name) => {
  *   EVALCORE_JUDGE_BASE_URL        the provider's base URL
  *   EVALCORE_JUDGE_MEDIA           1: the judge is shown the turns' images, audio and documents
  *                                  (judge.media); 0 or unset: text only, as ADK
+ *   EVALCORE_JUDGE_MEDIA_URIS      file_data URIs the judge may be sent (judge.mediaUris, comma
+ *                                  separated: gs:, https://files.example.com/evals/, *); unset:
+ *                                  none (a request naming one is refused)
  *   GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY
  *   EVALCORE_AGENTS                JSON {"name": "https://agent/turn"}: agents a request may name
  *   EVALCORE_CORS_ORIGINS          origins (comma separated) or * that browsers may call from
+ *   EVALCORE_ALLOWED_HOSTS         host names (comma separated) or * the Host header may name,
+ *                                  besides those the server knows (docs/security.md)
  *   EVALCORE_LOG                   1: one JSON line per request on the console (method, path,
  *                                  status, ms, code)
  *   EVALCORE_MAX_*                 the limits (DEFAULT_LIMITS)
@@ -75,6 +90,13 @@ export function optionsFromEnv(env) {
       throw new EvalError('config', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_JUDGE_MEDIA must be 1 (the judge sees images, audio and documents) or 0');
     }
     if (media === '1') judge.media = true;
+    const uris = str(env, 'EVALCORE_JUDGE_MEDIA_URIS');
+    if (uris !== undefined) {
+      judge.mediaUris = uris.split(',').map((u) => u.trim()).filter((u) => u !== '');
+      if (judge.mediaUris.some((u) => uriRule(u) === null)) {
+        throw new EvalError('config', 'EVALCORE_JUDGE_MEDIA_URIS', 'EVALCORE_JUDGE_MEDIA_URIS must be *, schemes (gs:) or schemes with a host and path (https://files.example.com/evals/), separated by commas');
+      }
+    }
     const keyName = KEY_ENV[judge.provider].find((k) => str(env, k) !== undefined);
     if (keyName !== undefined) {
       const key = str(env, keyName);
@@ -83,7 +105,7 @@ export function optionsFromEnv(env) {
     }
     options.judge = judge;
   } else {
-    for (const name of ['EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA']) {
+    for (const name of ['EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_JUDGE_MEDIA_URIS']) {
       if (str(env, name) !== undefined) throw new EvalError('config', name, `${name} needs EVALCORE_JUDGE=provider:model`);
     }
   }
@@ -101,6 +123,15 @@ export function optionsFromEnv(env) {
     }
     options.cors = list;
   }
+  const hosts = str(env, 'EVALCORE_ALLOWED_HOSTS');
+  if (hosts !== undefined) {
+    options.allowedHosts = hostList(hosts);
+    try {
+      hostPolicy(options.allowedHosts);
+    } catch {
+      throw new EvalError('config', 'EVALCORE_ALLOWED_HOSTS', 'EVALCORE_ALLOWED_HOSTS must be * or host names like localhost, 127.0.0.1, [::1], evals.example.com, separated by commas');
+    }
+  }
   const agents = str(env, 'EVALCORE_AGENTS');
   if (agents !== undefined) {
     let map;
@@ -112,13 +143,13 @@ export function optionsFromEnv(env) {
     if (map === null || typeof map !== 'object' || Array.isArray(map)) {
       throw new EvalError('config', 'EVALCORE_AGENTS', 'EVALCORE_AGENTS must be a JSON object {"name": "https://agent.example/turn"}');
     }
-    options.agents = {};
     for (const [name, url] of Object.entries(map)) {
       if (typeof url !== 'string' || !/^https?:\/\//.test(url)) {
         throw new EvalError('config', `EVALCORE_AGENTS.${name}`, `EVALCORE_AGENTS: agent "${name}" must be an http(s) URL`);
       }
-      options.agents[name] = { url };
     }
+    // Own properties even for a name like `__proto__` (an assignment would set the prototype).
+    options.agents = Object.fromEntries(Object.entries(map).map(([name, url]) => [name, { url }]));
   }
   for (const [k, name] of Object.entries(LIMIT_ENV)) {
     const v = str(env, name);
@@ -160,27 +191,49 @@ export function secretsOf(options) {
   }
   for (const a of Object.values(options.agents ?? {})) {
     for (const v of Object.values(a?.headers ?? {})) if (typeof v === 'string') out.push(v);
+    out.push(...urlSecrets(a?.url));
   }
+  out.push(...urlSecrets(options.judge?.baseUrl));
   return out.filter((s) => s.length >= 4);
 }
 
+/** The credentials a configured URL carries: its user name, password and query values. */
+function urlSecrets(url) {
+  if (typeof url !== 'string') return [];
+  let u;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  return [u.username, u.password, ...u.searchParams.values()].map((v) => {
+    try {
+      return decodeURIComponent(v);
+    } catch {
+      return v;
+    }
+  });
+}
+
 /** Every variable optionsFromEnv reads. */
-const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_AGENTS', 'EVALCORE_LOG', 'EVALCORE_CORS_ORIGINS',
+const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_JUDGE_MEDIA_URIS',
+  'EVALCORE_AGENTS', 'EVALCORE_LOG', 'EVALCORE_CORS_ORIGINS', 'EVALCORE_ALLOWED_HOSTS',
   ...Object.values(KEY_ENV).flat(), ...Object.values(LIMIT_ENV)];
 
 /**
  * One handler per configuration, whatever the identity of the `env` object a runtime passes
- * (one handler keeps one count of requests in flight), made by `create(options)`. A
- * configuration error is answered as a 500 `config` error naming the variable, never its value.
+ * (one handler keeps one count of requests in flight), made by `create(options)`, `defaults`
+ * under what the environment sets. A configuration error is answered as a 500 `config` error
+ * naming the variable, never its value.
  */
-export function envHandlers(create) {
+export function envHandlers(create, defaults = {}) {
   const made = new Map();
   return (env) => {
     const key = JSON.stringify(ENV_NAMES.map((n) => (typeof env?.[n] === 'string' ? env[n] : null)));
     let h = made.get(key);
     if (h === undefined) {
       try {
-        h = create(optionsFromEnv(env));
+        h = create({ ...defaults, ...optionsFromEnv(env) });
       } catch (e) {
         const body = JSON.stringify({ error: { code: 'config', path: e.path ?? '', message: e.message } });
         h = async () => new Response(body, { status: 500, headers: { 'content-type': 'application/json' } });

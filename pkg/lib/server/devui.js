@@ -102,7 +102,9 @@ function configOf(metrics) {
   if (!Array.isArray(metrics)) {
     throw new HttpError(400, 'schema', '$.evalMetrics', `evalMetrics must be a list of {metricName, threshold}, found ${describe(metrics)}`);
   }
-  const criteria = {};
+  // Keyed by names a client sends: no prototype, so `__proto__` is a name like any other (and
+  // the core answers it unknown_metric).
+  const criteria = Object.create(null);
   metrics.forEach((m, i) => {
     const path = `$.evalMetrics[${i}]`;
     if (!isObject(m)) throw new HttpError(400, 'schema', path, `expected {metricName, threshold}, found ${describe(m)}`);
@@ -345,7 +347,7 @@ export function devUiRoutes(options = {}) {
     } catch (e) {
       if (e instanceof HttpError) return failure(e.status, e.code, e.path, e.message);
       if (e instanceof EvalError) return failure(statusOf(e), e.code, e.path, e.message);
-      if (request.signal?.aborted) return failure(499, 'aborted', '', 'the client went away');
+      if (request.signal?.aborted) return failure(499, 'client_closed', '', 'the client went away');
       return failure(500, 'internal', '', `${route.name} failed: ${e && e.message ? e.message : String(e)}`);
     }
   };
@@ -358,7 +360,12 @@ function reply(status, value) {
   });
 }
 
-/** FastAPI's `{detail}` (what the UI reads) beside our `{error: {code, path, message}}`. */
+/**
+ * FastAPI's `{detail}` (what the UI reads) beside our `{error: {code, path, message}}`; the code
+ * also in a header, for the request log.
+ */
 function failure(status, code, path, message) {
-  return reply(status, { detail: message, error: { code, path, message } });
+  const r = reply(status, { detail: message, error: { code, path, message } });
+  r.headers.set('x-evalcore-error', code);
+  return r;
 }

@@ -1,5 +1,6 @@
 //! HTTP plumbing of the endpoint that knows nothing of evaluation: errors as
-//! `{error: {code, path, message}}` responses, bodies read under a byte limit, the bearer token.
+//! `{error: {code, path, message}}` responses, bodies read under a byte limit and a deadline,
+//! the bearer token.
 import { EvalError } from '../errors.js';
 
 /** An error the endpoint answers with `status` and `{error: {code, path, message}}`. */
@@ -35,12 +36,34 @@ export function errorResponse(e, redact) {
   return json(e.status, { error: { code: e.code, path: e.path, message: e.message } }, redact, e.headers);
 }
 
+/** A body's deadline: `{at, ms}`, `ms` from now (none for 0 or null). */
+export const deadlineIn = (ms) => (ms ? { at: Date.now() + ms, ms } : null);
+
+/**
+ * A reader's next chunk, or a 408 `body_timeout` (the reader cancelled) once `deadline`
+ * (deadlineIn) has passed: a client that sends its body slowly, or not at all, holds nothing
+ * past it.
+ */
+export function readBefore(reader, deadline, what = 'the request body') {
+  if (deadline === null || deadline === undefined) return reader.read();
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      // Rejected before the cancel settles the pending read as done, so the race sees the 408.
+      reject(new HttpError(408, 'body_timeout', '', `${what} did not arrive within ${deadline.ms / 1000} s (bodyTimeoutMs): a client must send its request at once`));
+      reader.cancel().catch(() => {});
+    }, Math.max(0, deadline.at - Date.now()));
+  });
+  return Promise.race([reader.read(), late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * The bytes of a body, at most `max` of them: a declared length over it is refused before
  * anything is read, a body that grows past it is cancelled at that point. `what` names the
- * limit in the 413's message.
+ * limit in the 413's message. With `deadline` (deadlineIn), a body that has not all arrived by
+ * then is a 408 (readBefore).
  */
-export async function readCapped(stream, declared, max, what) {
+export async function readCapped(stream, declared, max, what, deadline = null) {
   const over = (n) => new HttpError(413, 'too_large', '', `${what} is ${n} bytes; the limit is ${max}`);
   if (declared !== null && declared !== undefined && /^\d+$/.test(declared) && Number(declared) > max) throw over(declared);
   if (stream === null || stream === undefined) return new Uint8Array(0);
@@ -48,7 +71,7 @@ export async function readCapped(stream, declared, max, what) {
   const chunks = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readBefore(reader, deadline, what);
     if (done) break;
     total += value.byteLength;
     if (total > max) {

@@ -3,6 +3,7 @@
 import '../../index.js';
 import { createHandler } from './handler.js';
 import { envHandlers } from './config.js';
+import { LOOPBACK_HOSTS } from './guard.js';
 
 export { createHandler } from './handler.js';
 export { DEFAULT_LIMITS, optionsFromEnv } from './config.js';
@@ -20,7 +21,9 @@ function hostEnv() {
   return globalThis.process?.env ?? {};
 }
 
-const handlerFor = envHandlers(createHandler);
+// Deno.serve and Bun.serve listen on this machine: only its own names, unless
+// EVALCORE_ALLOWED_HOSTS says more (a deployment's name, or *).
+const handlerFor = envHandlers(createHandler, { allowedHosts: LOOPBACK_HOSTS });
 
 export default {
   /**

@@ -1,13 +1,60 @@
-// Node's http server in front of the fetch handler: each request becomes a `Request` (its
-// signal aborted when the client goes away), each `Response` is written back as it streams.
+//! Node's http server in front of the fetch handler: each request becomes a `Request` (its
+//! signal aborted when the client goes away), each `Response` is written back as it streams.
+//! Its timeouts are set on purpose (docs/security.md): headers must come within
+//! headersTimeoutMs, a body within the handler's bodyTimeoutMs (per route: a streamed run's
+//! control lines have none), so Node's own request timeout, which would cut a long stream, is off.
 import { createServer } from 'node:http';
+import { hostname, networkInterfaces } from 'node:os';
+import { LOOPBACK_HOSTS } from './guard.js';
+
+/** The timeouts of a Node server evalcore runs, in milliseconds. */
+export const NODE_TIMEOUTS = Object.freeze({
+  // Receiving a whole request: off where routes set their own deadlines (the endpoint: a
+  // streamed run's body stays open); servers whose bodies are small set one.
+  requestTimeoutMs: 0,
+  // From the connection (or the previous request on it) to the end of the headers.
+  headersTimeoutMs: 20_000,
+  // An idle kept-alive connection.
+  keepAliveTimeoutMs: 5_000,
+  // A response the client stops reading: the connection is closed after this long without progress.
+  drainTimeoutMs: 60_000,
+});
+
+/** A Node http server with NODE_TIMEOUTS, each overridable. */
+export function timedServer(listener, timeouts = {}) {
+  const t = { ...NODE_TIMEOUTS, ...timeouts };
+  const server = createServer({
+    requestTimeout: t.requestTimeoutMs,
+    headersTimeout: t.headersTimeoutMs,
+    keepAliveTimeout: t.keepAliveTimeoutMs,
+    // How often Node looks for connections past headersTimeout (its default, 30 s, would let
+    // one wait up to 50 s).
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(t.headersTimeoutMs / 4))),
+  }, listener);
+  server.drainTimeoutMs = t.drainTimeoutMs;
+  return server;
+}
 
 /**
- * Serves `handler` on `host:port` (port 0: a free one). Resolves to `{ url, server, close() }`
- * once listening.
+ * The host names a server listening on `host` answers to: the loopback names, and `host`
+ * itself; on every interface (0.0.0.0, ::), each interface's address and the machine's name.
  */
-export async function serveNode(handler, { port = 8787, host = '127.0.0.1' } = {}) {
-  const server = createServer((req, res) => {
+export function listenHosts(host) {
+  const h = String(host ?? '').trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === '' || h === '0.0.0.0' || h === '::') {
+    const addresses = Object.values(networkInterfaces()).flat().filter(Boolean).map((a) => (a.family === 'IPv6' || String(a.family) === '6' ? `[${a.address.split('%')[0]}]` : a.address));
+    const name = hostname().toLowerCase();
+    return [...LOOPBACK_HOSTS, ...addresses, name, `${name}.local`];
+  }
+  return [...LOOPBACK_HOSTS, h.includes(':') ? `[${h}]` : h];
+}
+
+/**
+ * Serves `handler` on `host:port` (port 0: a free one) with `timeouts` (NODE_TIMEOUTS).
+ * Resolves to `{ url, server, close() }` once listening.
+ */
+export async function serveNode(handler, { port = 8787, host = '127.0.0.1', timeouts = {} } = {}) {
+  const server = timedServer((req, res) => {
     bridge(handler, req, res).catch((e) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
@@ -16,7 +63,7 @@ export async function serveNode(handler, { port = 8787, host = '127.0.0.1' } = {
         res.destroy();
       }
     });
-  });
+  }, timeouts);
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -91,16 +138,37 @@ export async function writeResponse(response, req, res, signal) {
   }
   const reader = response.body.getReader();
   signal.addEventListener('abort', () => reader.cancel(signal.reason).catch(() => {}), { once: true });
+  const drainMs = res.socket?.server?.drainTimeoutMs ?? NODE_TIMEOUTS.drainTimeoutMs;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      if (!res.write(value)) await drained(res, drainMs);
       if (res.destroyed) break;
     }
   } finally {
     if (!res.destroyed) res.end();
   }
+}
+
+/** Waits until `res` can take more; a client that reads nothing for `ms` loses its connection. */
+function drained(res, ms) {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      res.destroy(new Error(`the client read nothing for ${ms / 1000} s`));
+      done();
+    }, ms);
+    // A guard, not work: it keeps no process alive (a server stopping with a reader stalled).
+    timer.unref?.();
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }
 
 /**

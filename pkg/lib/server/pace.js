@@ -4,7 +4,7 @@
 //! instance hold its judge calls when another instance of the run was told 429.
 import { EvalError } from '../errors.js';
 import { parseJsonBytes } from '../wire.js';
-import { HttpError, concatChunks } from './http.js';
+import { HttpError, concatChunks, readBefore } from './http.js';
 
 /** The longest hold a 429 or a control line may ask for. */
 const MAX_HOLD_MS = 60_000;
@@ -72,17 +72,18 @@ export function instancePace(judge, limits) {
 }
 
 /**
- * The first line of an ndjson request body (the request itself), at most `max` bytes, and a
- * reader over the rest (the control lines), or `{first, rest: null}` when the body ended.
+ * The first line of an ndjson request body (the request itself), at most `max` bytes and in by
+ * `deadline` (deadlineIn), and a reader over the rest (the control lines, which have none), or
+ * `{first, rest: null}` when the body ended.
  */
-export async function firstLine(stream, max) {
+export async function firstLine(stream, max, deadline = null) {
   const over = () => new HttpError(413, 'too_large', '', `the request's first line is more than ${max} bytes; the limit is ${max} (maxBodyBytes)`);
   if (stream === null || stream === undefined) return { first: new Uint8Array(0), rest: null };
   const reader = stream.getReader();
   const chunks = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readBefore(reader, deadline, "the request's first line");
     if (done) return { first: concatChunks(chunks, total), rest: null };
     const nl = value.indexOf(10);
     const head = nl < 0 ? value : value.subarray(0, nl);

@@ -15,6 +15,8 @@ export { kvStore, r2Store } from '../store/workers.js';
 export { evalSetsManager } from '../store/manager.js';
 export { devUiRoutes } from './devui.js';
 
+// A deployed worker is reached by its own names, which it cannot know: any Host, unless
+// EVALCORE_ALLOWED_HOSTS lists them (docs/security.md). Origins are checked either way.
 const handlerFor = envHandlers(createHandler);
 
 export default {

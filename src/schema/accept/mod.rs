@@ -37,6 +37,10 @@ pub fn surely_valid(text: &str) -> bool {
         .all(|(i, &(start, end))| text.get(start..end).is_some_and(|id| seen.insert(id, i).is_none()))
 }
 
+fn within_id_limit(raw: &[u8]) -> bool {
+    raw.len() as u64 <= super::budget::limits().max_id_bytes
+}
+
 struct Scan<'a> {
     b: &'a [u8],
     i: usize,
@@ -268,8 +272,10 @@ impl<'a> Scan<'a> {
             Id => {
                 let (id, escaped) = self.string()?;
                 let end = self.i - 1;
-                (!escaped).then(|| self.ids.push((end - id.len(), end)))
+                (!escaped && within_id_limit(id)).then(|| self.ids.push((end - id.len(), end)))
             }
+            // Its text is never shorter than its value: within the limit, the value is too.
+            SetId => self.string().and_then(|(id, _)| within_id_limit(id).then_some(())),
             OptBool if next == b't' => self.literal(b"true"),
             OptBool => self.literal(b"false"),
             Number | OptNumber => self.number(),
@@ -375,6 +381,9 @@ mod tests {
             set(r#"{"eval_id": "a", "conversation": [], "x": "\ud800\u0041"}"#),
             set(r#"{"eval_id": "a\u0062", "conversation": []}"#),
             set(r#"{"eval_id": "a", "conversation": [], "x": 1e400}"#),
+            // ids over maxIdBytes
+            set(&format!(r#"{{"eval_id": "{}", "conversation": []}}"#, "a".repeat(1025))),
+            format!(r#"{{"eval_set_id": "{}", "eval_cases": []}}"#, "s".repeat(1025)),
             set(&format!(r#"{{"eval_id": "a", "conversation": [], "x": 1{}}}"#, "0".repeat(100))),
             set(&format!(
                 r#"{{"eval_id": "a", "conversation": [{}]}}"#,

@@ -32,8 +32,10 @@ pub(super) enum Ty {
 pub(super) enum Kind {
     Text,
     OptText,
-    /// An eval id: text without escapes, kept for the uniqueness check.
+    /// An eval id: text without escapes, within `maxIdBytes`, kept for the uniqueness check.
     Id,
+    /// The eval set's id: text within `maxIdBytes`.
+    SetId,
     OptBool,
     Number,
     OptNumber,
@@ -79,7 +81,7 @@ pub(super) fn shape(t: Ty) -> &'static Shape {
     match t {
         Ty::EvalSet => &Shape {
             fields: &[
-                (&["eval_set_id"], Text),
+                (&["eval_set_id"], SetId),
                 (&["name"], OptText),
                 (&["description"], OptText),
                 (&["eval_cases"], List(Ty::EvalCase)),
