@@ -3,6 +3,7 @@
 
 mod case;
 mod columns;
+pub mod compare;
 mod config;
 mod run;
 mod same_json;
