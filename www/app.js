@@ -41,7 +41,8 @@ async function openFiles(list) {
     const name = f.webkitRelativePath || f.relativePath || f.name;
     let entry;
     try {
-      entry = readFile(api, name, new Uint8Array(await f.arrayBuffer()));
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      entry = await labelsEntry(name, bytes) ?? readFile(api, name, bytes);
     } catch (e) {
       entry = { name, kind: 'error', error: errorText(e) };
     }
@@ -68,6 +69,30 @@ async function openFromUrl() {
 }
 
 // ---------------------------------------------------------------- runs
+
+/** A labels file (its kind named near the start; see labels.js) read into the page's labels, or null. */
+async function labelsEntry(name, bytes) {
+  if (!/"kind"\s*:\s*"evalcore\.labels"/.test(new TextDecoder().decode(bytes.subarray(0, 4096)))) return null;
+  const labels = await import('./labels.js');
+  return { name, kind: 'labels', count: labels.openLabels(bytes) };
+}
+
+/** The loaded results of a run key (a result file, or `set:<id>` for all of an eval set's). */
+function resultsOf(key) {
+  if (key === null || key === undefined) return [];
+  if (key.startsWith('set:')) return resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value);
+  return state.files[Number(key)]?.kind === 'result' ? [state.files[Number(key)].value] : [];
+}
+
+/** A view made by a module loaded on first use: a placeholder, filled when it is there. */
+function lazyView(load) {
+  const holder = h('div', { class: 'lazy' }, h('p', { class: 'muted' }, 'Loading…'));
+  load().then((el) => fill(holder, el)).catch((e) => {
+    const t = errorText(e);
+    fill(holder, h('div', { class: 'err' }, h('code', null, t.code), t.path ? [' at ', h('code', null, t.path)] : null, `: ${t.message}`));
+  });
+  return holder;
+}
 
 function resultFiles() {
   return state.files.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'result');
@@ -110,7 +135,7 @@ function filesView() {
     h('table', { class: 'grid files' },
       h('thead', null, h('tr', null, h('th', null, 'file'), h('th', null, 'kind'), h('th', null, 'contents'))),
       h('tbody', null, state.files.map((f) => h('tr', { class: f.kind === 'error' ? 'bad' : null },
-        h('td', null, f.name), h('td', null, { result: 'result', evalset: 'eval set', config: 'config', error: 'error' }[f.kind]),
+        h('td', null, f.name), h('td', null, { result: 'result', evalset: 'eval set', config: 'config', labels: 'labels', error: 'error' }[f.kind]),
         h('td', null, describeFile(f), f.kind === 'evalset' ? h('a', { href: `#edit/${state.files.indexOf(f)}`, class: 'edit-link' }, f.draft ? 'Edit (edited) / export' : 'Edit / export') : null))))));
 }
 
@@ -118,6 +143,7 @@ function describeFile(f) {
   if (f.kind === 'error') {
     return h('div', { class: 'err' }, h('code', null, f.error.code), f.error.path ? [' at ', h('code', null, f.error.path)] : null, ': ', h('span', null, f.error.message.length > 2000 ? `${f.error.message.slice(0, 2000)}…` : f.error.message));
   }
+  if (f.kind === 'labels') return `${f.count} label${f.count === 1 ? '' : 's'} of judged verdicts (see Labels)`;
   if (f.kind === 'result') {
     return `${f.value.eval_set_id}: ${f.value.eval_case_results.length} case results${f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : ''}`;
   }
@@ -356,9 +382,33 @@ function compareView() {
     h('div', { class: 'filters' },
       runPicker('base-pick', 'Baseline', state.baseKey, (k) => { state.baseKey = k; render(); }),
       runPicker('cand-pick', 'Candidate', state.candKey, (k) => { state.candKey = k; render(); })),
+    lazyView(async () => (await import('./stats.js')).statsPanel(resultsOf(state.baseKey), resultsOf(state.candKey))),
     h('div', { class: 'cards' }, card('regressed', t.regressed, null, 'st-FAILED'), card('improved', t.improved, null, 'st-PASSED'),
       card('unchanged', t.same), card('new', t.added), card('removed', t.removed)),
     vt.root);
+}
+
+/** A folder of runs as a trend per metric over time (each eval set with several result files). */
+function trendView() {
+  const sets = [...new Set(resultFiles().filter(({ f }) => !f.derived).map(({ f }) => f.value.eval_set_id))];
+  const runsOf = (set) => resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === set).map(({ f }) => f.value);
+  const many = sets.filter((set) => runsOf(set).length > 1);
+  if (!many.length) return h('section', null, h('h2', null, 'Trend'), h('p', null, 'Open a folder of runs (several result files of one eval set, such as an ', h('code', null, '.adk/eval_history'), ' folder) to see each metric over time.'));
+  return h('div', null, h('h2', null, 'Trend'), many.map((set) => h('section', { class: 'trend-set', dataset: { set } },
+    h('h3', null, `${set} — ${runsOf(set).length} runs`), lazyView(async () => (await import('./stats.js')).trendView(runsOf(set))))));
+}
+
+/** Judged verdicts of a run to label, and the calibration of its judges against the labels. */
+function labelsRoute() {
+  if (!resultFiles().length) return welcome();
+  if (state.runKey === null || !resultsOf(state.runKey).length) state.runKey = String(resultFiles()[0].i);
+  const key = state.runKey;
+  const info = new Map(api.metricsInfo().map((m) => [m.name, m]));
+  const name = key.startsWith('set:') ? key.slice(4) : state.files[Number(key)].name.replace(/^.*\//, '').replace(/\.json$/, '');
+  return h('div', null, h('h2', null, 'Label judged verdicts'), lazyView(async () => (await import('./labels.js')).labelsView({
+    results: resultsOf(key), judged: (m) => info.get(m)?.needs_judge === true, name,
+    picker: runPicker('label-run-pick', 'Run', key, (k) => { state.runKey = k; render(); }),
+  })));
 }
 
 // ---------------------------------------------------------------- routing
@@ -367,7 +417,7 @@ function currentRoute() {
   const hash = location.hash.slice(1);
   if (hash.startsWith('case/')) return { view: 'case', id: decodeURIComponent(hash.slice(5)) };
   if (hash.startsWith('edit/')) return { view: 'edit', index: Number(hash.slice(5)) };
-  if (hash === 'files' || hash === 'compare' || hash === 'run') return { view: hash };
+  if (['files', 'compare', 'run', 'trend', 'labels'].includes(hash)) return { view: hash };
   return { view: resultFiles().length ? 'run' : 'files' };
 }
 
@@ -381,7 +431,8 @@ function render(refocus) {
   try {
     const file = r.view === 'edit' ? state.files[r.index] : null;
     view = r.view === 'edit' ? (file && file.kind === 'evalset' ? editView(api, file) : h('p', null, 'No such eval set.'))
-      : r.view === 'case' ? caseRoute(r.id) : r.view === 'compare' ? compareView() : r.view === 'files' ? filesView() : runView();
+      : r.view === 'case' ? caseRoute(r.id) : r.view === 'compare' ? compareView() : r.view === 'files' ? filesView()
+        : r.view === 'trend' ? trendView() : r.view === 'labels' ? labelsRoute() : runView();
   } catch (e) {
     const t = errorText(e);
     view = h('div', { class: 'err' }, h('code', null, t.code), t.path ? [' at ', h('code', null, t.path)] : null, `: ${t.message}`);

@@ -1,12 +1,8 @@
-//! Deciding with confidence: runs compared with paired statistics (`runs`) and LLM judges
-//! calibrated against people's labels (`labels`, `calibrate`), over the result model; pure
-//! functions, their numerics in `special` and `stats`.
+//! Deciding with confidence: the statistics of run comparison (numpy-exact means, the paired
+//! t-test with its interval, Holm's adjustment, McNemar's exact test; COMPARE.md) and of judge
+//! calibration (agreement, Wilson's interval, Cohen's kappa) in `stats`, their special
+//! functions in `special`. Pure functions over numbers: which cases and metrics they run over
+//! is pkg/lib/compare.js's bookkeeping, on results the core has read.
 
-pub mod calibrate;
-pub mod labels;
-pub mod runs;
 pub mod special;
 pub mod stats;
-
-pub use calibrate::{calibrate, Calibration};
-pub use runs::{compare_runs, Comparison};

@@ -350,14 +350,14 @@ fn binom_half_pmf(k: u64, n: u64) -> f64 {
     (lc - 0.5 * lf).exp()
 }
 
-/// P(X ≤ k) for X ~ Binomial(n, ½) and k ≤ n / 2: by exact counting up to n = 125 (every
-/// product C(n, j − 1) · (n − j + 1) fits in 128 bits; one rounding), else summed down from P(X = k) (the larger terms
-/// first, with compensation).
+/// P(X ≤ k) for X ~ Binomial(n, ½) and k ≤ n / 2: by exact counting up to n = 62 (every
+/// product C(n, j − 1) · (n − j + 1) fits in 64 bits; one rounding), else summed down from
+/// P(X = k) (the larger terms first, with compensation).
 pub fn binom_half_cdf(k: u64, n: u64) -> f64 {
-    if n <= 125 {
-        let (mut c, mut total) = (1u128, 1u128);
+    if n <= 62 {
+        let (mut c, mut total) = (1u64, 1u64);
         for j in 1..=k.min(n) {
-            c = c * u128::from(n - j + 1) / u128::from(j);
+            c = c * (n - j + 1) / j;
             total += c;
         }
         return total as f64 * 0.5f64.powi(n as i32);

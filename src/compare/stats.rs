@@ -41,7 +41,10 @@ pub fn mean(xs: &[f64]) -> f64 {
 
 /// Σ (x − m)², summed as numpy sums.
 fn squared_deviations(xs: &[f64], m: f64) -> f64 {
-    let dev: Vec<f64> = xs.iter().map(|x| (x - m) * (x - m)).collect();
+    let mut dev = Vec::with_capacity(xs.len());
+    for x in xs {
+        dev.push((x - m) * (x - m));
+    }
     pairwise_sum(&dev)
 }
 
@@ -93,16 +96,22 @@ pub fn paired_t(d: &[f64]) -> Option<Paired> {
 /// (`statsmodels.stats.multitest.multipletests(p, method="holm")[1]`).
 pub fn holm(p: &[f64]) -> Vec<f64> {
     let m = p.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|a, b| {
-        let (x, y) = (p.get(*a).copied().unwrap_or(1.0), p.get(*b).copied().unwrap_or(1.0));
-        x.total_cmp(&y).then(a.cmp(b))
-    });
+    let at = |i: usize| p.get(i).copied().unwrap_or(1.0);
+    // Ascending order, ties by position, found by counting (m is the number of metrics: a
+    // handful; a sort would cost more code than it saves time).
+    let mut order = vec![0usize; m];
+    for i in 0..m {
+        let rank = (0..m)
+            .filter(|&j| at(j).total_cmp(&at(i)).then(j.cmp(&i)).is_lt())
+            .count();
+        if let Some(slot) = order.get_mut(rank) {
+            *slot = i;
+        }
+    }
     let mut out = vec![1.0; m];
     let mut running = 0.0f64;
     for (rank, i) in order.iter().enumerate() {
-        let raw = p.get(*i).copied().unwrap_or(1.0) * (m - rank) as f64;
-        running = running.max(raw);
+        running = running.max(at(*i) * (m - rank) as f64);
         if let Some(slot) = out.get_mut(*i) {
             *slot = running.min(1.0);
         }
@@ -134,25 +143,36 @@ pub fn wilson95(k: u64, n: u64) -> Option<(f64, f64)> {
     Some((center - dist, center + dist))
 }
 
-/// Cohen's kappa of a square table of counts (rows one rater, columns the other):
+/// Cohen's kappa of a 2x2 table of counts (rows one rater, columns the other):
 /// (p_o − p_e) / (1 − p_e). `None` when it is undefined: no counts, or p_e = 1 (both raters
 /// gave one and the same category throughout).
-pub fn cohen_kappa(table: &[Vec<u64>]) -> Option<f64> {
-    let total: u64 = table.iter().flatten().sum();
-    if total == 0 {
+pub fn cohen_kappa(t: [[u64; 2]; 2]) -> Option<f64> {
+    let [[a, b], [c, d]] = t;
+    let n = (a + b + c + d) as f64;
+    if n == 0.0 {
         return None;
     }
-    let n = total as f64;
-    let k = table.len();
-    let agree: u64 = (0..k).filter_map(|i| table.get(i).and_then(|row| row.get(i))).sum();
-    let row = |i: usize| table.get(i).map_or(0, |r| r.iter().sum::<u64>()) as f64;
-    let col = |j: usize| table.iter().filter_map(|r| r.get(j)).sum::<u64>() as f64;
-    let p_o = agree as f64 / n;
-    let p_e: f64 = (0..k).map(|i| row(i) / n * (col(i) / n)).sum();
+    let p_o = (a + d) as f64 / n;
+    let p_e = (a + b) as f64 / n * ((a + c) as f64 / n) + (c + d) as f64 / n * ((b + d) as f64 / n);
     if p_e >= 1.0 {
         return None;
     }
     Some((p_o - p_e) / (1.0 - p_e))
+}
+
+/// For each 2x2 table of counts in `counts` (judge pass & person pass, judge pass & person
+/// fail, judge fail & person pass, judge fail & person fail): the agreement, its 95% Wilson
+/// interval and Cohen's kappa (NaN when undefined); four numbers a table (NaN for n = 0).
+pub fn agreement_tables(counts: &[f64]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(counts.len());
+    for t in counts.chunks_exact(4) {
+        let [pp, pf, fp, ff] = [0, 1, 2, 3].map(|i| t.get(i).map_or(0, |x| x.max(0.0) as u64));
+        let (n, agree) = (pp + pf + fp + ff, pp + ff);
+        let (lo, hi) = wilson95(agree, n).unwrap_or((f64::NAN, f64::NAN));
+        let kappa = cohen_kappa([[pp, pf], [fp, ff]]).unwrap_or(f64::NAN);
+        out.extend([agree as f64 / n as f64, lo, hi, kappa]);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -196,8 +216,8 @@ mod tests {
         assert_eq!(mcnemar_exact(3, 3), 1.0);
         // 0 of 5 discordant pairs one way: 2 · 2^-5.
         assert_eq!(mcnemar_exact(5, 0), 0.0625);
-        assert_eq!(cohen_kappa(&[vec![4, 0], vec![0, 0]]), None);
-        assert_eq!(cohen_kappa(&[vec![3, 0], vec![0, 2]]), Some(1.0));
+        assert_eq!(cohen_kappa([[4, 0], [0, 0]]), None);
+        assert_eq!(cohen_kappa([[3, 0], [0, 2]]), Some(1.0));
         assert!(wilson95(0, 0).is_none());
     }
 }

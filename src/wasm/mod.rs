@@ -286,30 +286,11 @@ pub fn parse_json_bytes(input: &[u8]) -> String {
     )
 }
 
-/// `compareRuns`: the results' UTF-8 texts joined, their byte lengths, how many of them are
-/// the baseline's, and whether each side came as an array (bit 0 the baseline, bit 1 the
-/// candidate); `options` is `{"alpha"?}` JSON or "". Returns an envelope.
-#[wasm_bindgen(js_name = compareRunsBytes)]
-pub fn compare_runs_bytes(joined: &[u8], lens: &[u32], baseline: u32, arrays: u32, options: &str) -> String {
-    let sides = api::compare::Sides {
-        baseline: baseline as usize,
-        baseline_array: arrays & 1 != 0,
-        candidate_array: arrays & 2 != 0,
-    };
-    api::envelope(
-        api::compare::split(joined, lens).and_then(|texts| api::compare::compare_runs(&texts, &sides, options)),
-    )
-}
-
-/// `calibrate`: the labels file's UTF-8 text, then the results as [`compare_runs_bytes`] takes
-/// them (`results_array`: given as an array); `options` is `{"kappaThreshold"?, "judgeModel"?}`
-/// JSON or "". Returns an envelope.
-#[wasm_bindgen(js_name = calibrateBytes)]
-pub fn calibrate_bytes(labels: &[u8], joined: &[u8], lens: &[u32], results_array: bool, options: &str) -> String {
-    api::envelope(
-        api::compare::split(joined, lens)
-            .and_then(|texts| api::compare::calibrate(labels, &texts, results_array, options)),
-    )
+/// The statistics of `compareRuns` and `calibrate` (`api::compare::stats`: `kind` selects the
+/// function, `a` and `b` its numbers).
+#[wasm_bindgen(js_name = statsF64)]
+pub fn stats_f64(kind: u32, a: &[f64], b: &[f64]) -> Vec<f64> {
+    api::compare::stats(kind, a, b)
 }
 
 /// Test hook, not API: grows the heap by `mib` MiB, then traps (`unreachable`), so the JS
