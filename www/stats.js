@@ -51,7 +51,7 @@ export function statsPanel(base, cand, { alpha = 0.05 } = {}) {
 }
 
 /** One metric's course as an SVG line over runs, its 95% interval as a band. */
-function trendChart(name, points, labels) {
+function trendChart(name, points, labels, caption = 'mean case score per run, 95% interval shaded') {
   const W = 480, H = 140, L = 36, R = 8, T = 8, B = 22;
   const present = points.filter(Boolean);
   let lo = Math.min(...present.map((p) => p.ci95[0])), hi = Math.max(...present.map((p) => p.ci95[1]));
@@ -72,7 +72,7 @@ function trendChart(name, points, labels) {
       present.map((p) => s('rect', { class: 'dot', x: x(p.run) - 3, y: y(p.mean) - 3, width: 6, height: 6 },
         s('title', null, `${labels[p.run]}: mean ${fmt(p.mean, 4)} [${fmt(p.ci95[0], 4)}, ${fmt(p.ci95[1], 4)}] over ${p.n} cases`))),
       labels.map((t, i) => (n <= 12 || i % Math.ceil(n / 12) === 0 ? s('text', { class: 'tick', x: x(i), y: H - 6, 'text-anchor': 'middle' }, String(i + 1)) : null))),
-    h('figcaption', null, name, h('span', { class: 'muted' }, ` — mean case score per run, 95% interval shaded`)));
+    h('figcaption', null, name, h('span', { class: 'muted' }, ` — ${caption}`)));
 }
 
 /** The Trend view of one eval set's runs (loaded results): per metric a chart and the numbers, and the pass rate. */
@@ -90,7 +90,7 @@ export function trendView(results) {
         return h('td', { class: 'num' }, p ? `${fmt(p.mean, 4)} [${fmt(p.ci95[0], 3)}, ${fmt(p.ci95[1], 3)}]` : '–');
       })))));
   return h('section', { class: 'trend-view' },
-    h('div', { class: 'charts' }, passPoints.some(Boolean) ? trendChart('cases passed (share, Wilson 95%)', passPoints, labels) : null,
+    h('div', { class: 'charts' }, passPoints.some(Boolean) ? trendChart('cases passed', passPoints, labels, 'share of cases passed per run, 95% Wilson interval shaded') : null,
       t.metrics.map((m) => trendChart(m.metric_name, m.points, labels))),
     table);
 }
