@@ -68,7 +68,8 @@ function loadSide(input, name) {
   const array = Array.isArray(input);
   const list = array ? input : [input];
   if (!list.length) throw new EvalError('schema', `$${name}`, `${name}: expected a result or an array of one or more results, found none`);
-  return list.map((r, i) => {
+  // Array.from visits a sparse array's holes (undefined: refused) where map would skip them.
+  return Array.from(list, (r, i) => {
     if (inModel(r)) return r;
     const at = array ? `$${name}[${i}]` : `$${name}`;
     const data = bytesOf(r, at);
@@ -202,10 +203,14 @@ function caseEntry(id, bc, cc, listed) {
     const x = score(bc, m.metric_name);
     const y = score(cc, m.metric_name);
     if (x === null && y === null) continue;
-    metrics[m.metric_name] = {
-      baseline: x, candidate: y, delta: x !== null && y !== null ? y - x : null,
-      baseline_status: bc?.metrics.get(m.metric_name)?.status ?? null, candidate_status: cc?.metrics.get(m.metric_name)?.status ?? null,
-    };
+    // defineProperty: a metric named "__proto__" is a key like any other.
+    Object.defineProperty(metrics, m.metric_name, {
+      enumerable: true, writable: true, configurable: true,
+      value: {
+        baseline: x, candidate: y, delta: x !== null && y !== null ? y - x : null,
+        baseline_status: bc?.metrics.get(m.metric_name)?.status ?? null, candidate_status: cc?.metrics.get(m.metric_name)?.status ?? null,
+      },
+    });
   }
   const entry = {
     eval_id: id, eval_set_id: (bc ?? cc).eval_set_id, change: change(bc?.status ?? null, cc?.status ?? null),
@@ -320,10 +325,11 @@ export function calibrate(labels, results, options) {
   const read = readLabels(labelsValue(labels), '$labels');
   const list = Array.isArray(results) ? results : [results];
   if (!list.length) throw new EvalError('schema', '$results', 'results: expected a result or an array of one or more results, found none');
-  const loaded = list.map((r, i) => {
+  const loaded = Array.from(list, (r, i) => {
     const at = Array.isArray(results) ? `$results[${i}]` : '$results';
+    const data = bytesOf(r, at);
     try {
-      return loadEvalSetResult(bytesOf(r, at));
+      return loadEvalSetResult(data);
     } catch (e) {
       throw under(e, at);
     }

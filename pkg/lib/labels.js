@@ -82,13 +82,16 @@ export function readLabels(value, root = '$labels') {
   if (value.version !== LABELS_VERSION) throw new EvalError('schema', `${root}.version`, `\`version\` must be ${LABELS_VERSION}, found ${JSON.stringify(value.version) ?? 'none'}`);
   if (!Array.isArray(value.labels)) throw new EvalError('schema', `${root}.labels`, '`labels` must be an array of labels');
   const seen = new Set();
-  return value.labels.map((v, i) => {
-    const l = readLabel(v, `${root}.labels[${i}]`);
+  const out = [];
+  // An index loop: a sparse array's holes are labels too (undefined ones, refused).
+  for (let i = 0; i < value.labels.length; i++) {
+    const l = readLabel(value.labels[i], `${root}.labels[${i}]`);
     const key = labelKey(l);
     if (seen.has(key)) throw new EvalError('duplicate_id', l.path, 'a second label for the same eval set, case, run, invocation, metric and rubric: keep one');
     seen.add(key);
-    return l;
-  });
+    out.push(l);
+  }
+  return out;
 }
 
 /** The judge model of a metric result: its criterion's `judge_model_options.judge_model`. */

@@ -175,3 +175,29 @@ test('10,000 cases x 5 runs a side compare (how fast: benches/compare_runs.mjs)'
   assert.equal(cmp.metrics[0].n, 10_000);
   assert.equal(cmp.verdict, 'regressed');
 });
+
+test('notes say why a case was not scored; added, removed and a metric named __proto__', () => {
+  const m = (score, status, details) => ({ metric_name: '__proto__', threshold: 0.5, score, eval_status: status, ...(details ? { details } : {}) });
+  const base = { eval_set_result_id: 'b', eval_set_id: 's', eval_case_results: [
+    { eval_id: 'a', final_eval_status: 'PASSED', overall_eval_metric_results: [m(1, 'PASSED')] },
+    { eval_id: 'b', final_eval_status: 'PASSED', overall_eval_metric_results: [m(0.9, 'PASSED')] },
+    { eval_id: 'gone', final_eval_status: 'PASSED', overall_eval_metric_results: [] }] };
+  const cand = { eval_set_result_id: 'c', eval_set_id: 's', eval_case_results: [
+    { eval_id: 'a', final_eval_status: 'NOT_EVALUATED', overall_eval_metric_results: [m(0.2, 'NOT_EVALUATED', { reason: 'judge_error', error: 'HTTP 503 from the judge' })] },
+    { eval_id: 'b', final_eval_status: 'FAILED', overall_eval_metric_results: [m(0.4, 'FAILED')] },
+    { eval_id: 'new', final_eval_status: 'FAILED', error: { code: 'agent_timeout', message: 'turn 1 took longer than 300 s' }, overall_eval_metric_results: [] }] };
+  const cmp = compareRuns(base, cand);
+  const byId = Object.fromEntries(cmp.cases.map((c) => [c.eval_id, c]));
+  assert.deepEqual(cmp.cases.map((c) => [c.eval_id, c.change]), [['a', 'not_comparable'], ['b', 'regressed'], ['gone', 'removed'], ['new', 'added']]);
+  assert.deepEqual(byId.a.notes, [{ side: 'candidate', run: 0, metric_name: '__proto__', reason: 'judge_error', error: 'HTTP 503 from the judge' }]);
+  assert.deepEqual(byId.new.notes, [{ side: 'candidate', run: 0, metric_name: null, reason: 'agent_timeout', error: 'turn 1 took longer than 300 s' }]);
+  assert.ok(Object.hasOwn(byId.b.metrics, '__proto__'));
+  assert.equal(byId.b.metrics.__proto__.delta, 0.4 - 0.9);
+  assert.equal(Object.getPrototypeOf(byId.b.metrics), Object.prototype);
+  // The NOT_EVALUATED score (0.2) is left out: case a has no candidate score.
+  assert.deepEqual(byId.a.metrics.__proto__, { baseline: 1, candidate: null, delta: null, baseline_status: 'PASSED', candidate_status: 'NOT_EVALUATED' });
+  assert.equal(cmp.metrics[0].n, 1);
+  assert.deepEqual(cmp.pass_fail, { n: 2, baseline_passed: 2, candidate_passed: 0, b: 2, c: 0, p_value: 0.5 });
+  assert.match(comparisonMarkdown(cmp), /judge_error: HTTP 503 from the judge/);
+  assert.match(comparisonText(cmp), /__proto__ 0\.9 → 0\.4/);
+});
