@@ -201,3 +201,12 @@ test('notes say why a case was not scored; added, removed and a metric named __p
   assert.match(comparisonMarkdown(cmp), /judge_error: HTTP 503 from the judge/);
   assert.match(comparisonText(cmp), /__proto__ 0\.9 → 0\.4/);
 });
+
+test('loadEvalSetResult({ caseLevel: true }) leaves the per-invocation results out', async () => {
+  const { loadEvalSetResult } = await import('../../pkg/index.js');
+  const s = CALIBRATIONS[0].results[0];
+  assert.ok(loadEvalSetResult(s).eval_case_results.every((c) => Array.isArray(c.eval_metric_result_per_invocation)));
+  const lean = loadEvalSetResult(s, { caseLevel: true });
+  assert.ok(lean.eval_case_results.every((c) => !('eval_metric_result_per_invocation' in c)));
+  assert.equal(lean.eval_case_results.length, s.eval_case_results.length);
+});

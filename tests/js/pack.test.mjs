@@ -68,15 +68,15 @@ test('npm pack ships exactly the package files', () => {
   assert.deepEqual(files, [
     'LICENSE', 'README.md', 'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'criteria.d.ts', 'history.d.ts', 'index.d.ts', 'index.js',
     'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/adk_layout.js', 'lib/adk_text.js', 'lib/api.js',
-    'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
+    'lib/cli/args.js', 'lib/cli/compare.js', 'lib/cli/config.js', 'lib/cli/eval.js',
     'lib/cli/eval_set.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 
-    'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/view.js', 'lib/cli/web.js', 'lib/columns.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/health.js', 'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
+    'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/view.js', 'lib/cli/web.js', 'lib/columns.js', 'lib/compare.js', 'lib/compare_report.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/health.js', 'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/labels.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
     'lib/recorded.js', 'lib/remote.js', 'lib/report_html.js', 'lib/reports.js', 'lib/reports_node.js', 'lib/results_view.js', 'lib/resume.js', 'lib/run.js', 'lib/server/agents.js', 'lib/server/config.js', 'lib/server/devtools.js', 'lib/server/devui.js', 'lib/server/handler.js',
     'lib/server/http.js', 'lib/server/index.js', 'lib/server/node.js', 'lib/server/pace.js', 'lib/server/worker.js', 'lib/shard_wire.js', 'lib/shards.js',
     'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts',
     'testing.d.ts', 'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
-    'www/app.js', 'www/case.js', 'www/charts.js', 'www/dom.js', 'www/edit.js', 'www/index.html', 'www/model.js', 'www/open.js',
-    'www/rescore.js', 'www/viewer.css', 'www/vlist.js',
+    'www/app.js', 'www/case.js', 'www/charts.js', 'www/dom.js', 'www/edit.js', 'www/index.html', 'www/labels.js', 'www/model.js', 'www/open.js',
+    'www/rescore.js', 'www/stats.js', 'www/viewer.css', 'www/vlist.js',
   ]);
   assert.equal(info.name, 'evalcore');
 });
