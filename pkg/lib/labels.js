@@ -64,8 +64,11 @@ function readLabel(v, path) {
   };
 }
 
-/** A label's key: eval set, case, run, invocation, metric and rubric. */
-export const labelKey = (l) => JSON.stringify([l.eval_set_id, l.eval_id, l.run ?? 0, l.invocation_index, l.metric_name, l.rubric_id ?? null]);
+/**
+ * A label's key: eval set, case, run, invocation (and its id: the runs of ADK's files carry no
+ * run number, their invocations' ids tell them apart), metric and rubric.
+ */
+export const labelKey = (l) => JSON.stringify([l.eval_set_id, l.eval_id, l.run ?? 0, l.invocation_index, l.invocation_id || null, l.metric_name, l.rubric_id ?? null]);
 
 /**
  * Reads a labels file's parsed value (`root`: its path in messages). Two labels of one key are
