@@ -92,9 +92,10 @@ fn beta_half(a: f64, x: f64, y: f64, ln_x: f64, ln_y: f64) -> f64 {
 }
 
 /// P(T > t) for Student's t with `df` degrees of freedom:
-/// ½ I_x(df/2, ½) with x = df/(df + t²). For df/2 ≥ 15 with x near 1, where the continued
-/// fraction loses digits, I_x comes from the asymptotic expansion (`beta_half_large`); there
-/// and for small t the other side, 1 − I_{1−x}(½, df/2), is summed where that one is small.
+/// ½ I_x(df/2, ½) with x = df/(df + t²). For df/2 ≥ 15, x near 1 and t not small (where the
+/// continued fraction loses digits) I_x comes from the asymptotic expansion
+/// (`beta_half_large`); elsewhere from the continued fraction on the side where it converges
+/// (`beta_half`).
 pub fn t_sf(t: f64, df: f64) -> f64 {
     if t.is_nan() || df.is_nan() {
         return f64::NAN;
