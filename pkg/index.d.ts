@@ -394,6 +394,8 @@ export interface LoadEvalSetResultOptions {
    * the result has none, e.g. one read back from ADK's eval history.
    */
   runSummary?: boolean;
+  /** Leave out every case's per-invocation results (`eval_metric_result_per_invocation`): the case level only. */
+  caseLevel?: boolean;
 }
 
 /**

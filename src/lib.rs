@@ -4,6 +4,7 @@
 //! Arrows point one way: `wasm -> api -> metrics -> text -> schema -> error`.
 
 pub mod api;
+pub mod compare;
 pub mod error;
 pub mod judge;
 pub mod metrics;

@@ -3,6 +3,7 @@
 
 mod case;
 mod columns;
+pub mod compare;
 mod config;
 mod run;
 mod same_json;
@@ -163,6 +164,9 @@ struct ResultOptions {
     /// Add the run summary (AgentEvaluator's verdicts) when the result has none.
     #[serde(default, alias = "run_summary")]
     run_summary: Option<bool>,
+    /// Leave out the per-invocation results (what a comparison reads is the case level).
+    #[serde(default, alias = "case_level")]
+    case_level: Option<bool>,
 }
 
 /// `loadEvalSetResult`: an EvalSetResult in any shape ADK has written (2.x, 1.x double-encoded,
@@ -177,6 +181,11 @@ pub fn load_eval_set_result(input: &str, opts: &str) -> Result<String> {
         let num_runs = u32::try_from(runs.len()).unwrap_or(u32::MAX).max(1);
         let summary = crate::run::summary::run_summary(&result.eval_case_results, num_runs);
         result.run_summary = Some(eval_result::Carried::Built(summary));
+    }
+    if o.case_level == Some(true) {
+        for c in &mut result.eval_case_results {
+            c.eval_metric_result_per_invocation = None;
+        }
     }
     Ok(to_json(&result))
 }

@@ -286,6 +286,13 @@ pub fn parse_json_bytes(input: &[u8]) -> String {
     )
 }
 
+/// The statistics of `compareRuns` and `calibrate` (`api::compare::stats`: `kind` selects the
+/// function, `a` and `b` its numbers).
+#[wasm_bindgen(js_name = statsF64)]
+pub fn stats_f64(kind: u32, a: &[f64], b: &[f64]) -> Vec<f64> {
+    api::compare::stats(kind, a, b)
+}
+
 /// Test hook, not API: grows the heap by `mib` MiB, then traps (`unreachable`), so the JS
 /// skin's trap recovery can be tested deterministically.
 #[doc(hidden)]

@@ -13,6 +13,7 @@ import { readConfig, resolveConfigPath } from '../node/config.js';
 import { evalSetPath, findEvalFiles, readEvalSetFile } from '../node/evalsets.js';
 import { isRegularFile } from '../node/files.js';
 import { createProgress } from './progress.js';
+import { BASELINE_FLAGS, compareAfterEval, readBaseline } from './compare.js';
 import { parseSelectors } from './selectors.js';
 
 export const FLAGS = {
@@ -38,6 +39,7 @@ export const FLAGS = {
   remote: 'string',
   shards: 'int',
   run_name: 'string',
+  ...BASELINE_FLAGS,
 };
 
 /** Default --agent_timeout: a turn that never answers fails its case instead of hanging the run. */
@@ -93,6 +95,14 @@ Options:
   --no_save                   write no result files
   --format FORMAT             text (default) | json | junit | markdown | html
   --output FILE               write the --format report to FILE (stdout keeps the text output)
+  --baseline FILE|DIR         after the run, compare its results with these (evalcore compare):
+                              the exit status then says whether the run is worse than the
+                              baseline beyond chance (see --fail_on), not whether every case passed
+  --fail_on WHEN              with --baseline: regressed (default) | significant | never
+  --alpha A                   with --baseline: significance level (default 0.05)
+  --compare_format FORMAT     with --baseline: text (default) | markdown | json | junit
+  --compare_output FILE       with --baseline: write the comparison there (else it follows the
+                              console output, on stderr when stdout carries a --format report)
   --log_level LEVEL           @google/adk's log level: DEBUG, INFO, WARNING (default), ERROR,
                               CRITICAL; its log lines go to stderr. DEBUG also prints the stack
                               of what an agent threw
@@ -104,7 +114,8 @@ could not complete) and where the results went.
 
 Exit status: 0 when every case PASSED, 1 when any case did not (a case whose status is
 NOT_EVALUATED counts as failed; with --strict so does any NOT_EVALUATED metric) or nothing
-ran, 2 for usage errors.
+ran, 2 for usage errors. With --baseline: 1 when the comparison fails per --fail_on (or
+nothing ran), else 0.
 `;
 
 const COMMAND = 'eval';
@@ -293,6 +304,7 @@ export async function runEval(argv, io) {
   const logLevel = opts.log_level ?? 'WARNING';
   const say = (line) => io.stderr.write(`${line}\n`);
 
+  const baseline = readBaseline(opts, COMMAND);
   const modulePath = resolveAgentPath(agentArg, COMMAND);
   const { appDir, appName } = appLocation(modulePath);
   const selectors = parseSelectors(setArgs);
@@ -412,6 +424,15 @@ export async function runEval(argv, io) {
   }
   for (const path of written) say(`wrote ${path}`);
 
+  if (baseline !== null) {
+    const code = compareAfterEval(baseline, setResults, opts, io, reportToStdout);
+    if (caseResults.length === 0) return 1;
+    if (opts.strict && h.count > 0) {
+      say(`error: --strict: ${h.count} metric result(s) were NOT_EVALUATED`);
+      return 1;
+    }
+    return writeFailed ? 2 : code;
+  }
   const failed = caseResults.filter((r) => r.final_eval_status !== 'PASSED').length;
   if (failed > 0 || caseResults.length === 0) return 1;
   if (opts.strict && h.count > 0) {

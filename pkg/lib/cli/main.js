@@ -6,6 +6,9 @@ export const HELP = `Usage: evalcore <command> [options]
 
 Commands:
   eval AGENT_MODULE EVAL_SET[:id,id]...      run an agent on eval sets and score it (adk eval)
+  compare BASELINE CANDIDATE                 compare two runs (files or folders) with statistics; exit 1
+                                             when the candidate regressed (see --fail_on)
+  calibrate LABELS RESULT...                 how far each LLM judge agrees with people's labels
   eval_set create AGENT_MODULE EVAL_SET_ID   create an empty eval set
   eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S
                                              add conversation-scenario cases to an eval set
@@ -49,6 +52,14 @@ export async function main(argv, io) {
         const { runEval } = await import('./eval.js');
         return await runEval(rest, io);
       }
+      case 'compare': {
+        const { runCompare } = await import('./compare.js');
+        return await runCompare(rest, io);
+      }
+      case 'calibrate': {
+        const { runCalibrate } = await import('./compare.js');
+        return await runCalibrate(rest, io);
+      }
       case 'eval_set': case 'eval-set': {
         const { runEvalSet } = await import('./eval_set.js');
         return await runEvalSet(rest, io);
@@ -70,7 +81,7 @@ export async function main(argv, io) {
         return await runWeb(rest, io);
       }
       default:
-        throw new UsageError(`unknown command "${command}" (expected eval, eval_set, migrate, serve, view or web; see evalcore --help)`);
+        throw new UsageError(`unknown command "${command}" (expected eval, compare, calibrate, eval_set, migrate, serve, view or web; see evalcore --help)`);
     }
   } catch (e) {
     const line = describeError(e);

@@ -250,3 +250,20 @@ const page: string = toHtml(readBack, { title: 'run', maxDetails: 5, generated: 
 // @ts-expect-error rouge1Spans takes strings
 rouge1Spans(1, 'a');
 void firstSpan; void aligned; void page;
+
+// Comparing runs and calibrating judges (evalcore/reports).
+import { calibrate, calibrationText, compareRuns, comparisonAnnotations, comparisonJUnit, comparisonMarkdown, comparisonText, runTrend } from 'evalcore/reports';
+import type { Comparison, ComparisonMetric, Calibration, JudgeLabels, RunTrend } from 'evalcore/reports';
+const cmp: Comparison = compareRuns([readBack, readBack], '{"eval_set_result_id": "b", "eval_set_id": "s", "eval_case_results": []}', { alpha: 0.01 });
+const worst: ComparisonMetric | undefined = cmp.metrics.find((m) => m.significant && m.mean_delta < 0);
+const gate: boolean = cmp.verdict === 'regressed' || cmp.cases.some((c) => c.change === 'regressed');
+const reports: string[] = [comparisonText(cmp), comparisonMarkdown(cmp, { title: 'PR' }), comparisonJUnit(cmp), comparisonAnnotations(cmp, { failOn: 'significant' })];
+const labels: JudgeLabels = { kind: 'evalcore.labels', version: 1, labels: [{ eval_set_id: 's', eval_id: 'c', invocation_index: 0, metric_name: 'final_response_match_v2', judge_verdict: 'pass', label: 'agree' }] };
+const cal: Calibration = calibrate(labels, [readBack], { kappaThreshold: 0.7, judgeModel: 'gemini-2.5-flash' });
+const flagged: boolean = cal.metrics.some((g) => g.flagged && (g.kappa === null || g.kappa < cal.kappa_threshold));
+const trend: RunTrend = runTrend([readBack, readBack]);
+// @ts-expect-error alpha is a number
+compareRuns(readBack, readBack, { alpha: '0.05' });
+// @ts-expect-error a label says agree, disagree, pass or fail
+const badLabel: JudgeLabels = { kind: 'evalcore.labels', version: 1, labels: [{ eval_set_id: 's', eval_id: 'c', invocation_index: 0, metric_name: 'm', label: 'maybe' }] };
+void worst; void gate; void reports; void flagged; void trend; void calibrationText; void badLabel;
