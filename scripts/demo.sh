@@ -8,7 +8,9 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-EVALCORE_SETUP_FUZZ=0 EVALCORE_SETUP_EXAMPLES=0 bash scripts/setup.sh && bash scripts/build.sh || exit 1
+# Only what the build needs: no cargo-fuzz, chromium, deno, workerd, typescript or example projects.
+EVALCORE_SETUP_FUZZ=0 EVALCORE_SETUP_EXAMPLES=0 EVALCORE_SETUP_BROWSER=0 EVALCORE_SETUP_TOOLS=build \
+  bash scripts/setup.sh && bash scripts/build.sh || exit 1
 EX=examples/hello_world
 
 cli() {

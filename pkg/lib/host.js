@@ -3,6 +3,7 @@
 // `{"error": {kind, message}}`, so a synchronous throw, a rejection and a malformed value reach
 // the core as distinct kinds; timeouts and the caller's abort hold whatever the host does.
 import { callAsync } from './instance.js';
+import { AGENT_REPLY, replyKeyProblem } from './reply_keys.js';
 import { describe } from './wire.js';
 
 const NEVER = new AbortController().signal;
@@ -187,6 +188,8 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
         }
       }
       if (reply === undefined) return fail('failed', 'the agent returned undefined (return a string or {events | finalResponse, toolCalls})');
+      const unknown = replyKeyProblem(reply, AGENT_REPLY);
+      if (unknown) return fail('failed', unknown.message);
       try {
         return JSON.stringify({ ok: reply });
       } catch (e) {

@@ -416,7 +416,10 @@ describe('the CLI tells the truth (NOT_EVALUATED, config warnings, hangs, dry ru
     assert.equal(r.code, 1, 'the case is NOT_EVALUATED');
     const strict = cli(['eval', dir, join(dir, 's.evalset.json'), '--strict']);
     assert.equal(strict.code, 1);
-    assert.match(strict.stderr, /error: --strict: the config has 1 warning\(s\); nothing was run/);
+    assert.match(strict.stderr, /^error: .*test_config\.json: \$\.criteria\.respone_match_score: unknown metric "respone_match_score"; did you mean "response_match_score"\?/m);
+    assert.match(strict.stderr, /error: --strict: the config has 1 problem\(s\) that would leave metrics NOT_EVALUATED; nothing was run/);
+    // Issue 24: nothing runs under --strict, so no line promises a NOT_EVALUATED metric.
+    assert.doesNotMatch(strict.stderr, /will be NOT_EVALUATED|^warning:/m);
     assert.equal(strict.stdout, '');
     assert.equal(historyOf(dir).length, 1, 'only the first run wrote results');
   });

@@ -5,6 +5,7 @@
 import {
   EvalError, callUser, checkTurn, describe, isPlainObject, rawJson, responseObject, turnText,
 } from './common.js';
+import { FUNCTION_REPLY, replyKeyProblem } from '../reply_keys.js';
 
 const DEFAULT_AUTHOR = 'agent'; // ADK's author for events that name none
 
@@ -46,6 +47,8 @@ function functionReply(reply, author, turnIndex) {
   if (!isPlainObject(reply)) {
     throw new EvalError('agent_reply', '$', `${who}: the function must return a string or { text, toolCalls? }, found ${describe(reply)}`);
   }
+  const unknown = replyKeyProblem(reply, FUNCTION_REPLY);
+  if (unknown) throw new EvalError('agent_reply', unknown.path, `${who}: ${unknown.message}`);
   const { text, toolCalls = [] } = reply;
   if (text !== undefined && text !== null && typeof text !== 'string') {
     throw new EvalError('agent_reply', '$.text', `${who}: text must be a string, found ${describe(text)}`);

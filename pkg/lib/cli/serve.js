@@ -3,6 +3,7 @@
 import { createHandler } from '../server/handler.js';
 import { DEFAULT_LIMITS, optionsFromEnv } from '../server/config.js';
 import { serveNode } from '../server/node.js';
+import { keyVariables } from '../judge_env.js';
 import { parseArgs, UsageError } from './args.js';
 import '../../index.js';
 
@@ -69,7 +70,8 @@ export async function runServe(argv, io) {
   const handler = createHandler({ ...config, log });
   const { url, close } = await serveNode(handler, { port: options.port ?? 8787, host: options.host ?? '127.0.0.1' });
   io.stdout.write(`${url}\n`);
-  const judge = config.judge ? `${config.judge.provider}:${config.judge.model}${config.judge.headers ? ' (key from the environment)' : ''}` : 'none';
+  const keyNote = (j) => (j.headers ? ' (key from the environment)' : j.baseUrl ? '' : ` (no API key: set ${keyVariables(j.provider)})`);
+  const judge = config.judge ? `${config.judge.provider}:${config.judge.model}${keyNote(config.judge)}` : 'none';
   io.stderr.write(`evalcore serve: judge ${judge}; token ${config.token ? 'required' : 'not required'}; agents ${Object.keys(config.agents ?? {}).join(', ') || 'none'}\n`);
   await new Promise((resolve) => {
     const stop = () => resolve();
