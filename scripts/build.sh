@@ -12,7 +12,7 @@ cd "$ROOT"
 # The core holds the judges (with media), prompts, the run loop,
 # trajectory policies and the legacy/@iqai loaders; measured 475,184 after the Unicode
 # normalisation tables left the wasm build (-62 KB; the JS engine normalises). Issue 11's target
-# is 350 KiB: see the README's size table for what takes the bytes.
+# is 350 KiB: see docs/benchmarks.md ("Size and start") for what takes the bytes.
 # 471 KiB since the one-shot evaluateInvocations of objects refers to the caller's invocations
 # where they read the same as the core's echo (src/api/same_json.rs; ~200 ms less end to end).
 # 474 KiB since validateEvalSet knows a valid set in its usual shape from one scan

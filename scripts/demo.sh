@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's first command: install the tools, build the package, then run the CLI on the
+# The README's set-up command for a clone: install the tools, build the package, then run the CLI on the
 # bundled hello_world example (an agent module replaying recorded turns; no API key):
 #   1. `evalcore eval` with the example's test_config.json (what google-adk 2.13's `adk eval`
 #      prints for the same data);

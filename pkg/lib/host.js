@@ -188,13 +188,14 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
         }
       }
       if (reply === undefined) return fail('failed', 'the agent returned undefined (return a string or {events | finalResponse, toolCalls})');
-      const unknown = replyKeyProblem(reply, AGENT_REPLY);
-      if (unknown) return fail('failed', unknown.message);
+      let text;
       try {
-        return JSON.stringify({ ok: reply });
+        text = JSON.stringify({ ok: reply });
       } catch (e) {
         return fail('failed', `the agent's reply cannot be written as JSON: ${errorText(e)}`);
       }
+      const unknown = replyKeyProblem(reply, AGENT_REPLY);
+      return unknown ? fail('failed', unknown.message) : text;
     },
     emit(eventJson) {
       // Called from inside the core: an exception here would unwind wasm frames (a trap).

@@ -322,13 +322,29 @@ mod tests {
             "tool_trajectory_avg_score": {"threshold": 1, "match_type": "INORDER"}}})
         .to_string();
         let lax: Value = serde_json::from_str(&validate_eval_config(&v, &ConfigOptions::default())).unwrap();
-        let warned: Vec<&str> = lax["warnings"].as_array().unwrap().iter().map(|w| w["message"].as_str().unwrap()).collect();
+        let warned: Vec<&str> = lax["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["message"].as_str().unwrap())
+            .collect();
         assert_eq!(warned.len(), 3);
-        assert!(warned.iter().all(|m| m.ends_with(criteria::NOT_EVALUATED_NOTE)), "{warned:?}");
+        assert!(
+            warned.iter().all(|m| m.ends_with(criteria::NOT_EVALUATED_NOTE)),
+            "{warned:?}"
+        );
         let strict: Value = serde_json::from_str(&validate_eval_config(&v, &ConfigOptions { strict: true })).unwrap();
-        let errors: Vec<&str> = strict["errors"].as_array().unwrap().iter().map(|w| w["message"].as_str().unwrap()).collect();
+        let errors: Vec<&str> = strict["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["message"].as_str().unwrap())
+            .collect();
         assert_eq!(errors.len(), 3);
-        assert!(errors.iter().all(|m| !m.contains("will be NOT_EVALUATED")), "{errors:?}");
+        assert!(
+            errors.iter().all(|m| !m.contains("will be NOT_EVALUATED")),
+            "{errors:?}"
+        );
         let e = load_config(&v, &ConfigOptions { strict: true }).unwrap_err();
         assert!(!e.message.contains("will be NOT_EVALUATED"), "{}", e.message);
     }

@@ -1,5 +1,5 @@
 //! Reading judge answers: the verdict label, rubric blocks, segmented sentences and sentence
-//! labels. Each reader accepts what ADK 2.13 accepts, plus (listed in the README) the common
+//! labels. Each reader accepts what ADK 2.13 accepts, plus (listed in docs/compatibility.md) the common
 //! decorations ADK misses: markdown emphasis, letter case, `partially valid`.
 
 use regex_lite::Regex;

@@ -125,7 +125,10 @@ impl<'de> Visitor<'de> for EvalCaseVisitor {
                 .unwrap_or_default()
         };
         let Some(eval_id) = eval_id else {
-            return Err(de::Error::custom(format_args!("missing field `eval_id`{}", meant("eval_id"))));
+            return Err(de::Error::custom(format_args!(
+                "missing field `eval_id`{}",
+                meant("eval_id")
+            )));
         };
         let conversation = conversation.flatten();
         let conversation_scenario = scenario.flatten();

@@ -184,14 +184,18 @@ mod tests {
     fn unknown_fields_get_a_did_you_mean() {
         let hint = |m: &str| unknown_field_hint(m);
         assert_eq!(
-            hint("unknown field `conversations`, expected one of `eval_id`, `conversation`, `session_input`").as_deref(),
+            hint("unknown field `conversations`, expected one of `eval_id`, `conversation`, `session_input`")
+                .as_deref(),
             Some("; did you mean `conversation`?")
         );
         assert_eq!(
             hint("unknown field `evalid`, expected `eval_id` or `conversation`").as_deref(),
             Some("; did you mean `eval_id`?")
         );
-        assert_eq!(hint("unknown field `zzzzzzzz`, expected `eval_id` or `conversation`"), None);
+        assert_eq!(
+            hint("unknown field `zzzzzzzz`, expected `eval_id` or `conversation`"),
+            None
+        );
         assert_eq!(hint("missing field `eval_id`"), None);
     }
 }

@@ -397,10 +397,21 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.path, "$.eval_cases[0]");
-        assert!(e.message.ends_with("; the case has `conversations`: did you mean `conversation`?"), "{}", e.message);
-        let e = load_eval_set(r#"{"eval_set_id": "s", "eval_cases": [{"evalid": "a", "conversation": []}]}"#, &LoadOptions::default())
-            .unwrap_err();
+        assert!(
+            e.message
+                .ends_with("; the case has `conversations`: did you mean `conversation`?"),
+            "{}",
+            e.message
+        );
+        let e = load_eval_set(
+            r#"{"eval_set_id": "s", "eval_cases": [{"evalid": "a", "conversation": []}]}"#,
+            &LoadOptions::default(),
+        )
+        .unwrap_err();
         assert_eq!(e.path, "$.eval_cases[0]");
-        assert_eq!(e.message, "missing field `eval_id`; the case has `evalid`: did you mean `eval_id`?");
+        assert_eq!(
+            e.message,
+            "missing field `eval_id`; the case has `evalid`: did you mean `eval_id`?"
+        );
     }
 }

@@ -122,13 +122,7 @@ export function judgeFromFlags(opts, env = process.env) {
   if (!m) throw new UsageError(`--judge must be PROVIDER:MODEL with PROVIDER gemini, openai or anthropic, found "${opts.judge}"`, COMMAND);
   const judge = { provider: m[1], model: m[2].trim() };
   if (opts.judge_base_url !== undefined) judge.baseUrl = opts.judge_base_url;
-  if (opts.judge_cassette !== undefined) {
-    judge.cassette = { path: resolve(opts.judge_cassette), mode: opts.judge_mode ?? 'auto' };
-    if (judge.cassette.mode === 'replay' && !existsSync(judge.cassette.path)) {
-      throw new UsageError(`--judge_cassette ${opts.judge_cassette}: no such file; --judge_mode replay answers only from a recorded `
-        + 'cassette: record one first (--judge_mode auto, with the judge\'s key)', COMMAND);
-    }
-  }
+  if (opts.judge_cassette !== undefined) judge.cassette = { path: resolve(opts.judge_cassette), mode: opts.judge_mode ?? 'auto' };
   else if (opts.judge_mode !== undefined) throw new UsageError('--judge_mode needs --judge_cassette FILE', COMMAND);
   if (opts.judge_timeout !== undefined) judge.timeoutMs = opts.judge_timeout * 1000;
   if (opts.judge_retries !== undefined) judge.maxRetries = opts.judge_retries;
@@ -302,6 +296,10 @@ export async function runEval(argv, io) {
   const remote = remoteFromFlags(opts, judge, io.env ?? {});
   const logLevel = opts.log_level ?? 'WARNING';
   const say = (line) => io.stderr.write(`${line}\n`);
+  if (judge?.cassette?.mode === 'replay' && !existsSync(judge.cassette.path)) {
+    throw new UsageError(`--judge_cassette ${opts.judge_cassette}: no such file; --judge_mode replay answers only from a recorded `
+      + 'cassette: record one first (--judge_mode auto, with the judge\'s key)', COMMAND);
+  }
   if (!remote && judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay' && !judge.dryRun) {
     // Under --strict a judge call that fails fails the run: say so before any turn.
     const missing = `no API key for the ${judge.provider} judge: set ${keyVariables(judge.provider)}`;

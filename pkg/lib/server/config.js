@@ -3,7 +3,7 @@
 //! the judge, its key and the agents; nothing a client sends can.
 import { EvalError } from '../errors.js';
 
-/** Every limit of the endpoint, with its default (README "The evaluation endpoint"). */
+/** Every limit of the endpoint, with its default (docs/endpoint.md). */
 export const DEFAULT_LIMITS = Object.freeze({
   maxBodyBytes: 10 * 1024 * 1024, // a request body (EVALCORE_MAX_BODY_BYTES)
   maxCases: 100, // eval cases in one request (EVALCORE_MAX_CASES)
