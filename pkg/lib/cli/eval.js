@@ -191,8 +191,8 @@ function collectEvalSets(selectors, appDir, warn) {
       }
       if (!isFile(key)) {
         const st = statSync(key, { throwIfNoEntry: false });
-        throw new UsageError(st?.isDirectory() ? `folder ${key} has no eval sets: no *.evalset.json or *.test.json file under it`
-          : st ? `eval set file ${key} is not a regular file or a folder with eval files` : `eval set file not found: ${key}`, COMMAND);
+        if (st?.isDirectory()) throw noEvalSets(key);
+        throw new UsageError(st ? `eval set file ${key} is not a regular file or a folder with eval files` : `eval set file not found: ${key}`, COMMAND);
       }
       path = realpathSync(key);
     } else {
@@ -228,6 +228,8 @@ function collectEvalSets(selectors, appDir, warn) {
   return sets;
 }
 
+const noEvalSets = (folder) => new UsageError(`folder ${folder} has no eval sets: no *.evalset.json or *.test.json file under it`, COMMAND);
+
 /**
  * Throws the UsageError for an argument that names no eval set file or folder and is not the id
  * of an eval set in the app folder: a folder without eval files says so, and a file name is not
@@ -237,9 +239,7 @@ function notAnId(key, ids, appDir) {
   const st = statSync(key, { throwIfNoEntry: false });
   const asId = evalSetPath(appDir, key);
   if (isRegularFile(asId) && !/[\\/]/.test(key)) return;
-  if (st?.isDirectory() && ids.length === 0) {
-    throw new UsageError(`folder ${key} has no eval sets: no *.evalset.json or *.test.json file under it`, COMMAND);
-  }
+  if (st?.isDirectory() && ids.length === 0) throw noEvalSets(key);
   if (/\.json$/i.test(key) || /[\\/]/.test(key)) {
     // The file the user probably meant: one of that name in the agent's folder.
     const same = findEvalFiles(appDir).find((f) => basename(f) === basename(key));
