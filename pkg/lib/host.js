@@ -3,7 +3,6 @@
 // `{"error": {kind, message}}`, so a synchronous throw, a rejection and a malformed value reach
 // the core as distinct kinds; timeouts and the caller's abort hold whatever the host does.
 import { callAsync } from './instance.js';
-import { AGENT_REPLY, replyKeyProblem } from './reply_keys.js';
 import { describe } from './wire.js';
 
 const NEVER = new AbortController().signal;
@@ -27,6 +26,14 @@ const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|connection refused|Name or service n
 // The package's own frames (this file, the wasm glue, the module) end an agent's stack: below
 // them is evalcore, not the user's code.
 const OWN_FRAME = /[/\\]pkg[/\\](?:lib|wasm)[/\\]|wasm:\/\/|evalcore[/\\](?:lib|wasm)[/\\]/;
+
+// The reply's key check, loaded with the first agent turn: a page that only reads results (the
+// viewer) never loads it.
+let keyCheck = null;
+function replyKeys() {
+  keyCheck ??= import('./reply_keys.js').then((m) => ({ check: (reply) => m.replyKeyProblem(reply, m.AGENT_REPLY) }));
+  return keyCheck;
+}
 
 /** The stack of what the agent threw, down to where evalcore called it. */
 function agentStack(e) {
@@ -194,7 +201,7 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
       } catch (e) {
         return fail('failed', `the agent's reply cannot be written as JSON: ${errorText(e)}`);
       }
-      const unknown = replyKeyProblem(reply, AGENT_REPLY);
+      const unknown = (await replyKeys()).check(reply);
       return unknown ? fail('failed', unknown.message) : text;
     },
     emit(eventJson) {
