@@ -321,25 +321,22 @@ mod tests {
         let v = json!({"criteria": {"respone_match_score": 0.8, "response_evaluation_score": 1,
             "tool_trajectory_avg_score": {"threshold": 1, "match_type": "INORDER"}}})
         .to_string();
-        let lax: Value = serde_json::from_str(&validate_eval_config(&v, &ConfigOptions::default())).unwrap();
-        let warned: Vec<&str> = lax["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| w["message"].as_str().unwrap())
-            .collect();
+        let messages = |strict: bool, key: &str| -> Vec<String> {
+            let out: Value = serde_json::from_str(&validate_eval_config(&v, &ConfigOptions { strict })).unwrap();
+            out[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| w["message"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let warned = messages(false, "warnings");
         assert_eq!(warned.len(), 3);
         assert!(
             warned.iter().all(|m| m.ends_with(criteria::NOT_EVALUATED_NOTE)),
             "{warned:?}"
         );
-        let strict: Value = serde_json::from_str(&validate_eval_config(&v, &ConfigOptions { strict: true })).unwrap();
-        let errors: Vec<&str> = strict["errors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| w["message"].as_str().unwrap())
-            .collect();
+        let errors = messages(true, "errors");
         assert_eq!(errors.len(), 3);
         assert!(
             errors.iter().all(|m| !m.contains("will be NOT_EVALUATED")),

@@ -391,26 +391,22 @@ mod tests {
     /// the field it was meant to be.
     #[test]
     fn a_missing_field_names_its_misspelt_key() {
-        let e = load_eval_set(
-            r#"{"eval_set_id": "s", "eval_cases": [{"eval_id": "a", "conversations": []}]}"#,
-            &LoadOptions::default(),
-        )
-        .unwrap_err();
-        assert_eq!(e.path, "$.eval_cases[0]");
+        let case = |c: &str| {
+            let e = load_eval_set(
+                &format!(r#"{{"eval_set_id": "s", "eval_cases": [{c}]}}"#),
+                &LoadOptions::default(),
+            )
+            .unwrap_err();
+            assert_eq!(e.path, "$.eval_cases[0]");
+            e.message
+        };
+        let m = case(r#"{"eval_id": "a", "conversations": []}"#);
         assert!(
-            e.message
-                .ends_with("; the case has `conversations`: did you mean `conversation`?"),
-            "{}",
-            e.message
+            m.ends_with("; the case has `conversations`: did you mean `conversation`?"),
+            "{m}"
         );
-        let e = load_eval_set(
-            r#"{"eval_set_id": "s", "eval_cases": [{"evalid": "a", "conversation": []}]}"#,
-            &LoadOptions::default(),
-        )
-        .unwrap_err();
-        assert_eq!(e.path, "$.eval_cases[0]");
         assert_eq!(
-            e.message,
+            case(r#"{"evalid": "a", "conversation": []}"#),
             "missing field `eval_id`; the case has `evalid`: did you mean `eval_id`?"
         );
     }
