@@ -37,7 +37,7 @@ export type MatchTypeInput = MatchType | Lowercase<MatchType> | 0 | 1 | 2;
 /** evalcore's argument policy names (`regex` and `rouge1` need their parameters, so they are objects). */
 export type ArgPolicyName = "exact" | "ignore" | "present" | "text" | "subset" | "numeric";
 
-/** How one argument is compared (README, "Argument policies"). */
+/** How one argument is compared (docs/metrics.md, "Argument policies"). */
 export type ArgPolicy =
   | ArgPolicyName
   | { policy: ArgPolicyName }

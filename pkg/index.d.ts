@@ -254,7 +254,7 @@ export interface Progress {
   endpoints?: number | { url: string; cases: number; requests: number; down: boolean }[];
 }
 
-/** Where a remote run sends its shards (README "Sharded runs"). */
+/** Where a remote run sends its shards (docs/sharding.md). */
 export interface RemoteOptions {
   /** Endpoint base URLs (`/v1/evaluate` is appended), as an array or comma-separated. */
   endpoints: string[] | string;

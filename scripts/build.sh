@@ -12,7 +12,7 @@ cd "$ROOT"
 # The core holds the judges (with media), prompts, the run loop,
 # trajectory policies and the legacy/@iqai loaders; measured 475,184 after the Unicode
 # normalisation tables left the wasm build (-62 KB; the JS engine normalises). Issue 11's target
-# is 350 KiB: see the README's size table for what takes the bytes.
+# is 350 KiB: see docs/benchmarks.md ("Size and start") for what takes the bytes.
 # 471 KiB since the one-shot evaluateInvocations of objects refers to the caller's invocations
 # where they read the same as the core's echo (src/api/same_json.rs; ~200 ms less end to end).
 # 474 KiB since validateEvalSet knows a valid set in its usual shape from one scan
@@ -24,6 +24,8 @@ cd "$ROOT"
 # 480 KiB (STYLE.md's ceiling) since run comparison and judge calibration keep their statistics in the core
 # (src/compare: numpy-exact sums, the Student-t tail and quantile to near double precision,
 # Holm, McNemar's exact test, Wilson, kappa; +5.4 KB gzip; the bookkeeping is pkg/lib/compare.js).
+# (+1.2 KB since the errors a newcomer meets (issue 24) say more: invalid JSON's line and column,
+# a did-you-mean for an eval set's unknown keys, strict config errors worded as errors (+1.2 KB)).
 BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-491520}
 OUT="$ROOT/pkg/wasm"
 NAME=evalcore_core
@@ -72,9 +74,12 @@ wasm-pack --quiet build --target web --release --mode no-install --no-pack --no-
   --out-dir "$OUT" --out-name "$NAME" "$ROOT" -- --no-default-features
 rm -f "$OUT/.gitignore"
 
-# The package's npm page and licence: the repository's README.md and LICENSE, shipped in the
-# tarball (copies; `npm pack` in pkg/ copies them again first, its prepack script).
+# The package's npm page, its reference pages (the README links docs/) and licence: copies of
+# the repository's README.md, docs/ and LICENSE, shipped in the tarball. `npm pack` in pkg/
+# writes nothing: its prepack (scripts/check-pack.mjs) refuses stale copies or a missing build.
 cp "$ROOT/README.md" "$ROOT/LICENSE" "$ROOT/pkg/"
+rm -rf "$ROOT/pkg/docs"
+cp -R "$ROOT/docs" "$ROOT/pkg/docs"
 
 # The glue as a factory, so a trapped instance can be replaced by a fresh one (pkg/lib/instance.js).
 node "$ROOT/scripts/glue-factory.mjs" "$OUT/${NAME}.js" "$OUT/${NAME}_factory.js"

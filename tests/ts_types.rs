@@ -82,7 +82,7 @@ fn generate() -> String {
         )
     );
     out.push_str(
-        "/** How one argument is compared (README, \"Argument policies\"). */\nexport type ArgPolicy =\n  | ArgPolicyName\n  | { policy: ArgPolicyName }\n  \
+        "/** How one argument is compared (docs/metrics.md, \"Argument policies\"). */\nexport type ArgPolicy =\n  | ArgPolicyName\n  | { policy: ArgPolicyName }\n  \
          | { policy: \"numeric\"; abs_tol?: number; rel_tol?: number; absTol?: number; relTol?: number }\n  \
          | { policy: \"regex\"; pattern: string }\n  | { policy: \"rouge1\"; threshold: number };\n\n\
          /** Per tool name (`*`: every tool): one policy for all its arguments, or one per argument (`*`: the others). */\n\

@@ -81,7 +81,8 @@ pub fn check_config(v: &Value) -> ConfigReport {
                 path,
                 format!(
                     "unknown metric {name:?}{hint} (a custom metric must be listed in `custom_metrics`, or passed \
-                     as `customMetrics` to evaluate); it will be NOT_EVALUATED"
+                     as `customMetrics` to evaluate){}",
+                    criteria::NOT_EVALUATED_NOTE
                 ),
             ));
             c.typed = Typed::Base;
@@ -98,8 +99,8 @@ pub fn check_config(v: &Value) -> ConfigReport {
             Some(Kind::Vertex) => warnings.push(EvalError::schema(
                 path.clone(),
                 format!(
-                    "{name} is computed by Google's Vertex AI evaluation service, which evalcore does not call; \
-                     it will be NOT_EVALUATED"
+                    "{name} is computed by Google's Vertex AI evaluation service, which evalcore does not call{}",
+                    criteria::NOT_EVALUATED_NOTE
                 ),
             )),
             _ => {}
@@ -162,9 +163,18 @@ pub fn validate_eval_config(input: &str, options: &ConfigOptions) -> String {
     };
     if options.strict {
         errors.append(&mut warnings);
+        errors = errors.into_iter().map(strict_message).collect();
     }
     let out = serde_json::json!({ "ok": errors.is_empty(), "errors": errors, "warnings": warnings });
     serde_json::to_string(&out).unwrap_or_else(|_| "{\"ok\":false,\"errors\":[],\"warnings\":[]}".into())
+}
+
+/// A problem as a strict load reports it: nothing runs, so the note of what a run would do goes.
+fn strict_message(mut e: EvalError) -> EvalError {
+    if let Some(m) = e.message.strip_suffix(criteria::NOT_EVALUATED_NOTE) {
+        e.message = m.to_string();
+    }
+    e
 }
 
 /// One error that lists several: the first's code and path, every message.
@@ -197,6 +207,7 @@ pub fn load_config(input: &str, options: &ConfigOptions) -> Result<EvalConfig> {
     let mut problems = r.errors;
     if options.strict {
         problems.extend(r.warnings);
+        problems = problems.into_iter().map(strict_message).collect();
     }
     match r.config {
         Some(c) if problems.is_empty() => Ok(c),
@@ -302,6 +313,37 @@ mod tests {
         let out: Value = serde_json::from_str(&validate_eval_config(&typo, &ConfigOptions::default())).unwrap();
         assert_eq!(out["ok"], true);
         assert_eq!(out["warnings"][0]["code"], "schema");
+    }
+
+    /// Issue 24: under strict nothing runs, so no message says what a run would do.
+    #[test]
+    fn strict_messages_do_not_promise_not_evaluated() {
+        let v = json!({"criteria": {"respone_match_score": 0.8, "response_evaluation_score": 1,
+            "tool_trajectory_avg_score": {"threshold": 1, "match_type": "INORDER"}}})
+        .to_string();
+        let messages = |strict: bool, key: &str| -> Vec<String> {
+            let out: Value = serde_json::from_str(&validate_eval_config(&v, &ConfigOptions { strict })).unwrap();
+            out[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| w["message"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let warned = messages(false, "warnings");
+        assert_eq!(warned.len(), 3);
+        assert!(
+            warned.iter().all(|m| m.ends_with(criteria::NOT_EVALUATED_NOTE)),
+            "{warned:?}"
+        );
+        let errors = messages(true, "errors");
+        assert_eq!(errors.len(), 3);
+        assert!(
+            errors.iter().all(|m| !m.contains("will be NOT_EVALUATED")),
+            "{errors:?}"
+        );
+        let e = load_config(&v, &ConfigOptions { strict: true }).unwrap_err();
+        assert!(!e.message.contains("will be NOT_EVALUATED"), "{}", e.message);
     }
 
     #[test]

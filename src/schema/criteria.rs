@@ -394,7 +394,7 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
             } else {
                 format!("{path}.{}", b.field)
             };
-            let message = format!("{metric}: {} (the metric will be NOT_EVALUATED)", b.message);
+            let message = format!("{metric}: {}{NOT_EVALUATED_NOTE}", b.message);
             if EVALCORE_FIELDS.iter().any(|f| b.field.starts_with(f)) {
                 errors.push(EvalError::schema(at.clone(), message.clone()));
             } else {
@@ -409,6 +409,10 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
         errors,
     }
 }
+
+/// How a problem's message ends when a run would report the metric NOT_EVALUATED for it; a
+/// strict load, where nothing runs, leaves it out.
+pub const NOT_EVALUATED_NOTE: &str = " (the metric will be NOT_EVALUATED)";
 
 /// The candidate nearest to `word` by edit distance, when it is near enough to be a typo.
 pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {

@@ -1,9 +1,10 @@
 //! `evalcore eval AGENT_MODULE EVAL_SET[:id,id]...`: `adk eval` for JS agents — ADK's
 //! selection syntax, config discovery, console output, result files and exit codes.
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { evaluate, formatReport, validateEvalConfig } from '../../index.js';
 import { addJudgeStats, judgeStatsLine, runHealth } from '../health.js';
+import { keyHeaders, keyVariables } from '../judge_env.js';
 import { evalHistoryDir, saveEvalSetResult, validatePathSegment, validateRunName } from '../history.js';
 import { toHtml, toJson, toJUnit, toMarkdown } from '../reports.js';
 import { loadAgent, resolveAgentPath, appLocation } from '../node/agent.js';
@@ -12,6 +13,7 @@ import { criteriaLine } from './config.js';
 import { readConfig, resolveConfigPath } from '../node/config.js';
 import { evalSetPath, findEvalFiles, readEvalSetFile } from '../node/evalsets.js';
 import { isRegularFile } from '../node/files.js';
+import { failedCaseLines, healthLines } from './eval_report.js';
 import { createProgress } from './progress.js';
 import { BASELINE_FLAGS, compareAfterEval, readBaseline } from './compare.js';
 import { parseSelectors } from './selectors.js';
@@ -114,8 +116,10 @@ could not complete) and where the results went.
 
 Exit status: 0 when every case PASSED, 1 when any case did not (a case whose status is
 NOT_EVALUATED counts as failed; with --strict so does any NOT_EVALUATED metric) or nothing
-ran, 2 for usage errors. With --baseline: 1 when the comparison fails per --fail_on (or
-nothing ran), else 0.
+ran, 2 for usage errors (a bad flag, a missing or invalid file, an agent module without an
+agent), 70 when evalcore itself failed (an internal error, printed with its stack: please
+report it), 130 when interrupted. With --baseline: 1 when the comparison fails per --fail_on
+(or nothing ran), else 0.
 `;
 
 const COMMAND = 'eval';
@@ -138,14 +142,8 @@ export function judgeFromFlags(opts, env = process.env) {
   if (opts.judge_retries !== undefined) judge.maxRetries = opts.judge_retries;
   if (opts.judge_media) judge.media = true;
   if (opts.dry_run) judge.dryRun = true;
-  const headers = {};
-  if (judge.provider === 'gemini') {
-    const key = env.GEMINI_API_KEY || env.GOOGLE_API_KEY;
-    if (key) headers['x-goog-api-key'] = key;
-  } else if (judge.provider === 'openai') {
-    if (env.OPENAI_API_KEY) headers.authorization = `Bearer ${env.OPENAI_API_KEY}`;
-  } else if (env.ANTHROPIC_API_KEY) headers['x-api-key'] = env.ANTHROPIC_API_KEY;
-  if (Object.keys(headers).length > 0) judge.headers = headers;
+  const headers = keyHeaders(judge.provider, env);
+  if (headers !== undefined) judge.headers = headers;
   return judge;
 }
 
@@ -206,17 +204,14 @@ function collectEvalSets(selectors, appDir, warn) {
         continue;
       }
       if (!isFile(key)) {
-        throw new UsageError(existsSync(key) ? `eval set file ${key} is not a regular file or a folder with eval files` : `eval set file not found: ${key}`, COMMAND);
+        const st = statSync(key, { throwIfNoEntry: false });
+        if (st?.isDirectory()) throw noEvalSets(key);
+        throw new UsageError(st ? `eval set file ${key} is not a regular file or a folder with eval files` : `eval set file not found: ${key}`, COMMAND);
       }
       path = realpathSync(key);
     } else {
-      try {
-        validatePathSegment(key, 'eval set id');
-      } catch (e) {
-        throw new UsageError(`eval set not found: ${key} is neither a file nor a valid eval set id (${e.message})`, COMMAND);
-      }
+      notAnId(key, ids, appDir);
       path = evalSetPath(appDir, key);
-      if (!existsSync(path)) throw new UsageError(`eval set not found: no file ${key} and no eval set "${key}" at ${path}`, COMMAND);
       if (!isFile(path)) throw new UsageError(`eval set "${key}": ${path} is not a regular file`, COMMAND);
     }
     const entry = byPath.get(path);
@@ -247,6 +242,32 @@ function collectEvalSets(selectors, appDir, warn) {
   return sets;
 }
 
+const noEvalSets = (folder) => new UsageError(`folder ${folder} has no eval sets: no *.evalset.json or *.test.json file under it`, COMMAND);
+
+/**
+ * Throws the UsageError for an argument that names no eval set file or folder and is not the id
+ * of an eval set in the app folder: a folder without eval files says so, and a file name is not
+ * looked up as an id (`x.evalset.json.evalset.json`).
+ */
+function notAnId(key, ids, appDir) {
+  const st = statSync(key, { throwIfNoEntry: false });
+  const asId = evalSetPath(appDir, key);
+  if (isRegularFile(asId) && !/[\\/]/.test(key)) return;
+  if (st?.isDirectory() && ids.length === 0) throw noEvalSets(key);
+  if (/\.json$/i.test(key) || /[\\/]/.test(key)) {
+    // The file the user probably meant: one of that name in the agent's folder.
+    const same = findEvalFiles(appDir).find((f) => basename(f) === basename(key));
+    const hint = same ? `; did you mean ${relative(process.cwd(), same)}?` : '';
+    throw new UsageError(`eval set file not found: ${key} (from ${process.cwd()})${hint}`, COMMAND);
+  }
+  try {
+    validatePathSegment(key, 'eval set id');
+  } catch (e) {
+    throw new UsageError(`eval set not found: ${key} is neither a file nor a valid eval set id (${e.message})`, COMMAND);
+  }
+  if (!existsSync(asId)) throw new UsageError(`eval set not found: no file ${key} and no eval set "${key}" at ${asId}`, COMMAND);
+}
+
 /** The test_config.json beside an eval file found in a folder, or null (ADK's defaults). */
 function besideConfig(path) {
   const c = join(dirname(path), 'test_config.json');
@@ -263,27 +284,14 @@ function splitByRun(result) {
   return [...runs.entries()].sort((a, b) => a[0] - b[0]);
 }
 
-/** Config warnings of validateEvalConfig, as lines naming the file. */
-function configWarnings(raw, path) {
+/**
+ * Config warnings of validateEvalConfig, as lines naming the file; under --strict they are the
+ * errors that stop the run (worded as such: nothing will be NOT_EVALUATED, nothing runs).
+ */
+function configWarnings(raw, path, strict) {
   if (raw === null) return [];
-  const { warnings } = validateEvalConfig(raw);
-  return warnings.map((w) => `warning: ${path}: ${w.path}: ${w.message}`);
-}
-
-/** What could not be evaluated, for stderr: the summary, and with `detailed` every item. */
-function healthLines(results, { detailed, debug }) {
-  const h = runHealth(results);
-  const lines = [...h.lines];
-  if (detailed && h.items.length > 0) {
-    lines.push('NOT_EVALUATED, each:');
-    for (const it of h.items) lines.push(`  ${it.label}: ${it.metric}: ${it.reason}${it.error ? `: ${it.error}` : ''}`);
-  }
-  if (debug) {
-    for (const e of h.caseErrors) if (e.stack) lines.push(`stack of ${e.label} (turn ${e.turn ?? '?'}):`, ...e.stack.split('\n').map((l) => `  ${l}`));
-  } else if (h.caseErrors.some((e) => e.stack)) {
-    lines.push('(--log_level DEBUG prints the stack of what the agent threw)');
-  }
-  return { h, lines };
+  const { errors, warnings } = validateEvalConfig(raw, { strict });
+  return strict ? errors.map((e) => `error: ${path}: ${e.path}: ${e.message}`) : warnings.map((w) => `warning: ${path}: ${w.path}: ${w.message}`);
 }
 
 /** Runs `evalcore eval`; returns the exit code. */
@@ -303,6 +311,16 @@ export async function runEval(argv, io) {
   const remote = remoteFromFlags(opts, judge, io.env ?? {});
   const logLevel = opts.log_level ?? 'WARNING';
   const say = (line) => io.stderr.write(`${line}\n`);
+  if (judge?.cassette?.mode === 'replay' && !existsSync(judge.cassette.path)) {
+    throw new UsageError(`--judge_cassette ${opts.judge_cassette}: no such file; --judge_mode replay answers only from a recorded `
+      + 'cassette: record one first (--judge_mode auto, with the judge\'s key)', COMMAND);
+  }
+  if (!remote && judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay' && !judge.dryRun) {
+    // Under --strict a judge call that fails fails the run: say so before any turn.
+    const missing = `no API key for the ${judge.provider} judge: set ${keyVariables(judge.provider)}`;
+    if (opts.strict) throw new UsageError(`--judge ${opts.judge}: ${missing} (or --judge_base_url for a server that needs no key)`, COMMAND);
+    say(`warning: ${missing}; until then its judge calls fail and judged metrics are NOT_EVALUATED (judge_error)`);
+  }
 
   const baseline = readBaseline(opts, COMMAND);
   const modulePath = resolveAgentPath(agentArg, COMMAND);
@@ -322,10 +340,10 @@ export async function runEval(argv, io) {
   validatePathSegment(appName, 'app_name');
 
   // Config warnings come before the run; under --strict they stop it.
-  const warnings = [...configs.values()].flatMap((c) => configWarnings(c.raw, c.path));
+  const warnings = [...configs.values()].flatMap((c) => configWarnings(c.raw, c.path, opts.strict === true));
   for (const w of warnings) say(w);
   if (opts.strict && warnings.length > 0) {
-    say(`error: --strict: the config has ${warnings.length} warning(s); nothing was run`);
+    say(`error: --strict: the config has ${warnings.length} problem(s) that would leave metrics NOT_EVALUATED; nothing was run`);
     return 1;
   }
 
@@ -336,9 +354,6 @@ export async function runEval(argv, io) {
   const info = reportToStdout ? io.stderr : io.stdout;
   const first = sets.length > 0 ? configOf(sets[0]) : configOf({});
   info.write(`${criteriaLine(first.config, first.raw)}\n`);
-  if (!remote && judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay' && !judge.dryRun) {
-    say(`warning: no API key for the ${judge.provider} judge in the environment; judged metrics will be NOT_EVALUATED`);
-  }
 
   const numRuns = opts.num_runs ?? 1;
   const progress = createProgress(io.stderr, { runs: numRuns, env: io.env ?? {} });
@@ -411,7 +426,8 @@ export async function runEval(argv, io) {
   }
 
   // What ADK's output leaves unsaid, on stderr: stdout stays ADK's text (or the report).
-  const { h, lines } = healthLines(setResults, { detailed: opts.print_detailed_results === true, debug: logLevel === 'DEBUG' });
+  for (const l of failedCaseLines(setResults, numRuns)) say(l);
+  const { h, lines } = healthLines(setResults, { detailed: opts.print_detailed_results === true, debug: logLevel === 'DEBUG', judge, opts });
   for (const l of lines) say(l);
   // What the judges did (here, or the endpoints' with --remote), summed over the eval sets.
   const judged = setResults.reduce((s, r) => (r.judge_stats ? addJudgeStats(s, r.judge_stats) : s), null);

@@ -15,6 +15,7 @@ Commands:
   migrate OLD.test.json NEW.evalset.json     convert legacy eval data to the current schema
   serve [--port N] [--host H]                serve the evaluation endpoint (prints its URL first)
   view [FILES...] [--port N] [--no-open]     open results, eval sets and configs in the viewer
+  init [DIR] [--force]                       write a starter: an agent, an eval set, a config, a vitest test
   web AGENTS_DIR [--port N] [--host H]       ADK's dev UI for @google/adk agents, Eval tab by evalcore
 
 Run \`evalcore <command> --help\` for a command's options.
@@ -76,12 +77,16 @@ export async function main(argv, io) {
         const { runView } = await import('./view.js');
         return await runView(rest, io);
       }
+      case 'init': {
+        const { runInit } = await import('./init.js');
+        return runInit(rest, io);
+      }
       case 'web': {
         const { runWeb } = await import('./web.js');
         return await runWeb(rest, io);
       }
       default:
-        throw new UsageError(`unknown command "${command}" (expected eval, compare, calibrate, eval_set, migrate, serve, view or web; see evalcore --help)`);
+        throw new UsageError(`unknown command "${command}" (expected eval, compare, calibrate, eval_set, init, migrate, serve, view or web; see evalcore --help)`);
     }
   } catch (e) {
     const line = describeError(e);

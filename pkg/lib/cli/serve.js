@@ -4,6 +4,7 @@ import { createHandler } from '../server/handler.js';
 import { DEFAULT_LIMITS, optionsFromEnv } from '../server/config.js';
 import { listenHosts, serveNode } from '../server/node.js';
 import { hostList, hostPolicy } from '../server/guard.js';
+import { keyVariables } from '../judge_env.js';
 import { parseArgs, UsageError } from './args.js';
 import '../../index.js';
 
@@ -87,7 +88,8 @@ export async function runServe(argv, io) {
   const handler = createHandler({ ...config, log });
   const { url, close } = await serveNode(handler, { port: options.port ?? 8787, host });
   io.stdout.write(`${url}\n`);
-  const judge = config.judge ? `${config.judge.provider}:${config.judge.model}${config.judge.headers ? ' (key from the environment)' : ''}` : 'none';
+  const keyNote = (j) => (j.headers ? ' (key from the environment)' : j.baseUrl ? '' : ` (no API key: set ${keyVariables(j.provider)})`);
+  const judge = config.judge ? `${config.judge.provider}:${config.judge.model}${keyNote(config.judge)}` : 'none';
   io.stderr.write(`evalcore serve: judge ${judge}; token ${config.token ? 'required' : 'not required'}; agents ${Object.keys(config.agents ?? {}).join(', ') || 'none'}\n`);
   await new Promise((resolve) => {
     const stop = () => resolve();

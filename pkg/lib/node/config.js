@@ -24,13 +24,35 @@ export function resolveConfigPath(explicit, evalSetArgs, command) {
 }
 
 /**
+ * Whether a config that is not JSON was written as YAML: a .yaml/.yml name, or a first line
+ * that reads as YAML (`criteria:`, `---`, a `# comment`) rather than JSON (`{`).
+ */
+function looksLikeYaml(path, bytes) {
+  if (/\.ya?ml$/i.test(path)) return true;
+  const first = bytes.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').split('\n').find((l) => l.trim() !== '') ?? '';
+  return /^(---|#|[A-Za-z_][\w-]*\s*:(\s|$))/.test(first.trim());
+}
+
+function yamlError(e) {
+  e.message = 'the config is YAML, but eval configs are JSON (as in ADK): write it as test_config.json, '
+    + `e.g. {"criteria": {"tool_trajectory_avg_score": 1.0, "response_match_score": 0.8}} (JSON parser: ${e.message})`;
+  return e;
+}
+
+/**
  * `{ config, raw }`: the normalised EvalConfig and the file's own JSON (null for defaults). With
  * `strict`, a config warning is an EvalError too.
  */
 export function readConfig(path, { strict = false } = {}) {
   if (path === null) return { config: loadEvalConfig(), raw: null };
   const bytes = readRegularFile(path, 'config file');
-  const config = inFile(path, () => loadEvalConfig(bytes, { strict }));
+  const config = inFile(path, () => {
+    try {
+      return loadEvalConfig(bytes, { strict });
+    } catch (e) {
+      throw e?.code === 'invalid_json' && looksLikeYaml(path, bytes) ? yamlError(e) : e;
+    }
+  });
   let raw = null;
   try {
     // Only after the core accepted (and so bounded) the same bytes.
