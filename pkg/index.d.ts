@@ -15,6 +15,8 @@ export type ErrorCode =
   | "count_mismatch"
   | "unsupported"
   | "too_large"
+  /** Bytes that are not a well-formed protobuf message (an OTLP trace body). */
+  | "invalid_protobuf"
   /** The wasm instance trapped (abort, out of memory); it was replaced, the next call works. */
   | "trap"
   /** `PreparedCase.evaluate()` after `free()`. */

@@ -1,7 +1,7 @@
 //! evalcore: Google ADK's agent evaluation (eval sets, metrics, results) as a pure Rust core,
 //! with a thin wasm skin for JavaScript hosts.
 //!
-//! Arrows point one way: `wasm -> api -> metrics -> text -> schema -> error`.
+//! Arrows point one way: `wasm -> api -> traces -> run -> metrics -> text -> schema -> error`.
 
 pub mod api;
 pub mod error;
@@ -11,6 +11,7 @@ pub mod report;
 pub mod run;
 pub mod schema;
 pub mod text;
+pub mod traces;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -11,9 +11,10 @@ VARIANT picks ADK's telemetry switches (each run is its own process: ADK reads t
   v2-event    schema 2 with content on log records only (EVENT_ONLY)
   v2-nocontent  schema 2 as it ships: no content captured
 
-Writes OUT_DIR/adk-py-VARIANT.otlp.json (OTLP/JSON: ExportTraceServiceRequest and, when there
+Writes OUT_DIR/adk-py-VARIANT.otlp.jsonl (OTLP/JSON: ExportTraceServiceRequest and, when there
 are log records, ExportLogsServiceRequest, one per line as the collector's file exporter writes),
-OUT_DIR/adk-py-VARIANT.otlp.pb (the trace request as OTLP/HTTP's protobuf body) and
+OUT_DIR/adk-py-VARIANT.otlp.pb (the trace request as OTLP/HTTP's protobuf body; .logs.pb the
+log request) and
 OUT_DIR/adk-py-VARIANT.oracle.json: `{session_id, app_name, user_id, invocations}`, the
 invocations from ADK's `convert_session_to_eval_invocations(session)` with the durations ADK's
 eval inference measures (`collect_busy_intervals`, as EvaluationGenerator does).
@@ -154,7 +155,7 @@ async def check_prime(nums: list[int]) -> str:
     """Checks which of the numbers are prime."""
     await asyncio.sleep(0.01)
     primes = [n for n in nums if n > 1 and all(n % d for d in range(2, n))]
-    return ", ".join(map(str, primes)) + " are prime numbers." if primes else "No prime numbers found."
+    return f"Prime: {', '.join(map(str, primes))}." if primes else "No prime numbers found."
 
 
 prime_agent = LlmAgent(
@@ -230,6 +231,9 @@ async def main():
         f.write("\n".join(lines) + "\n")
     with open(base + ".otlp.pb", "wb") as f:
         f.write(trace_request.SerializeToString())
+    if logs:
+        with open(base + ".logs.pb", "wb") as f:
+            f.write(encode_logs(logs).SerializeToString())
     oracle = {"session_id": session.id, "app_name": "dice_app", "user_id": "user-7", "invocations": invocations}
     with open(base + ".oracle.json", "w") as f:
         json.dump(oracle, f, indent=1)
