@@ -8,6 +8,27 @@ use crate::traces::{self, Loaded};
 use serde::Deserialize;
 use serde_json::json;
 
+/// The inputs the host joined into one buffer, by their byte lengths; their total is held to
+/// the text limit (`setLimits({maxTextBytes})`).
+pub fn split_inputs<'a>(joined: &'a [u8], lens: &[u32]) -> Result<Vec<&'a [u8]>> {
+    let limit = crate::schema::budget::limits().max_text_bytes;
+    if joined.len() as u64 > limit {
+        return Err(EvalError::new(
+            crate::error::ErrorCode::TooLarge,
+            "",
+            format!("the traces are {} bytes, over the limit of {limit} (raise maxTextBytes with setLimits)", joined.len()),
+        ));
+    }
+    let mut out = Vec::with_capacity(lens.len());
+    let mut at = 0usize;
+    for &n in lens {
+        let end = at.saturating_add(n as usize);
+        out.push(joined.get(at..end).ok_or_else(|| EvalError::schema("", "the input lengths do not match the bytes given"))?);
+        at = end;
+    }
+    Ok(out)
+}
+
 /// `loadTraces(inputs, options)`: `{sessions, warnings}`.
 pub fn load_traces(inputs: &[&[u8]], opts: &str) -> Result<String> {
     let opts: traces::Options = options(opts)?;

@@ -168,11 +168,17 @@ fn durations(ctx: &Ctx) -> [f64; 3] {
     } else {
         Op::CallLlm
     };
+    // A model span that states the provider call's own duration (the GenAI conventions'
+    // `gen_ai.client.operation.duration`) counts only that, ending with the span.
+    let own = |s: &Span| match attr(&s.attrs, "gen_ai.client.operation.duration") {
+        Some(super::model::Value::Double(d)) if *d >= 0.0 => s.end.saturating_sub((d * 1e9) as u64).max(s.start),
+        _ => s.start,
+    };
     let iv = |o: Op| -> Vec<(u64, u64)> {
         spans
             .iter()
             .filter(|s| op(s) == o && !s.name.ends_with("(merged)"))
-            .map(|s| (s.start, s.end))
+            .map(|s| (own(s), s.end))
             .collect()
     };
     let mut model = iv(model_op);

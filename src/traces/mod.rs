@@ -20,6 +20,7 @@ use serde::Serialize;
 
 /// Something the import skipped or could not recover, with where and how to get it next time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TraceWarning"))]
 pub struct Warning {
     /// Stable: `bad_span_ids`, `content_not_captured`, `thoughts_unmarked`, `no_invocation_span`, ...
     pub code: &'static str,
@@ -43,6 +44,7 @@ impl Warning {
 
 /// A part of an invocation the trace did not carry; metrics that read it are NOT_EVALUATED.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TraceMissing"))]
 pub struct Missing {
     /// Index into the session's invocations.
     pub invocation: usize,
@@ -54,21 +56,28 @@ pub struct Missing {
 
 /// One recorded session.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TraceSession {
     pub session_id: String,
+    /// The resource's `service.name` (ADK's spans do not name the app: set OTEL_SERVICE_NAME).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub app_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub user_id: Option<String>,
     /// `adk-python-v1`, `adk-python-v2`, `adk-js`, `genai`, `ai-sdk`.
     pub source: &'static str,
     pub invocations: Vec<Invocation>,
+    /// Present when the trace lacks something a metric reads.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<Missing>>", optional))]
     pub missing: Vec<Missing>,
 }
 
 /// What `loadTraces` returns.
 #[derive(Debug, Clone, Serialize, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LoadedTraces"))]
 pub struct Loaded {
     pub sessions: Vec<TraceSession>,
     pub warnings: Vec<Warning>,

@@ -175,6 +175,73 @@ root = LlmAgent(
 )
 
 
+# What the test expects of the agent (ADK scores its recorded invocations against these).
+EXPECTED = [
+    ("I rolled a 4.", [("roll_die", {"sides": 6, "scale": 1.0, "seed": BIG})]),
+    ("You got a 4 and a 17.", [("roll_die", {"sides": 6}), ("roll_die", {"sides": 20})]),
+    ("7 is prime and 9 is not.", [("transfer_to_agent", {"agent_name": "prime_agent"}), ("check_prime", {"nums": [7, 9]})]),
+    ("Hello!", []),
+]
+METRICS = {
+    "tool_trajectory_avg_score": 1.0,
+    "response_match_score": 0.5,
+    "tool_call_count_v1": None,
+    "inference_call_count_v1": None,
+    "token_usage_v1": None,
+    "invocation_duration_v1": None,
+}
+
+
+def expected_invocations():
+    from google.adk.evaluation.eval_case import IntermediateData, Invocation
+
+    out = []
+    for (message, (answer, calls)) in zip(SCRIPT, EXPECTED):
+        out.append(Invocation(
+            user_content=types.Content(role="user", parts=[types.Part(text=message)]),
+            final_response=types.Content(role="model", parts=[types.Part(text=answer)]),
+            intermediate_data=IntermediateData(tool_uses=[types.FunctionCall(name=n, args=a) for n, a in calls]),
+        ))
+    return out
+
+
+async def adk_scores(actual):
+    """ADK's own evaluators on ADK's own invocations: what the rebuilt ones must score."""
+    import inspect
+
+    from google.adk.evaluation import _efficiency_evaluators as eff
+    from google.adk.evaluation.eval_case import Invocation
+    from google.adk.evaluation.eval_metrics import EvalMetric
+    from google.adk.evaluation.final_response_match_v1 import RougeEvaluator
+    from google.adk.evaluation.trajectory_evaluator import TrajectoryEvaluator
+
+    # The classes ADK's metric registry maps these names to (the registry itself imports the
+    # Vertex AI facade, which needs packages this offline run has not installed).
+    classes = {
+        "tool_trajectory_avg_score": TrajectoryEvaluator,
+        "response_match_score": RougeEvaluator,
+        "tool_call_count_v1": eff._ToolCallCountV1Evaluator,
+        "inference_call_count_v1": eff._InferenceCallCountV1Evaluator,
+        "token_usage_v1": eff._TokenUsageV1Evaluator,
+        "invocation_duration_v1": eff._InvocationDurationV1Evaluator,
+    }
+
+    actual = [Invocation.model_validate(a) for a in actual]
+    expected = expected_invocations()
+    scores = {}
+    for name, threshold in METRICS.items():
+        evaluator = classes[name](eval_metric=EvalMetric(metric_name=name, threshold=threshold))
+        r = evaluator.evaluate_invocations(actual, expected)
+        if inspect.isawaitable(r):
+            r = await r
+        scores[name] = {
+            "overall_score": r.overall_score,
+            "overall_eval_status": r.overall_eval_status.name,
+            "per_invocation": [p.score for p in r.per_invocation_results],
+        }
+    return scores
+
+
 def pb_json(message):
     """OTLP/JSON as the OTLP spec defines it: protobuf's JSON mapping with lowerCamelCase names,
     64-bit integers as strings, and trace/span ids as hex (not protobuf's base64)."""
@@ -234,7 +301,12 @@ async def main():
     if logs:
         with open(base + ".logs.pb", "wb") as f:
             f.write(encode_logs(logs).SerializeToString())
-    oracle = {"session_id": session.id, "app_name": "dice_app", "user_id": "user-7", "invocations": invocations}
+    oracle = {
+        "session_id": session.id, "app_name": "dice_app", "user_id": "user-7", "invocations": invocations,
+        "expected": [json.loads(i.model_dump_json(exclude_none=True)) for i in expected_invocations()],
+        "metrics": {k: v for k, v in METRICS.items()},
+        "adk_scores": await adk_scores(invocations),
+    }
     with open(base + ".oracle.json", "w") as f:
         json.dump(oracle, f, indent=1)
         f.write("\n")
