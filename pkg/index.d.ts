@@ -406,6 +406,13 @@ export interface LoadTracesOptions {
  * events. What a trace lacks is in `warnings` (with its path and the switch that records it) and
  * in each session's `missing`. See docs/traces.md.
  */
+/**
+ * Compiles the trace import's own wasm module (browser and worker entries; the Node entry loads
+ * it by itself): a `WebAssembly.Module`, the .wasm bytes, a `Response` or a URL; without one,
+ * `wasm-traces/evalcore_traces_bg.wasm` of the package is fetched.
+ */
+export declare function initTraces(source?: unknown): Promise<void>;
+
 export declare function loadTraces(input: TraceInput | TraceInput[], options?: LoadTracesOptions): LoadedTraces;
 
 export interface TracesToEvalSetOptions extends LoadTracesOptions {

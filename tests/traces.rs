@@ -102,7 +102,10 @@ fn check_against_adk(trace: &[&str], oracle_file: &str, v2: bool, ms: f64) -> Tr
         }
         let close = |f: &str, tol: f64| {
             let (x, y) = (a[f].as_f64().unwrap(), b[f].as_f64().unwrap());
-            assert!((x - y).abs() <= tol, "{oracle_file}: invocation {k} {f}: ours {x}, ADK measured {y}");
+            assert!(
+                (x - y).abs() <= tol,
+                "{oracle_file}: invocation {k} {f}: ours {x}, ADK measured {y}"
+            );
         };
         close("creation_timestamp", 0.05);
         // Spans time a model call from ADK's side (request building and telemetry included;
@@ -110,14 +113,20 @@ fn check_against_adk(trace: &[&str], oracle_file: &str, v2: bool, ms: f64) -> Tr
         // model: within `ms` per call of each other (these fixtures were made on a loaded machine).
         let events = b["intermediate_data"]["invocation_events"].as_array().unwrap();
         let calls = events.iter().filter(|e| e.get("usage_metadata").is_some()).count() as f64;
-        let tools = events.iter().flat_map(|e| e["content"]["parts"].as_array().cloned().unwrap_or_default())
-            .filter(|p| p.get("function_response").is_some()).count() as f64;
+        let tools = events
+            .iter()
+            .flat_map(|e| e["content"]["parts"].as_array().cloned().unwrap_or_default())
+            .filter(|p| p.get("function_response").is_some())
+            .count() as f64;
         close("model_duration", ms / 1000.0 * calls);
         close("tool_duration", ms / 1000.0 * (tools + 1.0));
         // ADK's own total also counts what precedes the invocation span (the first turn's lazy
         // imports): the span's is never longer.
         let (x, y) = (a["duration"].as_f64().unwrap(), b["duration"].as_f64().unwrap());
-        assert!(x <= y + 0.005 && x >= a["model_duration"].as_f64().unwrap(), "{oracle_file}: invocation {k} duration: ours {x}, ADK {y}");
+        assert!(
+            x <= y + 0.005 && x >= a["model_duration"].as_f64().unwrap(),
+            "{oracle_file}: invocation {k} duration: ours {x}, ADK {y}"
+        );
     }
     s
 }
@@ -365,4 +374,47 @@ fn bad_input_is_an_error_value() {
     let l = traces::load(&[huge.as_bytes()], &Options::default()).unwrap();
     assert!(l.sessions.is_empty());
     assert_eq!(l.warnings[0].code, "bad_span_ids");
+}
+
+#[test]
+fn metrics_that_read_what_was_not_recorded_are_not_evaluated() {
+    let l = load(&["adk-py-v2-nocontent.otlp.jsonl"]);
+    let s = only_session(&l);
+    let want = oracle("adk-py-v2-nocontent.oracle.json");
+    let args = json!({
+        "evalCase": {"eval_id": "c", "conversation": want["expected"]},
+        "actual": s.invocations,
+        "missing": s.missing,
+        "config": {"criteria": {"response_match_score": 0.5, "tool_trajectory_avg_score": 1.0}},
+    });
+    let r: Value = serde_json::from_str(&evalcore::api::evaluate_invocations(&args.to_string()).unwrap()).unwrap();
+    let by_name = |n: &str| {
+        r["overall_eval_metric_results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric_name"] == n)
+            .unwrap()
+            .clone()
+    };
+    for n in ["response_match_score", "tool_trajectory_avg_score"] {
+        let m = by_name(n);
+        assert_eq!(m["eval_status"], "NOT_EVALUATED", "{n}");
+        let why = m["details"]["error"]
+            .as_str()
+            .or(m["error"].as_str())
+            .map(str::to_string)
+            .unwrap_or_else(|| m.to_string());
+        assert!(
+            why.contains("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"),
+            "{n}: {m}"
+        );
+    }
+    // Tool names, counts and usage were recorded: those metrics still score.
+    assert_eq!(by_name("tool_call_count_v1")["score"], json!(1.25));
+    // Without `missing`, the same invocations would be scored on empty text: the gaps matter.
+    let mut bare = args.clone();
+    bare.as_object_mut().unwrap().remove("missing");
+    let r: Value = serde_json::from_str(&evalcore::api::evaluate_invocations(&bare.to_string()).unwrap()).unwrap();
+    assert_eq!(r["overall_eval_metric_results"][0]["eval_status"], "FAILED");
 }

@@ -1,12 +1,82 @@
 // OpenTelemetry traces in: OTLP/JSON (one request or JSON lines), OTLP protobuf bytes, or the
 // request objects; the core reads them all and derives ADK's sessions (src/traces/).
+//
+// The import is its own wasm module (pkg/wasm-traces/, src/wasm/traces.rs), compiled on first
+// use so the main module keeps to its size ceiling: the Node entry gives it the file's bytes;
+// the browser/worker entry needs `await initTraces(source?)` once. An instance that traps, or
+// holds more memory than the main module's ceiling after a call, is replaced by a fresh one.
+import { createGlue } from '../wasm-traces/evalcore_traces_factory.js';
 import { EvalError } from './errors.js';
-import { callSync, instance as ensureReady } from './instance.js';
+import { coreMemory, getLimits } from './api.js';
 import { describe, toJson, unwrap } from './wire.js';
 
-/** A raw export of the live instance; a trap during it is thrown as EvalError `trap`. */
-const core = (name, ...args) => callSync((g) => g[name](...args));
 const utf8 = new TextEncoder();
+let compiled = null; // WebAssembly.Module
+let glue = null; // the live instance's glue
+let readSource = null; // the Node entry's reader of the .wasm bytes
+
+/** @internal The Node entry: how to read the module's bytes when first needed. */
+export function setTracesSource(read) {
+  readSource = read;
+}
+
+/**
+ * Compiles the trace import's module (browser, worker): `source` is a `WebAssembly.Module`, the
+ * .wasm bytes, a `Response` or a URL; without it, `evalcore_traces_bg.wasm` next to the glue is
+ * fetched. The Node entry needs no call. Idempotent.
+ */
+export async function initTraces(source) {
+  if (compiled !== null) return;
+  let s = source ?? new URL('../wasm-traces/evalcore_traces_bg.wasm', import.meta.url);
+  if (s instanceof WebAssembly.Module) {
+    compiled = s;
+    return;
+  }
+  if (typeof s === 'string' || s instanceof URL) s = await fetch(s);
+  if (s && typeof s.arrayBuffer === 'function') s = await s.arrayBuffer();
+  compiled = await WebAssembly.compile(s);
+}
+
+function live() {
+  if (glue !== null) return glue;
+  if (compiled === null) {
+    if (readSource === null) {
+      throw new EvalError('not_initialised', '', 'evalcore: the trace import is a second wasm module: '
+        + 'call `await initTraces()` once first (the Node entry loads it by itself)');
+    }
+    compiled = new WebAssembly.Module(readSource());
+  }
+  const g = createGlue((exports) => exports);
+  g.initSync({ module: compiled });
+  glue = g;
+  return g;
+}
+
+/** The main module's limits and memory ceiling, when it is initialised (else the defaults). */
+function mainSettings() {
+  try {
+    return [getLimits(), coreMemory().ceiling];
+  } catch {
+    return [null, 64 * 2 ** 20];
+  }
+}
+
+/** One raw export; the main module's limits and memory ceiling apply here too. */
+function call(name, ...args) {
+  const g = live();
+  const [limits, ceiling] = mainSettings();
+  try {
+    if (limits !== null) g.setLimitsJson(JSON.stringify(limits));
+    return g[name](...args);
+  } catch (e) {
+    glue = null;
+    throw new EvalError('trap', '', `evalcore: the trace module trapped (${e instanceof Error ? e.message : String(e)}); `
+      + 'it was replaced, so the next call works', { cause: e });
+  } finally {
+    const ex = glue && glue.rawExports();
+    if (ex && ex.memory && ex.memory.buffer.byteLength > ceiling) glue = null;
+  }
+}
 
 /** One input as bytes: text and objects as UTF-8 JSON, bytes as they are (JSON or protobuf). */
 function bytesOf(input, at) {
@@ -41,9 +111,8 @@ const opts = (options) => (options === undefined || options === null ? '' : toJs
  * invocations, missing? }], warnings }`, the invocations as ADK derives them from a session.
  */
 export function loadTraces(input, options) {
-  ensureReady();
   const [bytes, lens] = joined(input);
-  return unwrap(core('loadTracesBytes', bytes, lens, opts(options)));
+  return unwrap(call('loadTracesBytes', bytes, lens, opts(options)));
 }
 
 /**
@@ -52,7 +121,6 @@ export function loadTraces(input, options) {
  * with numbers exactly as recorded.
  */
 export function tracesToEvalSet(input, options) {
-  ensureReady();
   const [bytes, lens] = joined(input);
-  return unwrap(core('tracesToEvalSetBytes', bytes, lens, opts(options)));
+  return unwrap(call('tracesToEvalSetBytes', bytes, lens, opts(options)));
 }

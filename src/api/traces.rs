@@ -16,14 +16,21 @@ pub fn split_inputs<'a>(joined: &'a [u8], lens: &[u32]) -> Result<Vec<&'a [u8]>>
         return Err(EvalError::new(
             crate::error::ErrorCode::TooLarge,
             "",
-            format!("the traces are {} bytes, over the limit of {limit} (raise maxTextBytes with setLimits)", joined.len()),
+            format!(
+                "the traces are {} bytes, over the limit of {limit} (raise maxTextBytes with setLimits)",
+                joined.len()
+            ),
         ));
     }
     let mut out = Vec::with_capacity(lens.len());
     let mut at = 0usize;
     for &n in lens {
         let end = at.saturating_add(n as usize);
-        out.push(joined.get(at..end).ok_or_else(|| EvalError::schema("", "the input lengths do not match the bytes given"))?);
+        out.push(
+            joined
+                .get(at..end)
+                .ok_or_else(|| EvalError::schema("", "the input lengths do not match the bytes given"))?,
+        );
         at = end;
     }
     Ok(out)

@@ -124,6 +124,67 @@ pub struct CaseRun<'a> {
     /// The caller has passed this case and these invocations through [`check_case`] already
     /// (a prepared case checks once, not on every run).
     pub checked: bool,
+    /// What the actual invocations' recording did not hold (a trace without content).
+    pub gaps: &'a [Gap],
+}
+
+/// A part of an actual invocation that its recording did not hold (`loadTraces`' `missing`):
+/// a metric that reads it is NOT_EVALUATED with the reason, never scored on what is not there.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gap {
+    pub invocation: usize,
+    /// `user_content`, `final_response`, `tool_args`, `tool_responses`.
+    pub field: String,
+    pub reason: String,
+}
+
+/// The invocation fields a metric reads beyond tool names and usage; None for a metric the
+/// registry does not know (a custom one: it may read anything).
+fn reads(metric: &str) -> Option<&'static [&'static str]> {
+    const ALL: &[&str] = &["user_content", "final_response", "tool_args", "tool_responses"];
+    Some(match metric {
+        "tool_trajectory_avg_score"
+        | "trajectory_precision"
+        | "trajectory_recall"
+        | "tool_trajectory_f1"
+        | "tool_parameter_match" => &["tool_args"],
+        "response_match_score" => &["final_response"],
+        "final_response_match_v2" | "safety_v1" | "rubric_based_final_response_quality_v1" => {
+            &["user_content", "final_response"]
+        }
+        "rubric_based_tool_use_quality_v1" => &["user_content", "tool_args", "tool_responses"],
+        "per_turn_user_simulator_quality_v1" => &["user_content"],
+        "trajectory_single_tool_use"
+        | "tool_call_count_v1"
+        | "inference_call_count_v1"
+        | "token_usage_v1"
+        | "invocation_duration_v1" => &[],
+        m if super::lookup(m).is_some() => ALL,
+        _ => return None,
+    })
+}
+
+/// NOT_EVALUATED for `metric` when a gap holds what it reads.
+fn blocked(metric: &str, gaps: &[Gap]) -> Option<NotEvaluated> {
+    let fields = reads(metric);
+    let hit: Vec<&Gap> = gaps
+        .iter()
+        .filter(|g| fields.is_none_or(|f| f.contains(&g.field.as_str())))
+        .collect();
+    let first = hit.first()?;
+    let which: Vec<String> = hit
+        .iter()
+        .map(|g| format!("invocation {} {}", g.invocation, g.field))
+        .collect();
+    Some(NotEvaluated::new(
+        "not_recorded",
+        format!(
+            "{metric} reads what the recording does not hold ({}): {}",
+            which.join(", "),
+            first.reason
+        ),
+    ))
 }
 
 /// The host capabilities a case evaluation may use: a judge, and custom metrics.
@@ -185,10 +246,12 @@ pub async fn evaluate_case_with(
         explain: run.explain,
     };
     let ctx = &ctx;
-    let futs = config
-        .criteria
-        .iter()
-        .map(|(name, criterion)| run_configured(name, criterion, ctx, ports));
+    let futs = config.criteria.iter().map(|(name, criterion)| async move {
+        match blocked(name, run.gaps) {
+            Some(why) => not_evaluated_run(header_of(name, criterion), ctx.actual.len(), why),
+            None => run_configured(name, criterion, ctx, ports).await,
+        }
+    });
     let mut metrics: Vec<MetricRun> = futures_util::future::join_all(futs).await;
     append_efficiency(&mut metrics, config, ctx, run);
     let final_status = final_status(&metrics);

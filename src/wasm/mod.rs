@@ -249,20 +249,6 @@ pub fn session_invocations_json(input: &str) -> String {
     api::envelope(api::session_invocations(input))
 }
 
-/// `loadTraces(inputs, options)`: the inputs' bytes joined, with each one's length (OTLP/JSON
-/// text or protobuf); `options` is `{"sessionIds"?}` JSON or "". Returns an envelope.
-#[wasm_bindgen(js_name = loadTracesBytes)]
-pub fn load_traces_bytes(joined: &[u8], lens: &[u32], options: &str) -> String {
-    api::envelope(api::split_inputs(joined, lens).and_then(|inputs| api::load_traces(&inputs, options)))
-}
-
-/// `tracesToEvalSet(inputs, options)`: as [`load_traces_bytes`]; `options` is `{"evalSetId",
-/// "sessionIds"?, "text"?}` JSON. Returns an envelope.
-#[wasm_bindgen(js_name = tracesToEvalSetBytes)]
-pub fn traces_to_eval_set_bytes(joined: &[u8], lens: &[u32], options: &str) -> String {
-    api::envelope(api::split_inputs(joined, lens).and_then(|inputs| api::traces_to_eval_set(&inputs, options)))
-}
-
 /// Python's text of a JSON value: `form` "repr" (`repr()` of `json.loads`) or "json"
 /// (`json.dumps(sort_keys=True)`). Returns an envelope whose `ok` is the text.
 /// ADK's eval id of a conversation scenario (JSON). Returns an envelope.

@@ -104,9 +104,9 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   const dir = project('from-tarball');
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
-  assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
-    'validateEvalConfig', 'validateEvalSet']);
+  assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync', 'initTraces',
+    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'loadTraces', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
+    'tracesToEvalSet', 'validateEvalConfig', 'validateEvalSet']);
   assert.deepEqual(out.subpaths, ['AgentEvaluator', 'createHandler', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
   assert.deepEqual(out.server, [200, true], 'evalcore/server answers from the installed tarball');
   assert.match(out.version, /^\d+\.\d+\.\d+/);
