@@ -39,7 +39,7 @@ export declare class EvalError extends Error {
 // Config
 
 import type {
-  AgentDetails, AppDetails, Blob, Content, ConversationScenario, DurationDetails, EvalCase, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSet, EvalSetResult, FileData, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, InvocationEvents, JsonObject, JsonValue, JudgePlan, JudgeSettingsInput, CassetteInput, JudgeStats, LoadedTraces, Part, Rubric, RubricContent, RubricScore, RunMetricSummary, RunSummary, SessionInput, TokenUsageDetails, UsageMetadata, UserBehavior, UserPersona,
+  AgentDetails, AppDetails, Blob, Content, ConversationScenario, DurationDetails, EvalCase, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSet, EvalSetResult, FileData, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, InvocationEvents, JsonObject, JsonValue, JudgePlan, JudgeSettingsInput, CassetteInput, JudgeStats, LoadedTraces, Part, TraceMissing, Rubric, RubricContent, RubricScore, RunMetricSummary, RunSummary, SessionInput, TokenUsageDetails, UsageMetadata, UserBehavior, UserPersona,
 } from './model.js';
 export type * from './model.js';
 
@@ -525,6 +525,11 @@ export interface EvaluateInvocationsArgs<Custom extends string = never> {
    * `details.trajectory` (default true). False skips that work when only scores are wanted.
    */
   explain?: boolean;
+  /**
+   * What the actual invocations' recording did not hold (`loadTraces`' session `missing`): each
+   * metric that reads such a field is NOT_EVALUATED with the reason instead of being scored.
+   */
+  missing?: TraceMissing[];
   /**
    * With a judge: called once the case is scored with its judge counters (calls asked for, sent,
    * attempts, retries...), as `judge_stats` counts a whole run's; a run of many cases sums them.

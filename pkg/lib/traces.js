@@ -52,6 +52,12 @@ function live() {
   return g;
 }
 
+/** @internal The trace module's linear memory in bytes (0 before its first use), for benches. */
+export function tracesMemory() {
+  const ex = glue && glue.rawExports();
+  return ex && ex.memory ? ex.memory.buffer.byteLength : 0;
+}
+
 /** The main module's limits and memory ceiling, when it is initialised (else the defaults). */
 function mainSettings() {
   try {

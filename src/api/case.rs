@@ -50,7 +50,7 @@ struct CaseArgs {
     caller_objects: Option<bool>,
     /// What the actual invocations' recording did not hold (`loadTraces`' session `missing`).
     #[serde(default)]
-    missing: Option<Vec<crate::metrics::case::Gap>>,
+    missing: Option<Value>,
 }
 
 /// The arguments of one case's evaluation as JSON text: one object, or (as the JS skin sends
@@ -202,7 +202,10 @@ impl PreparedCase {
             reusable: false,
             wire: wire_of(a.columns, a.caller_invocations),
             caller_objects: a.caller_objects.unwrap_or(false),
-            gaps: a.missing.unwrap_or_default(),
+            gaps: match &a.missing {
+                None | Some(Value::Null) => Vec::new(),
+                Some(m) => crate::metrics::case::Gap::list(m).map_err(|e| EvalError::schema("$.missing", e))?,
+            },
         })
     }
 

@@ -130,13 +130,40 @@ pub struct CaseRun<'a> {
 
 /// A part of an actual invocation that its recording did not hold (`loadTraces`' `missing`):
 /// a metric that reads it is NOT_EVALUATED with the reason, never scored on what is not there.
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Gap {
     pub invocation: usize,
     /// `user_content`, `final_response`, `tool_args`, `tool_responses`.
     pub field: String,
     pub reason: String,
+}
+
+impl Gap {
+    /// The gaps of a `missing` list (`[{invocation, field, reason}]`), read by hand: a derived
+    /// reader would cost the main wasm module more than this.
+    pub fn list(v: &serde_json::Value) -> std::result::Result<Vec<Gap>, String> {
+        let items = v
+            .as_array()
+            .ok_or("`missing` must be a list of {invocation, field, reason}")?;
+        items
+            .iter()
+            .map(|g| {
+                let field = g.get("field").and_then(|f| f.as_str());
+                match (g.get("invocation").and_then(|i| i.as_u64()), field) {
+                    (Some(i), Some(f)) => Ok(Gap {
+                        invocation: i as usize,
+                        field: f.to_string(),
+                        reason: g
+                            .get("reason")
+                            .and_then(|r| r.as_str())
+                            .unwrap_or("not recorded")
+                            .to_string(),
+                    }),
+                    _ => Err("each `missing` item needs an `invocation` index and a `field`".to_string()),
+                }
+            })
+            .collect()
+    }
 }
 
 /// The invocation fields a metric reads beyond tool names and usage; None for a metric the
