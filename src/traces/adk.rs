@@ -66,15 +66,17 @@ pub fn turn(ctx: &Ctx) -> Turn {
         .spans
         .iter()
         .filter_map(|&i| ctx.span(i))
-        .any(|s| op(s) == Op::CallLlm && content_attr(s, "gcp.vertex.agent.llm_request").is_some());
+        // With capture off ADK writes `{}` for every request; one that is not means content.
+        .any(|s| op(s) == Op::CallLlm && attr_str(&s.attrs, "gcp.vertex.agent.llm_request").is_some_and(|r| r != "{}"));
     let mut first = true;
     for &i in &ctx.spans {
         let Some(s) = ctx.span(i) else { continue };
         match op(s) {
             Op::CallLlm => {
-                let request = content_attr(s, "gcp.vertex.agent.llm_request");
                 if first {
                     first = false;
+                    // Only the first request is read: each holds the whole history so far.
+                    let request = content_attr(s, "gcp.vertex.agent.llm_request");
                     let contents = request
                         .as_ref()
                         .and_then(|r| r.get("contents"))

@@ -30,8 +30,7 @@ fn content(ctx: &Ctx, i: usize, s: &Span, key: &str) -> Option<Json> {
     })
 }
 
-fn model_step(ctx: &Ctx, i: usize, s: &Span, t: &mut Turn) -> (ModelStep, Option<Json>) {
-    let input = content(ctx, i, s, "gen_ai.input.messages");
+fn model_step(ctx: &Ctx, i: usize, s: &Span, t: &mut Turn) -> ModelStep {
     let output = content(ctx, i, s, "gen_ai.output.messages");
     let parts: Option<Vec<Json>> = output.map(|o| {
         list(&o)
@@ -50,15 +49,19 @@ fn model_step(ctx: &Ctx, i: usize, s: &Span, t: &mut Turn) -> (ModelStep, Option
         t.notes
             .push(("thoughts_unmarked", "final_response", THOUGHTS.to_string()));
     }
-    let m = ModelStep {
+    ModelStep {
         start: s.start,
         author: ctx.agent_of(i).unwrap_or_else(|| "agent".into()),
         parts,
         usage: usage_from_attrs(&s.attrs),
         version: attr_str(&s.attrs, "gen_ai.response.model").map(str::to_string),
         ..ModelStep::default()
-    };
-    (m, input)
+    }
+}
+
+/// The input messages of model span `i` (read only where needed: each holds the history so far).
+fn input_of(ctx: &Ctx, i: usize) -> Option<Json> {
+    ctx.span(i).and_then(|s| content(ctx, i, s, "gen_ai.input.messages"))
 }
 
 fn tool_step(ctx: &Ctx, i: usize, s: &Span) -> ToolStep {
@@ -87,13 +90,14 @@ pub fn turn(ctx: &Ctx) -> Turn {
         }),
         ..Turn::default()
     };
-    let mut inputs: Vec<Option<Json>> = Vec::new();
+    // The model spans, in order: their inputs are read only where needed.
+    let mut models: Vec<usize> = Vec::new();
     for &i in &ctx.spans {
         let Some(s) = ctx.span(i) else { continue };
         match op(s) {
             Op::Model => {
-                let (m, input) = model_step(ctx, i, s, &mut t);
-                inputs.push(input);
+                let m = model_step(ctx, i, s, &mut t);
+                models.push(i);
                 t.steps.push(Step::Model(m));
             }
             Op::Tool
@@ -105,24 +109,24 @@ pub fn turn(ctx: &Ctx) -> Turn {
             _ => {}
         }
     }
-    if inputs.is_empty() {
+    if models.is_empty() {
         // Only an agent span: its own input and output messages are the turn.
         if let Some(root) = ctx.span(ctx.root) {
-            let (m, input) = model_step(ctx, ctx.root, root, &mut t);
-            if m.parts.is_some() || input.is_some() {
-                inputs.push(input);
+            let m = model_step(ctx, ctx.root, root, &mut t);
+            if m.parts.is_some() || input_of(ctx, ctx.root).is_some() {
+                models.push(ctx.root);
                 t.steps.push(Step::Model(m));
             }
         }
     }
-    t.user = inputs.iter().flatten().next().and_then(|i| last_user(list(i)));
+    t.user = models
+        .first()
+        .and_then(|&i| input_of(ctx, i))
+        .and_then(|i| last_user(list(&i)));
     if t.user.is_none() {
-        t.user = ctx
-            .span(ctx.root)
-            .and_then(|r| content(ctx, ctx.root, r, "gen_ai.input.messages"))
-            .and_then(|i| last_user(list(&i)));
+        t.user = input_of(ctx, ctx.root).and_then(|i| last_user(list(&i)));
     }
-    fill_from_next_inputs(&mut t, &inputs);
+    fill_from_next_inputs(ctx, &mut t, &models);
     if t.user.is_none() {
         t.lacks("user_content", NO_CONTENT);
     }
@@ -144,7 +148,7 @@ pub fn turn(ctx: &Ctx) -> Turn {
 
 /// Tool results the tool spans lack (content on log records only, or an instrumentation that
 /// does not record them) from the next model call's input, in call order.
-fn fill_from_next_inputs(t: &mut Turn, inputs: &[Option<Json>]) {
+fn fill_from_next_inputs(ctx: &Ctx, t: &mut Turn, models: &[usize]) {
     let mut model_k = 0usize;
     let mut pending: Vec<&mut ToolStep> = Vec::new();
     let mut steps: Vec<&mut Step> = t.steps.iter_mut().collect();
@@ -156,10 +160,8 @@ fn fill_from_next_inputs(t: &mut Turn, inputs: &[Option<Json>]) {
         match step {
             Step::Model(_) => {
                 if !pending.is_empty() {
-                    let results = inputs
-                        .get(model_k)
-                        .and_then(Option::as_ref)
-                        .map(|i| trailing_results(list(i)));
+                    let input = models.get(model_k).and_then(|&i| input_of(ctx, i));
+                    let results = input.map(|i| trailing_results(list(&i)));
                     for (tool, r) in pending.drain(..).zip(results.unwrap_or_default()) {
                         tool.response = r.get("response").cloned();
                     }

@@ -46,7 +46,7 @@ for (const v of ['v1', 'v2-span', 'v2-event']) {
     const names = r.overall_eval_metric_results.map((m) => m.metric_name).sort();
     assert.deepEqual(names, Object.keys(want.adk_scores).sort());
     r.eval_metric_result_per_invocation.forEach((inv, k) => {
-      for (const m of inv.evaluation_metric_results) {
+      for (const m of inv.eval_metric_results) {
         if (m.metric_name === 'invocation_duration_v1') continue;
         assert.equal(m.score, want.adk_scores[m.metric_name].per_invocation[k], `${v} invocation ${k} ${m.metric_name}`);
       }
