@@ -227,3 +227,16 @@ const page: string = toHtml(readBack, { title: 'run', maxDetails: 5, generated: 
 // @ts-expect-error rouge1Spans takes strings
 rouge1Spans(1, 'a');
 void firstSpan; void aligned; void page;
+
+// Traces: OTLP in (text, bytes, objects, several at once), ADK sessions out.
+import { initTraces, loadTraces, tracesToEvalSet } from 'evalcore';
+import type { LoadedTraces, TraceMissing, TraceSession } from 'evalcore';
+const loadedTraces: LoadedTraces = loadTraces(['{"resourceSpans": []}', new Uint8Array(0)], { sessionIds: ['s'] });
+const session: TraceSession | undefined = loadedTraces.sessions[0];
+const gaps: TraceMissing[] = session?.missing ?? [];
+const fromTraces = tracesToEvalSet({ resourceSpans: [] }, { evalSetId: 'prod', text: true });
+const setText: string | undefined = fromTraces.text;
+const tracesReady: Promise<void> = initTraces();
+// @ts-expect-error tracesToEvalSet needs evalSetId
+tracesToEvalSet('{}', {});
+void gaps; void setText; void tracesReady;
