@@ -234,10 +234,12 @@ fn header_of(name: &str, criterion: &Criterion) -> MetricHeader {
 /// One configured metric, the one dispatch path for every caller: a custom metric of the host,
 /// then the embedding application's Rust metrics, then the built-ins (which answer at once
 /// unless they ask the judge).
-async fn run_configured(name: &str, criterion: &Criterion, ctx: &Ctx<'_>, ports: Ports<'_>) -> MetricRun {
+async fn run_configured(name: &str, criterion: &Criterion, ctx: &Ctx<'_>, ports: Ports<'_>, gaps: &[Gap]) -> MetricRun {
     let n = ctx.actual.len();
     let header = header_of(name, criterion);
-    let result = if let Some(custom) = ports.custom.filter(|c| c.has(name)) {
+    let result = if let Some(why) = blocked(name, gaps) {
+        Err(why)
+    } else if let Some(custom) = ports.custom.filter(|c| c.has(name)) {
         super::custom::run(custom, name, ctx, criterion).await
     } else if let Some(m) = ports.metrics.iter().find(|m| m.name() == name) {
         m.evaluate(ctx, criterion, ports.judge).await
@@ -273,12 +275,10 @@ pub async fn evaluate_case_with(
         explain: run.explain,
     };
     let ctx = &ctx;
-    let futs = config.criteria.iter().map(|(name, criterion)| async move {
-        match blocked(name, run.gaps) {
-            Some(why) => not_evaluated_run(header_of(name, criterion), ctx.actual.len(), why),
-            None => run_configured(name, criterion, ctx, ports).await,
-        }
-    });
+    let futs = config
+        .criteria
+        .iter()
+        .map(|(name, criterion)| run_configured(name, criterion, ctx, ports, run.gaps));
     let mut metrics: Vec<MetricRun> = futures_util::future::join_all(futs).await;
     append_efficiency(&mut metrics, config, ctx, run);
     let final_status = final_status(&metrics);
