@@ -166,50 +166,35 @@ impl Gap {
     }
 }
 
-/// The invocation fields a metric reads beyond tool names and usage; None for a metric the
-/// registry does not know (a custom one: it may read anything).
+/// The invocation fields a metric reads beyond tool names, usage and timings, by its criterion
+/// class (the efficiency metrics read none); None for a metric the registry does not know (a
+/// custom one may read anything).
 fn reads(metric: &str) -> Option<&'static [&'static str]> {
-    const ALL: &[&str] = &["user_content", "final_response", "tool_args", "tool_responses"];
-    Some(match metric {
-        "tool_trajectory_avg_score"
-        | "trajectory_precision"
-        | "trajectory_recall"
-        | "tool_trajectory_f1"
-        | "tool_parameter_match" => &["tool_args"],
-        "response_match_score" => &["final_response"],
-        "final_response_match_v2" | "safety_v1" | "rubric_based_final_response_quality_v1" => {
-            &["user_content", "final_response"]
-        }
-        "rubric_based_tool_use_quality_v1" => &["user_content", "tool_args", "tool_responses"],
-        "per_turn_user_simulator_quality_v1" => &["user_content"],
-        "trajectory_single_tool_use"
-        | "tool_call_count_v1"
-        | "inference_call_count_v1"
-        | "token_usage_v1"
-        | "invocation_duration_v1" => &[],
-        m if super::lookup(m).is_some() => ALL,
-        _ => return None,
+    use crate::schema::criteria::CriterionClass as C;
+    let class = super::criterion_class(metric)?;
+    Some(match class {
+        _ if super::EFFICIENCY.iter().any(|(n, _)| *n == metric) => &[],
+        C::ToolName => &[],
+        C::ToolTrajectory | C::ToolParameters | C::TrajectoryF1 => &["tool_args"],
+        // response_match_score (and the Vertex facades, never scored here).
+        C::Base => &["final_response"],
+        C::LlmAsAJudge => &["user_content", "final_response"],
+        C::UserSimulator => &["user_content"],
+        C::RubricsBased | C::Hallucinations => &["user_content", "final_response", "tool_args", "tool_responses"],
     })
 }
 
 /// NOT_EVALUATED for `metric` when a gap holds what it reads.
 fn blocked(metric: &str, gaps: &[Gap]) -> Option<NotEvaluated> {
     let fields = reads(metric);
-    let hit: Vec<&Gap> = gaps
+    let g = gaps
         .iter()
-        .filter(|g| fields.is_none_or(|f| f.contains(&g.field.as_str())))
-        .collect();
-    let first = hit.first()?;
-    let which: Vec<String> = hit
-        .iter()
-        .map(|g| format!("invocation {} {}", g.invocation, g.field))
-        .collect();
+        .find(|g| fields.is_none_or(|f| f.contains(&g.field.as_str())))?;
     Some(NotEvaluated::new(
         "not_recorded",
         format!(
-            "{metric} reads what the recording does not hold ({}): {}",
-            which.join(", "),
-            first.reason
+            "{metric} reads {} of invocation {}, which was not recorded: {}",
+            g.field, g.invocation, g.reason
         ),
     ))
 }

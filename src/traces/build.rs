@@ -432,7 +432,7 @@ pub fn sessions(batch: &Batch, opts: &Options) -> Loaded {
     out
 }
 
-fn assemble(session_id: String, turns: Vec<Built>, at: usize, warnings: &mut Vec<Warning>) -> TraceSession {
+fn assemble(session_id: String, mut turns: Vec<Built>, at: usize, warnings: &mut Vec<Warning>) -> TraceSession {
     let mut events = Vec::new();
     let first = turns.first();
     let (source, app_name) = (
@@ -440,13 +440,13 @@ fn assemble(session_id: String, turns: Vec<Built>, at: usize, warnings: &mut Vec
         first.and_then(|t| t.app_name.clone()),
     );
     let user_id = turns.iter().find_map(|t| t.user_id.clone());
-    for t in &turns {
+    for t in &mut turns {
         let mut user = json!({ "invocation_id": t.id, "author": "user", "timestamp": t.start as f64 / 1e9 });
-        if let (Some(c), Some(m)) = (&t.user, user.as_object_mut()) {
-            m.insert("content".into(), c.clone());
+        if let (Some(c), Some(m)) = (t.user.take(), user.as_object_mut()) {
+            m.insert("content".into(), c);
         }
         events.push(user);
-        events.extend(t.events.iter().cloned());
+        events.append(&mut t.events);
     }
     let mut invocations = invocations_from_session(&json!({ "events": events })).unwrap_or_else(|e| {
         warnings.push(Warning {
