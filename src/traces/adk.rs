@@ -16,11 +16,11 @@ pub const NO_CONTENT: &str = "ADK recorded no content in this trace: spans carry
 
 /// The JSON of a string attribute, None when absent or ADK's `{}` placeholder for no content.
 fn content_attr(s: &super::model::Span, key: &str) -> Option<Json> {
-    let text = attr_str(&s.attrs, key)?;
+    let text = attr(&s.attrs, key)?.text()?;
     if text == "{}" || text == "N/A" {
         return None;
     }
-    serde_json::from_str(text).ok()
+    serde_json::from_str(&text).ok()
 }
 
 /// ADK JSON in the canonical snake_case shape (ADK JS writes camelCase): read as the core's type
@@ -67,7 +67,10 @@ pub fn turn(ctx: &Ctx) -> Turn {
         .iter()
         .filter_map(|&i| ctx.span(i))
         // With capture off ADK writes `{}` for every request; one that is not means content.
-        .any(|s| op(s) == Op::CallLlm && attr_str(&s.attrs, "gcp.vertex.agent.llm_request").is_some_and(|r| r != "{}"));
+        .any(|s| {
+            let request = attr(&s.attrs, "gcp.vertex.agent.llm_request");
+            op(s) == Op::CallLlm && request.is_some_and(|r| r.is_text() && r.as_str() != Some("{}"))
+        });
     let mut first = true;
     for &i in &ctx.spans {
         let Some(s) = ctx.span(i) else { continue };

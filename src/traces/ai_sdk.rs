@@ -62,7 +62,7 @@ fn model_parts(s: &Span) -> Option<Vec<Json>> {
         any = true;
         parts.push(json!({ "text": r, "thought": true }));
     }
-    if let Some(text) = attr(&s.attrs, "ai.response.text").and_then(|v| v.as_str()) {
+    if let Some(text) = attr(&s.attrs, "ai.response.text").and_then(|v| v.text()) {
         any = true;
         if !text.is_empty() {
             parts.push(json!({ "text": text }));

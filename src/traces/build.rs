@@ -149,7 +149,9 @@ fn source_of(ctx: &Ctx, batch: &Batch) -> &'static str {
     let js = spans().any(|s| {
         op(s) == Op::CallLlm
             && (attr(&s.attrs, "gen_ai.agent.name").is_some()
-                || attr_str(&s.attrs, "gcp.vertex.agent.llm_response").is_some_and(|r| r.contains("\"usageMetadata\"")))
+                || attr(&s.attrs, "gcp.vertex.agent.llm_response")
+                    .and_then(|r| r.as_raw_str())
+                    .is_some_and(|r| r.contains("usageMetadata")))
     });
     match lang {
         Some("nodejs" | "webjs") => "adk-js",

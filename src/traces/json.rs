@@ -220,7 +220,7 @@ impl<'de: 'a, 'a> Visitor<'de> for AnyVisitor<'a> {
         let mut out = Value::Empty;
         while let Some(Str(key)) = map.next_key::<Str<'a>>()? {
             out = match key.as_ref() {
-                "stringValue" | "string_value" => Value::Str(map.next_value::<Str<'a>>()?.0),
+                "stringValue" | "string_value" => string_value(map.next_value::<&'a serde_json::value::RawValue>()?)?,
                 "boolValue" | "bool_value" => Value::Bool(map.next_value()?),
                 "intValue" | "int_value" => Value::Int(map.next_value::<Lax>()?.0),
                 "doubleValue" | "double_value" => Value::Double(map.next_value::<LaxF64>()?.0),
@@ -239,6 +239,29 @@ impl<'de: 'a, 'a> Visitor<'de> for AnyVisitor<'a> {
             };
         }
         Ok(Any(out))
+    }
+}
+
+/// Longest escaped string decoded as it is read; longer ones stay JSON literals until needed.
+const DECODE_NOW: usize = 4096;
+
+/// A `stringValue` from its JSON literal: borrowed when it has no escapes, decoded when short,
+/// else kept as the literal ([`Value::Raw`]): ADK's `call_llm` spans carry each request's whole
+/// history, escaped, and only the first is ever read.
+fn string_value<E: de::Error>(raw: &serde_json::value::RawValue) -> std::result::Result<Value<'_>, E> {
+    let lit = raw.get();
+    let inner = lit
+        .strip_prefix('"')
+        .and_then(|l| l.strip_suffix('"'))
+        .ok_or_else(|| E::custom("stringValue must be a string"))?;
+    if !inner.contains('\\') {
+        Ok(Value::Str(Cow::Borrowed(inner)))
+    } else if inner.len() < DECODE_NOW {
+        serde_json::from_str::<String>(lit)
+            .map(|s| Value::Str(Cow::Owned(s)))
+            .map_err(E::custom)
+    } else {
+        Ok(Value::Raw(lit))
     }
 }
 

@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value as Json};
 pub fn json_of(v: &Value) -> Option<Json> {
     match v {
         Value::Str(s) => serde_json::from_str(s).ok(),
+        Value::Raw(_) => v.text().and_then(|t| serde_json::from_str(&t).ok()),
         Value::Empty => None,
         other => Some(other.to_json()),
     }

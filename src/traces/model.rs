@@ -16,17 +16,44 @@ pub enum Value<'a> {
     Bytes(Vec<u8>),
     Array(Vec<Value<'a>>),
     Map(Attrs<'a>),
+    /// A long string with escapes, still as its JSON literal (quotes included): decoded only
+    /// when read (`text`), since most such attributes (each request's whole history) never are.
+    Raw(&'a str),
 }
 
 /// Key-value pairs in the order they came (OTLP's `repeated KeyValue`).
 pub type Attrs<'a> = Vec<(Cow<'a, str>, Value<'a>)>;
 
 impl<'a> Value<'a> {
+    /// A string value; None for a [`Value::Raw`] one (read those with [`Value::text`]).
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::Str(s) => Some(s),
             _ => None,
         }
+    }
+
+    /// A string value, decoding a [`Value::Raw`] one.
+    pub fn text(&self) -> Option<Cow<'_, str>> {
+        match self {
+            Value::Str(s) => Some(Cow::Borrowed(s)),
+            Value::Raw(lit) => serde_json::from_str::<String>(lit).ok().map(Cow::Owned),
+            _ => None,
+        }
+    }
+
+    /// A string value as it is (a [`Value::Raw`] one still escaped): for looking for a word.
+    pub fn as_raw_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            Value::Raw(lit) => Some(lit),
+            _ => None,
+        }
+    }
+
+    /// Whether the value is a string (decoded or not).
+    pub fn is_text(&self) -> bool {
+        matches!(self, Value::Str(_) | Value::Raw(_))
     }
 
     /// An integer, also from a whole double or a decimal string (exporters differ).
@@ -55,6 +82,7 @@ impl<'a> Value<'a> {
                     .map(|(k, v)| (k.to_string(), v.to_json()))
                     .collect::<Map<_, _>>(),
             ),
+            Value::Raw(_) => self.text().map_or(Json::Null, |t| Json::String(t.into_owned())),
         }
     }
 }
