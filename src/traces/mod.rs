@@ -7,7 +7,9 @@
 mod adk;
 mod ai_sdk;
 mod build;
+mod events;
 pub mod json;
+mod json_values;
 mod messages;
 pub mod model;
 pub mod proto;
