@@ -253,6 +253,7 @@ fn flatten<'a>(req: Request<'a>, n: usize, batch: &mut Batch<'a>) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::model::Value;
     use super::*;
 
     #[test]
