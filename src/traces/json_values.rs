@@ -88,7 +88,10 @@ impl<'de: 'a, 'a> Visitor<'de> for AnyVisitor<'a> {
         let mut out = Value::Empty;
         while let Some(Str(key)) = map.next_key::<Str<'a>>()? {
             out = match key.as_ref() {
+                #[cfg(feature = "traces-raw")]
                 "stringValue" | "string_value" => string_value(map.next_value::<&'a serde_json::value::RawValue>()?)?,
+                #[cfg(not(feature = "traces-raw"))]
+                "stringValue" | "string_value" => Value::Str(map.next_value::<Str<'a>>()?.0),
                 "boolValue" | "bool_value" => Value::Bool(map.next_value()?),
                 "intValue" | "int_value" => Value::Int(map.next_value::<Lax>()?.0),
                 "doubleValue" | "double_value" => Value::Double(map.next_value::<LaxF64>()?.0),
@@ -111,11 +114,13 @@ impl<'de: 'a, 'a> Visitor<'de> for AnyVisitor<'a> {
 }
 
 /// Longest escaped string decoded as it is read; longer ones stay JSON literals until needed.
+#[cfg(feature = "traces-raw")]
 const DECODE_NOW: usize = 4096;
 
 /// A `stringValue` from its JSON literal: borrowed when it has no escapes, decoded when short,
 /// else kept as the literal ([`Value::Raw`]): ADK's `call_llm` spans carry each request's whole
 /// history, escaped, and only the first is ever read.
+#[cfg(feature = "traces-raw")]
 fn string_value<E: de::Error>(raw: &serde_json::value::RawValue) -> std::result::Result<Value<'_>, E> {
     let lit = raw.get();
     let inner = lit
