@@ -50,9 +50,11 @@ if (process.argv[2] === '--child') {
   ec.loadTraces(readFileSync(path.join(root, 'tests/data/traces/adk-js.otlp.json'))); // compile + warm
   const before = tracesMemory();
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const out = ec.loadTraces(input);
+  const cpu = process.cpuUsage(c0);
   const ms = performance.now() - t0;
-  console.log(JSON.stringify({ input: input.length, ms, before, after: tracesMemory(), sessions: out.sessions.length,
+  console.log(JSON.stringify({ input: input.length, ms, cpuMs: (cpu.user + cpu.system) / 1000, before, after: tracesMemory(), sessions: out.sessions.length,
     invocations: out.sessions.reduce((n, s) => n + s.invocations.length, 0) }));
   process.exit(0);
 }
@@ -65,14 +67,18 @@ const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const r = runs[0];
 const mbps = r.input / 1e6 / (med(runs.map((x) => x.ms)) / 1000);
 const grown = med(runs.map((x) => x.after - x.before));
+// On a shared machine the wall clock counts other processes' turns too: CPU time does not.
+const cpuMbps = r.input / 1e6 / (med(runs.map((x) => x.cpuMs)) / 1000);
 const result = {
   input_mb: +(r.input / 1e6).toFixed(1), sessions: r.sessions, invocations: r.invocations,
   median_ms: +med(runs.map((x) => x.ms)).toFixed(0), mb_per_s: +mbps.toFixed(1),
+  median_cpu_ms: +med(runs.map((x) => x.cpuMs)).toFixed(0), mb_per_cpu_s: +cpuMbps.toFixed(1),
   memory_growth_mb: +(grown / 1e6).toFixed(1), memory_over_input: +(grown / r.input).toFixed(2),
 };
 if (process.argv.includes('--json')) console.log(JSON.stringify(result));
 else {
   console.log(`loadTraces: ${result.input_mb} MB of OTLP/JSON (${result.sessions} sessions, ${result.invocations} invocations), ${RUNS} runs`);
-  console.log(`  speed   ${result.mb_per_s} MB/s (median ${result.median_ms} ms)   target >= 50 MB/s   ${mbps >= 50 ? 'ok' : 'MISSED'}`);
+  console.log(`  speed   ${result.mb_per_s} MB/s (median ${result.median_ms} ms wall)   target >= 50 MB/s   ${mbps >= 50 ? 'ok' : 'MISSED'}`);
+  console.log(`          ${result.mb_per_cpu_s} MB per CPU second (median ${result.median_cpu_ms} ms of CPU; wall time also counts other processes on a shared machine)`);
   console.log(`  memory  +${result.memory_growth_mb} MB linear memory = ${result.memory_over_input}x the input   target < 3x   ${result.memory_over_input < 3 ? 'ok' : 'MISSED'}`);
 }
