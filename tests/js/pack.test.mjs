@@ -73,8 +73,8 @@ test('npm pack ships exactly the package files', () => {
     'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/view.js', 'lib/cli/web.js', 'lib/columns.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/health.js', 'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
     'lib/recorded.js', 'lib/remote.js', 'lib/report_html.js', 'lib/reports.js', 'lib/reports_node.js', 'lib/results_view.js', 'lib/resume.js', 'lib/run.js', 'lib/server/agents.js', 'lib/server/config.js', 'lib/server/devtools.js', 'lib/server/devui.js', 'lib/server/handler.js',
     'lib/server/http.js', 'lib/server/index.js', 'lib/server/node.js', 'lib/server/pace.js', 'lib/server/worker.js', 'lib/shard_wire.js', 'lib/shards.js',
-    'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts',
-    'testing.d.ts', 'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
+    'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing.js', 'lib/traces.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts',
+    'testing.d.ts', 'wasm-traces/evalcore_traces_bg.wasm', 'wasm-traces/evalcore_traces_factory.js', 'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
     'www/app.js', 'www/case.js', 'www/charts.js', 'www/dom.js', 'www/edit.js', 'www/index.html', 'www/model.js', 'www/open.js',
     'www/rescore.js', 'www/viewer.css', 'www/vlist.js',
   ]);
