@@ -2,10 +2,10 @@
 // request objects; the core reads them all and derives ADK's sessions (src/traces/).
 //
 // The import is its own wasm module (pkg/wasm-traces/, src/wasm/traces.rs), compiled on first
-// use so the main module keeps to its size ceiling: the Node entry gives it the file's bytes;
-// the browser/worker entry needs `await initTraces(source?)` once. An instance that traps, or
-// holds more memory than the main module's ceiling after a call, is replaced by a fresh one.
-import { createGlue } from '../wasm-traces/evalcore_traces_factory.js';
+// use so the main module keeps to its size ceiling: the Node entry gives it the file's bytes and
+// its glue; the browser/worker entry needs `await initTraces(source?)` once, which imports the
+// glue then (so a page that never reads traces never loads it). An instance that traps, or holds
+// more memory than the main module's ceiling after a call, is replaced by a fresh one.
 import { EvalError } from './errors.js';
 import { coreMemory, getLimits } from './api.js';
 import { describe, toJson, unwrap } from './wire.js';
@@ -14,10 +14,12 @@ const utf8 = new TextEncoder();
 let compiled = null; // WebAssembly.Module
 let glue = null; // the live instance's glue
 let readSource = null; // the Node entry's reader of the .wasm bytes
+let createGlue = null; // the module's glue factory (scripts/glue-factory.mjs)
 
-/** @internal The Node entry: how to read the module's bytes when first needed. */
-export function setTracesSource(read) {
+/** @internal The Node entry: the glue, and how to read the module's bytes when first needed. */
+export function setTracesSource(read, glueFactory) {
   readSource = read;
+  createGlue = glueFactory;
 }
 
 /**
@@ -26,6 +28,7 @@ export function setTracesSource(read) {
  * fetched. The Node entry needs no call. Idempotent.
  */
 export async function initTraces(source) {
+  if (createGlue === null) createGlue = (await import('../wasm-traces/evalcore_traces_factory.js')).createGlue;
   if (compiled !== null) return;
   let s = source ?? new URL('../wasm-traces/evalcore_traces_bg.wasm', import.meta.url);
   if (s instanceof WebAssembly.Module) {
@@ -39,13 +42,11 @@ export async function initTraces(source) {
 
 function live() {
   if (glue !== null) return glue;
-  if (compiled === null) {
-    if (readSource === null) {
-      throw new EvalError('not_initialised', '', 'evalcore: the trace import is a second wasm module: '
-        + 'call `await initTraces()` once first (the Node entry loads it by itself)');
-    }
-    compiled = new WebAssembly.Module(readSource());
+  if (createGlue === null || (compiled === null && readSource === null)) {
+    throw new EvalError('not_initialised', '', 'evalcore: the trace import is a second wasm module: '
+      + 'call `await initTraces()` once first (the Node entry loads it by itself)');
   }
+  if (compiled === null) compiled = new WebAssembly.Module(readSource());
   const g = createGlue((exports) => exports);
   g.initSync({ module: compiled });
   glue = g;
