@@ -11,6 +11,7 @@ setTracesSource(() => readFileSync(new URL('./wasm-traces/evalcore_traces_bg.was
 
 export * from './lib/api.js';
 export { evaluate } from './lib/evaluate.js';
+export { initTraces, loadTraces, tracesToEvalSet } from './lib/traces.js';
 
 /** Already initialised at import; kept so code written for the web entry runs unchanged. */
 export async function init() {}

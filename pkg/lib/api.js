@@ -346,5 +346,4 @@ export function coreVersion() {
 export { planJudgeCalls } from './run.js';
 // `evaluate` is exported by the entries from evaluate.js, which stands above this facade.
 export { rouge1Spans } from './highlight.js';
-export { initTraces, loadTraces, tracesToEvalSet } from './traces.js';
 
