@@ -15,6 +15,8 @@ export type ErrorCode =
   | "count_mismatch"
   | "unsupported"
   | "too_large"
+  /** Bytes that are not a well-formed protobuf message (an OTLP trace body). */
+  | "invalid_protobuf"
   /** The wasm instance trapped (abort, out of memory); it was replaced, the next call works. */
   | "trap"
   /** `PreparedCase.evaluate()` after `free()`. */
@@ -37,7 +39,7 @@ export declare class EvalError extends Error {
 // Config
 
 import type {
-  AgentDetails, AppDetails, Blob, Content, ConversationScenario, DurationDetails, EvalCase, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSet, EvalSetResult, FileData, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, InvocationEvents, JsonObject, JsonValue, JudgePlan, JudgeSettingsInput, CassetteInput, JudgeStats, Part, Rubric, RubricContent, RubricScore, RunMetricSummary, RunSummary, SessionInput, TokenUsageDetails, UsageMetadata, UserBehavior, UserPersona,
+  AgentDetails, AppDetails, Blob, Content, ConversationScenario, DurationDetails, EvalCase, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSet, EvalSetResult, FileData, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, InvocationEvents, JsonObject, JsonValue, JudgePlan, JudgeSettingsInput, CassetteInput, JudgeStats, LoadedTraces, Part, TraceMissing, Rubric, RubricContent, RubricScore, RunMetricSummary, RunSummary, SessionInput, TokenUsageDetails, UsageMetadata, UserBehavior, UserPersona,
 } from './model.js';
 export type * from './model.js';
 
@@ -409,6 +411,46 @@ export declare function loadEvalSetResult(input: JsonInput, options?: LoadEvalSe
 /** Every problem at once, each with its path. Never throws for bad data. */
 export declare function validateEvalSet(input: JsonInput): { ok: boolean; errors: EvalError[] };
 
+/**
+ * One trace input: OTLP/JSON text (an ExportTraceServiceRequest / ExportLogsServiceRequest, or
+ * JSON lines of them as the collector's file exporter writes), OTLP protobuf bytes, or the request
+ * object itself.
+ */
+export type TraceInput = string | Uint8Array | ArrayBuffer | JsonObject;
+
+export interface LoadTracesOptions {
+  /** Keep only these sessions. */
+  sessionIds?: string[];
+}
+
+/**
+ * OpenTelemetry traces (google-adk schema 1 and 2, @google/adk, GenAI semantic conventions, the
+ * AI SDK's spans) as ADK sessions, each session's invocations as ADK derives them from its
+ * events. What a trace lacks is in `warnings` (with its path and the switch that records it) and
+ * in each session's `missing`. See docs/traces.md.
+ */
+/**
+ * Compiles the trace import's own wasm module (browser and worker entries; the Node entry loads
+ * it by itself): a `WebAssembly.Module`, the .wasm bytes, a `Response` or a URL; without one,
+ * `wasm-traces/evalcore_traces_bg.wasm` of the package is fetched.
+ */
+export declare function initTraces(source?: unknown): Promise<void>;
+
+export declare function loadTraces(input: TraceInput | TraceInput[], options?: LoadTracesOptions): LoadedTraces;
+
+export interface TracesToEvalSetOptions extends LoadTracesOptions {
+  evalSetId: string;
+  /** Also return the set as ADK writes `<id>.evalset.json` (numbers exactly as recorded). */
+  text?: boolean;
+}
+
+/** Each recorded session as an eval case (id = session id) whose conversation is what it did. */
+export declare function tracesToEvalSet(
+  input: TraceInput | TraceInput[],
+  options: TracesToEvalSetOptions,
+): { evalSet: EvalSet; warnings: LoadedTraces['warnings']; text?: string };
+
+
 export interface LoadEvalConfigOptions {
   /** Count every warning of validateEvalConfig as an error (the thrown EvalError lists them). */
   strict?: boolean;
@@ -508,6 +550,11 @@ export interface EvaluateInvocationsArgs<Custom extends string = never> {
    * `details.trajectory` (default true). False skips that work when only scores are wanted.
    */
   explain?: boolean;
+  /**
+   * What the actual invocations' recording did not hold (`loadTraces`' session `missing`): each
+   * metric that reads such a field is NOT_EVALUATED with the reason instead of being scored.
+   */
+  missing?: TraceMissing[];
   /**
    * With a judge: called once the case is scored with its judge counters (calls asked for, sent,
    * attempts, retries...), as `judge_stats` counts a whole run's; a run of many cases sums them.

@@ -26,6 +26,9 @@ cd "$ROOT"
 # Holm, McNemar's exact test, Wilson, kappa; +5.4 KB gzip; the bookkeeping is pkg/lib/compare.js).
 # (+1.2 KB since the errors a newcomer meets (issue 24) say more: invalid JSON's line and column,
 # a did-you-mean for an eval set's unknown keys, strict config errors worded as errors (+1.2 KB)).
+# (+1.9 KB since an invocation's unrecorded fields (a trace without content: `missing`) make the
+# metrics that read them NOT_EVALUATED (src/metrics/case.rs: +1.9 KB). The trace import itself
+# is a module of its own (pkg/wasm-traces/, its own budget below): +78 KB gzip here otherwise.
 BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-491520}
 OUT="$ROOT/pkg/wasm"
 NAME=evalcore_core
@@ -103,6 +106,23 @@ printf '  %-34s %10s  gzip -9 %8s\n' "pkg/wasm/${NAME}.js (glue)" "$glue_raw" "$
 printf '  %-34s %10s\n' "budget (gzip -9 of the .wasm)" "$BUDGET_GZIP"
 if [ "$wasm_gz" -gt "$BUDGET_GZIP" ]; then
   echo "[build] FAIL: gzip size $wasm_gz exceeds the budget $BUDGET_GZIP" >&2
+  exit 1
+fi
+# The trace import's own module (src/wasm/traces.rs), loaded by pkg/lib/traces.js on first use:
+# built from the same crate with only its exports, so LTO keeps only what the import reaches.
+TOUT="$ROOT/pkg/wasm-traces"
+TNAME=evalcore_traces
+TRACES_BUDGET_GZIP=${EVALCORE_TRACES_GZIP_BUDGET:-225280}
+echo "[build] wasm-pack build of the trace import's module (--features traces-wasm)"
+rm -rf "$TOUT"
+wasm-pack --quiet build --target web --release --mode no-install --no-pack --no-typescript \
+  --out-dir "$TOUT" --out-name "$TNAME" "$ROOT" -- --no-default-features --features traces-wasm
+rm -f "$TOUT/.gitignore"
+node "$ROOT/scripts/glue-factory.mjs" "$TOUT/${TNAME}.js" "$TOUT/${TNAME}_factory.js"
+traces_gz=$(gz_of "$TOUT/${TNAME}_bg.wasm")
+printf '  %-34s %10s  gzip -9 %8s  (budget %s)\n' "pkg/wasm-traces/${TNAME}_bg.wasm" "$(size_of "$TOUT/${TNAME}_bg.wasm")" "$traces_gz" "$TRACES_BUDGET_GZIP"
+if [ "$traces_gz" -gt "$TRACES_BUDGET_GZIP" ]; then
+  echo "[build] FAIL: the trace module's gzip size $traces_gz exceeds its budget $TRACES_BUDGET_GZIP" >&2
   exit 1
 fi
 # The viewer (www/ -> pkg/www/) and the weight of what its page loads.

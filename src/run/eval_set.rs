@@ -385,6 +385,7 @@ async fn score(
         call_index: None,
         explain: args.detail.explains(),
         checked: false,
+        gaps: &[],
     };
     match evaluate_case_with(case, &actual, &args.config, &case_run, ports).await {
         Err(e) => inference_failure(set_id, case, run, session, e.code.as_str(), &e.message),

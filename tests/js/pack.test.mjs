@@ -95,9 +95,10 @@ test('npm pack ships exactly the package files, and writes nothing into pkg/', (
     'lib/server/devui.js', 'lib/server/evaluate_route.js', 'lib/server/guard.js', 'lib/server/handler.js', 'lib/server/http.js',
     'lib/server/index.js', 'lib/server/job.js', 'lib/server/log.js', 'lib/server/media_uris.js', 'lib/server/node.js',
     'lib/server/pace.js', 'lib/server/run_job.js', 'lib/server/worker.js', 'lib/shard_wire.js', 'lib/shards.js',
-    'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing.js', 'lib/wire.js',
-    'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts', 'starter/agent.mjs', 'starter/evals/test_config.json',
-    'starter/evals/weather.evalset.json', 'starter/evals/weather.test.mjs', 'testing.d.ts', 'wasm/evalcore_core_bg.wasm',
+    'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing.js', 'lib/traces.js',
+    'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts', 'starter/agent.mjs',
+    'starter/evals/test_config.json', 'starter/evals/weather.evalset.json', 'starter/evals/weather.test.mjs', 'testing.d.ts',
+    'wasm-traces/evalcore_traces_bg.wasm', 'wasm-traces/evalcore_traces_factory.js', 'wasm/evalcore_core_bg.wasm',
     'wasm/evalcore_core_factory.js', 'web.js', 'www/app.js', 'www/case.js', 'www/charts.js', 'www/compare.js', 'www/dom.js',
     'www/edit.js', 'www/explain.js', 'www/index.html', 'www/labels.js', 'www/model.js', 'www/open.js', 'www/rescore.js',
     'www/stats.js', 'www/viewer.css', 'www/vlist.js',
@@ -133,9 +134,9 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   const dir = project('from-tarball');
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
-  assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
-    'validateEvalConfig', 'validateEvalSet']);
+  assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync', 'initTraces',
+    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'loadTraces', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
+    'tracesToEvalSet', 'validateEvalConfig', 'validateEvalSet']);
   assert.deepEqual(out.subpaths, ['AgentEvaluator', 'createHandler', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
   assert.deepEqual(out.server, [200, true], 'evalcore/server answers from the installed tarball');
   assert.match(out.version, /^\d+\.\d+\.\d+/);

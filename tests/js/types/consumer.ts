@@ -267,3 +267,16 @@ compareRuns(readBack, readBack, { alpha: '0.05' });
 // @ts-expect-error a label says agree, disagree, pass or fail
 const badLabel: JudgeLabels = { kind: 'evalcore.labels', version: 1, labels: [{ eval_set_id: 's', eval_id: 'c', invocation_index: 0, metric_name: 'm', label: 'maybe' }] };
 void worst; void gate; void reports; void flagged; void trend; void calibrationText; void badLabel;
+
+// Traces: OTLP in (text, bytes, objects, several at once), ADK sessions out.
+import { initTraces, loadTraces, tracesToEvalSet } from 'evalcore';
+import type { LoadedTraces, TraceMissing, TraceSession } from 'evalcore';
+const loadedTraces: LoadedTraces = loadTraces(['{"resourceSpans": []}', new Uint8Array(0)], { sessionIds: ['s'] });
+const session: TraceSession | undefined = loadedTraces.sessions[0];
+const gaps: TraceMissing[] = session?.missing ?? [];
+const fromTraces = tracesToEvalSet({ resourceSpans: [] }, { evalSetId: 'prod', text: true });
+const setText: string | undefined = fromTraces.text;
+const tracesReady: Promise<void> = initTraces();
+// @ts-expect-error tracesToEvalSet needs evalSetId
+tracesToEvalSet('{}', {});
+void gaps; void setText; void tracesReady;
