@@ -54,6 +54,7 @@ export function healthLines(results, { detailed, debug, judge, opts }) {
     const hint = group ? hintFor(group, judge, opts) : null;
     if (hint) lines.push(`    -> ${hint}`);
   }
+  if (detailed) lines.push(...h.unreportedLines);
   if (detailed && h.items.length > 0) {
     lines.push('NOT_EVALUATED, each:');
     for (const it of h.items) lines.push(`  ${it.label}: ${it.metric}: ${it.reason}${it.error ? `: ${it.error}` : ''}`);
