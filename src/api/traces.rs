@@ -36,6 +36,11 @@ pub fn split_inputs<'a>(joined: &'a [u8], lens: &[u32]) -> Result<Vec<&'a [u8]>>
     Ok(out)
 }
 
+/// `traceIndex(inputs)`: `{traces, warnings}` (see [`traces::index`]).
+pub fn trace_index(inputs: &[&[u8]]) -> Result<String> {
+    traces::index(inputs).map(|ix| to_json(&ix))
+}
+
 /// `loadTraces(inputs, options)`: `{sessions, warnings}`.
 pub fn load_traces(inputs: &[&[u8]], opts: &str) -> Result<String> {
     let opts: traces::Options = options(opts)?;
@@ -52,6 +57,10 @@ struct ToSetOptions {
     /// Also return the set as the text ADK writes (`<id>.evalset.json`, numbers kept exactly).
     #[serde(default)]
     text: bool,
+    /// An existing eval set's text: the sessions are added to it as new cases (ADK's dev UI
+    /// "add session"), a session whose id is already a case's is skipped.
+    #[serde(default, alias = "add_to")]
+    add_to: Option<String>,
 }
 
 /// Each session as an eval case whose conversation is what the session did, as ADK's dev UI
@@ -93,20 +102,64 @@ pub fn eval_set_of(loaded: &Loaded, eval_set_id: &str) -> EvalSet {
 /// `tracesToEvalSet(inputs, {evalSetId, sessionIds?, text?})`: `{evalSet, warnings, text?}`.
 pub fn traces_to_eval_set(inputs: &[&[u8]], opts: &str) -> Result<String> {
     let o: ToSetOptions = options(opts)?;
-    let id = o.eval_set_id.filter(|i| !i.trim().is_empty()).ok_or_else(|| {
-        EvalError::schema(
-            "$options.evalSetId",
-            "`evalSetId` is required: the id of the eval set to make",
-        )
-    })?;
+    let base = o
+        .add_to
+        .as_deref()
+        .map(|text| {
+            crate::schema::load::load_eval_set(text, &Default::default()).map_err(|e| EvalError {
+                path: e.path.replacen('$', "$options.addTo", 1),
+                message: format!("the eval set to add to: {}", e.message),
+                ..e
+            })
+        })
+        .transpose()?;
+    let given = o.eval_set_id.filter(|i| !i.trim().is_empty());
+    let id = match (&given, &base) {
+        (Some(g), Some(b)) if *g != b.eval_set_id => {
+            return Err(EvalError::schema(
+                "$options.evalSetId",
+                format!(
+                    "`evalSetId` is {g:?} but the eval set to add to is {:?}",
+                    b.eval_set_id
+                ),
+            ))
+        }
+        (Some(g), _) => g.clone(),
+        (None, Some(b)) => b.eval_set_id.clone(),
+        (None, None) => {
+            return Err(EvalError::schema(
+                "$options.evalSetId",
+                "`evalSetId` is required: the id of the eval set to make",
+            ))
+        }
+    };
     let loaded = traces::load(
         inputs,
         &traces::Options {
             session_ids: o.session_ids,
+            ..traces::Options::default()
         },
     )?;
-    let set = eval_set_of(&loaded, &id);
-    let mut out = json!({ "evalSet": set, "warnings": loaded.warnings });
+    let made = eval_set_of(&loaded, &id);
+    let (mut added, mut skipped) = (Vec::new(), Vec::new());
+    let set = match base {
+        None => {
+            added = made.eval_cases.iter().map(|c| c.eval_id.clone()).collect();
+            made
+        }
+        Some(mut b) => {
+            for c in made.eval_cases {
+                if b.eval_cases.iter().any(|k| k.eval_id == c.eval_id) {
+                    skipped.push(c.eval_id);
+                } else {
+                    added.push(c.eval_id.clone());
+                    b.eval_cases.push(c);
+                }
+            }
+            b
+        }
+    };
+    let mut out = json!({ "evalSet": set, "warnings": loaded.warnings, "added": added, "skipped": skipped });
     if o.text {
         let v = serde_json::to_value(&set).unwrap_or_default();
         if let Some(m) = out.as_object_mut() {

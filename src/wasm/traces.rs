@@ -27,3 +27,9 @@ pub fn traces_to_eval_set_bytes(joined: &[u8], lens: &[u32], options: &str) -> S
 pub fn set_limits_json(update: &str) -> String {
     api::envelope(api::set_limits(update))
 }
+
+/// `traceIndex(inputs)`: as [`load_traces_bytes`], without options. Returns an envelope.
+#[wasm_bindgen(js_name = traceIndexBytes)]
+pub fn trace_index_bytes(joined: &[u8], lens: &[u32]) -> String {
+    api::envelope(api::split_inputs(joined, lens).and_then(|inputs| api::trace_index(&inputs)))
+}

@@ -17,8 +17,10 @@ import { CLIENT_CLOSED, requestLog } from './log.js';
 import { NDJSON } from './answer.js';
 import { instancePace } from './pace.js';
 import { uriRules } from './media_uris.js';
+import { isTracesPath, tracesRoute } from './traces_route.js';
+import { localTraces, tracesOptions } from './trace_backend.js';
 
-const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors', 'store', 'allowedHosts'];
+const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors', 'store', 'allowedHosts', 'traces'];
 const ROUTES = {
   '/healthz': ['GET', 'HEAD'],
   '/v1/metrics': ['GET', 'HEAD'],
@@ -43,11 +45,12 @@ const BODY_TYPES = {
 export function createHandler(options = {}) {
   const server = serverOf(options);
   const evaluate = evaluateRoute(server);
+  const traces = tracesRoute(server, server.traces);
   const logFor = requestLog(server.log, server.redact);
   handle.evalSets = server.evalSets;
   return handle;
 
-  async function handle(request) {
+  async function handle(request, env) {
     let url = null;
     try {
       url = new URL(request.url);
@@ -59,7 +62,7 @@ export function createHandler(options = {}) {
     let code;
     try {
       if (url === null) throw new HttpError(400, 'bad_request', '', 'the request URL is not one');
-      response = await route(request, url, entry);
+      response = await route(request, url, entry, env);
     } catch (e) {
       const err = failure(e, request);
       code = err.code;
@@ -78,9 +81,10 @@ export function createHandler(options = {}) {
     return e instanceof HttpError ? e : server.internal(e);
   }
 
-  async function route(request, url, entry) {
+  async function route(request, url, entry, env) {
     const refused = refusalOf(fetchHeaders(request), server.policy);
     if (refused !== null) throw new HttpError(refused.status, refused.code, '', refused.message);
+    if (isTracesPath(url.pathname)) return traces(request, url, env, deadlineIn(server.limits.bodyTimeoutMs));
     const methods = ROUTES[url.pathname];
     if (methods === undefined || !Object.hasOwn(ROUTES, url.pathname)) {
       throw new HttpError(404, 'not_found', '', `no route ${url.pathname} (routes: ${Object.keys(ROUTES).join(', ')})`);
@@ -146,11 +150,21 @@ function serverOf(options) {
       const what = e instanceof Error ? e.message : String(e);
       return new HttpError(500, 'internal', '', redact(`evalcore server: internal error: ${what}`));
     },
+    // /v1/traces' sessions: held in this process, except in Workers (an isolate lives for a
+    // request; there a Durable Object holds them, traces_route.js).
+    traces: null,
     parseJson: parseBody,
     async readJson(request, deadline) {
       return parseBody(await readCapped(request.body, request.headers.get('content-length'), limits.maxBodyBytes, 'the request body', deadline));
     },
   };
+  const tracing = tracesOptions(options.traces);
+  if (globalThis.navigator?.userAgent !== 'Cloudflare-Workers') {
+    server.traces = localTraces({
+      limits, options: { ...tracing, store: tracing.store ?? options.store ?? null },
+      judgeFor: () => server.pace.judgeFor(null).judge, log: server.log ?? (() => {}),
+    });
+  }
   return server;
 }
 

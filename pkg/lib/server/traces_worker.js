@@ -1,0 +1,137 @@
+// `evalcore/server/traces` in workerd (Cloudflare Workers): the module worker of evalcore/server
+// plus `TraceSessions`, the Durable Object class that holds /v1/traces' sessions. An exporter's
+// requests land on many isolates; each passes its body to the one TraceSessions object, which
+// files it in its storage, wakes on an alarm once a session has been quiet for traceIdleMs,
+// scores it and keeps its record (in KV or R2 when bound, else in its own storage).
+//
+//   export { default, TraceSessions } from 'evalcore/server/traces';
+//   # wrangler.toml: [[durable_objects.bindings]] name = "EVALCORE_TRACES", class_name = "TraceSessions"
+import wasmModule from '../../wasm/evalcore_core_bg.wasm';
+import tracesModule from '../../wasm-traces/evalcore_traces_bg.wasm';
+import { createGlue } from '../../wasm-traces/evalcore_traces_factory.js';
+import { initSync } from '../../web.js';
+import { initTraces, setTracesSource } from '../traces.js';
+import { EvalError } from '../errors.js';
+import { optionsFromEnv, resolveLimits } from './config.js';
+import { instancePace } from './pace.js';
+import { kvStore, r2Store } from '../store/workers.js';
+import { checkedStore } from '../store/store.js';
+import { tracesOptions } from './trace_backend.js';
+import { traceAssembler } from './trace_sessions.js';
+import { getRecord, listRecords, sessionScorer } from './trace_results.js';
+
+initSync(wasmModule);
+setTracesSource(null, createGlue);
+
+export { default } from './worker.js';
+
+/** A Durable Object's storage values are at most 128 KiB: a batch is kept in pieces. */
+const PIECE = 120 * 1024;
+
+/** The batches and the index in the object's storage; the wake-up its alarm. */
+function storageBacking(storage) {
+  const pieces = (seq, n) => Array.from({ length: n }, (_, k) => `b:${seq}:${k}`);
+  return {
+    load: () => storage.get('index'),
+    save: (index) => storage.put('index', index),
+    async putBatch(seq, bytes) {
+      const n = Math.max(1, Math.ceil(bytes.byteLength / PIECE));
+      const entries = { [`n:${seq}`]: n };
+      pieces(seq, n).forEach((k, i) => { entries[k] = bytes.slice(i * PIECE, (i + 1) * PIECE); });
+      // put() of an object writes at most 128 keys at once.
+      const keys = Object.keys(entries);
+      for (let i = 0; i < keys.length; i += 128) await storage.put(Object.fromEntries(keys.slice(i, i + 128).map((k) => [k, entries[k]])));
+    },
+    async getBatch(seq) {
+      const n = await storage.get(`n:${seq}`);
+      if (typeof n !== 'number') return null;
+      const got = await storage.get(pieces(seq, n));
+      const parts = pieces(seq, n).map((k) => got.get(k));
+      if (parts.some((p) => p === undefined)) return null;
+      const out = new Uint8Array(parts.reduce((a, p) => a + p.byteLength, 0));
+      let at = 0;
+      for (const p of parts) {
+        out.set(new Uint8Array(p), at);
+        at += p.byteLength;
+      }
+      return out;
+    },
+    async deleteBatches(seqs) {
+      for (const seq of seqs) {
+        const n = await storage.get(`n:${seq}`);
+        const keys = [`n:${seq}`, ...(typeof n === 'number' ? pieces(seq, n) : [])];
+        for (let i = 0; i < keys.length; i += 128) await storage.delete(keys.slice(i, i + 128));
+      }
+    },
+    schedule: (at) => (at === null ? storage.deleteAlarm() : storage.setAlarm(at)),
+  };
+}
+
+/** A Store over the object's storage (`r:` keys), where records go without a KV or R2 binding. */
+function objectStore(storage) {
+  return checkedStore({
+    get: async (key) => {
+      const v = await storage.get(`r:${key}`);
+      return v === undefined ? null : new Uint8Array(v);
+    },
+    put: (key, bytes) => storage.put(`r:${key}`, bytes),
+    delete: (key) => storage.delete(`r:${key}`),
+    list: async (prefix) => [...(await storage.list({ prefix: `r:${prefix}` })).keys()].map((k) => k.slice(2)),
+  });
+}
+
+/** Where records go: `env.EVALCORE_TRACES_KV` (KV), `env.EVALCORE_TRACES_R2` (R2), else the object's storage. */
+function recordStore(env, storage) {
+  if (env.EVALCORE_TRACES_R2) return r2Store(env.EVALCORE_TRACES_R2);
+  if (env.EVALCORE_TRACES_KV) return kvStore(env.EVALCORE_TRACES_KV);
+  return objectStore(storage);
+}
+
+const reply = (status, value) => new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
+
+/** The Durable Object holding a deployment's trace sessions (bind it as EVALCORE_TRACES). */
+export class TraceSessions {
+  constructor(state, env) {
+    this.state = state;
+    const options = optionsFromEnv(env);
+    const limits = resolveLimits(options.limits);
+    const tracing = tracesOptions(options.traces);
+    const pace = instancePace(options.judge ?? null, limits);
+    this.store = recordStore(env, state.storage);
+    this.assembler = traceAssembler({
+      backing: storageBacking(state.storage),
+      limits,
+      score: sessionScorer({ store: this.store, config: tracing.config, judgeFor: () => pace.judgeFor(null).judge }),
+      log: options.log ?? ((e) => console.error(JSON.stringify({ evalcore: 'traces', ...e }))),
+    });
+    this.ready = state.blockConcurrencyWhile(async () => {
+      await initTraces(tracesModule);
+      await this.assembler.recover();
+    });
+  }
+
+  async fetch(request) {
+    await this.ready;
+    const url = new URL(request.url);
+    try {
+      switch (url.pathname) {
+        case '/ingest': return reply(200, await this.assembler.ingest(new Uint8Array(await request.arrayBuffer())));
+        case '/list': {
+          const page = { limit: Number(url.searchParams.get('limit')), after: url.searchParams.get('after') };
+          return reply(200, { ...(await listRecords(this.store, page)), pending: await this.assembler.pending() });
+        }
+        case '/get': return reply(200, { record: await getRecord(this.store, url.searchParams.get('id') ?? '') });
+        case '/flush': return reply(200, { scored: await this.assembler.flush() });
+        default: return reply(404, { error: { code: 'not_found', path: '', message: url.pathname } });
+      }
+    } catch (e) {
+      const err = e instanceof EvalError ? e : { code: 'internal', path: '', message: e?.message ?? String(e) };
+      return reply(e instanceof EvalError && e.code !== 'trap' ? 400 : 500, { error: { code: err.code, path: err.path, message: err.message } });
+    }
+  }
+
+  async alarm() {
+    await this.ready;
+    await this.assembler.runDue();
+  }
+}
