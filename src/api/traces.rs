@@ -6,7 +6,7 @@ use crate::error::{EvalError, Result};
 use crate::schema::eval_set::{EvalCase, EvalSet, SessionInput};
 use crate::traces::{self, Loaded};
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// The inputs the host joined into one buffer, by their byte lengths; their total is held to
 /// the text limit (`setLimits({maxTextBytes})`).
@@ -99,33 +99,41 @@ pub fn eval_set_of(loaded: &Loaded, eval_set_id: &str) -> EvalSet {
     }
 }
 
-/// `tracesToEvalSet(inputs, {evalSetId, sessionIds?, text?})`: `{evalSet, warnings, text?}`.
+/// The eval set text `addTo` names, as JSON: an object with its `eval_set_id` and `eval_cases`
+/// (read as a value, not a typed set: the trace module holds no eval set reader, and the cases
+/// are written back as they were read, numbers exactly).
+fn base_set(text: &str) -> Result<Value> {
+    let at = |e: EvalError| EvalError {
+        path: e.path.replacen('$', "$options.addTo", 1),
+        message: format!("the eval set to add to: {}", e.message),
+        ..e
+    };
+    let v = crate::schema::load::parse_json(text).map_err(at)?;
+    let ok = v.get("eval_set_id").is_some_and(Value::is_string) && v.get("eval_cases").is_some_and(Value::is_array);
+    if !ok {
+        return Err(at(EvalError::schema(
+            "$",
+            "expected an eval set in ADK's current schema ({\"eval_set_id\": ..., \"eval_cases\": [...]})",
+        )));
+    }
+    Ok(v)
+}
+
+/// `tracesToEvalSet(inputs, {evalSetId?, sessionIds?, text?, addTo?})`: `{evalSet, warnings,
+/// added, skipped, text?}`.
 pub fn traces_to_eval_set(inputs: &[&[u8]], opts: &str) -> Result<String> {
     let o: ToSetOptions = options(opts)?;
-    let base = o
-        .add_to
-        .as_deref()
-        .map(|text| {
-            crate::schema::load::load_eval_set(text, &Default::default()).map_err(|e| EvalError {
-                path: e.path.replacen('$', "$options.addTo", 1),
-                message: format!("the eval set to add to: {}", e.message),
-                ..e
-            })
-        })
-        .transpose()?;
+    let mut base = o.add_to.as_deref().map(base_set).transpose()?;
+    let base_id = base.as_ref().and_then(|b| b.get("eval_set_id")).and_then(Value::as_str).map(str::to_string);
     let given = o.eval_set_id.filter(|i| !i.trim().is_empty());
-    let id = match (&given, &base) {
-        (Some(g), Some(b)) if *g != b.eval_set_id => {
+    let id = match (given, base_id) {
+        (Some(g), Some(b)) if g != b => {
             return Err(EvalError::schema(
                 "$options.evalSetId",
-                format!(
-                    "`evalSetId` is {g:?} but the eval set to add to is {:?}",
-                    b.eval_set_id
-                ),
+                format!("`evalSetId` is {g:?} but the eval set to add to is {b:?}"),
             ))
         }
-        (Some(g), _) => g.clone(),
-        (None, Some(b)) => b.eval_set_id.clone(),
+        (Some(id), _) | (None, Some(id)) => id,
         (None, None) => {
             return Err(EvalError::schema(
                 "$options.evalSetId",
@@ -140,30 +148,32 @@ pub fn traces_to_eval_set(inputs: &[&[u8]], opts: &str) -> Result<String> {
             ..traces::Options::default()
         },
     )?;
-    let made = eval_set_of(&loaded, &id);
+    let made = serde_json::to_value(eval_set_of(&loaded, &id)).unwrap_or_default();
+    let new_cases = made.get("eval_cases").and_then(Value::as_array).cloned().unwrap_or_default();
     let (mut added, mut skipped) = (Vec::new(), Vec::new());
-    let set = match base {
+    let set = match base.as_mut().and_then(|b| b.get_mut("eval_cases")).and_then(Value::as_array_mut) {
         None => {
-            added = made.eval_cases.iter().map(|c| c.eval_id.clone()).collect();
+            added = new_cases.iter().filter_map(|c| c.get("eval_id").cloned()).collect();
             made
         }
-        Some(mut b) => {
-            for c in made.eval_cases {
-                if b.eval_cases.iter().any(|k| k.eval_id == c.eval_id) {
-                    skipped.push(c.eval_id);
+        Some(cases) => {
+            for c in new_cases {
+                let cid = c.get("eval_id").cloned().unwrap_or_default();
+                if cases.iter().any(|k| k.get("eval_id") == Some(&cid)) {
+                    skipped.push(cid);
                 } else {
-                    added.push(c.eval_id.clone());
-                    b.eval_cases.push(c);
+                    added.push(cid);
+                    cases.push(c);
                 }
             }
-            b
+            base.unwrap_or_default()
         }
     };
     let mut out = json!({ "evalSet": set, "warnings": loaded.warnings, "added": added, "skipped": skipped });
     if o.text {
-        let v = serde_json::to_value(&set).unwrap_or_default();
+        let text = crate::report::adk_file::eval_set_text(&set, true);
         if let Some(m) = out.as_object_mut() {
-            m.insert("text".into(), json!(crate::report::adk_file::eval_set_text(&v, true)));
+            m.insert("text".into(), json!(text));
         }
     }
     Ok(out.to_string())
