@@ -90,9 +90,12 @@ function unmatchedResult(setId, evalId) {
 /** A session's naming for its result. */
 const namingOf = (s) => ({ session_id: s.session_id, user_id: s.user_id, app_name: s.app_name });
 
+/** What the core refuses in one case and not another: that case's failed result, the rest still scored. */
+const CASE_ERRORS = ['count_mismatch', 'duplicate_id'];
+
 /** One case that could not be scored against its session (a turn count that differs...): a failed case result. */
 function failedResult(setId, job, e) {
-  if (!(e instanceof EvalError) || e.code === 'trap' || e.code === 'internal') throw e;
+  if (!(e instanceof EvalError) || !CASE_ERRORS.includes(e.code)) throw e;
   const r = unmatchedResult(setId, job.evalId);
   r.session_id = job.input.session.session_id;
   r.error = { code: e.code, message: `session ${JSON.stringify(job.input.session.session_id)}: ${e.message}` };

@@ -107,7 +107,7 @@ describe('eval --traces', () => {
 
   test('without an eval set: reference-free, --config, JSON report, exit 0 when nothing failed', () => {
     const cfg = join(work, 'free.json');
-    writeFileSync(cfg, JSON.stringify({ criteria: { tool_call_count_v1: {} } }));
+    writeFileSync(cfg, JSON.stringify({ criteria: { response_match_score: 0.5 } }));
     const r = cli(['eval', '--traces', trace('adk-py-v2-event.otlp.jsonl'), '--config', cfg, '--format', 'json', '--no_save']);
     assert.equal(r.code, 1, r.stderr); // an INFORMATIONAL-only case is NOT_EVALUATED, which does not pass
     const [set] = JSON.parse(r.stdout).results ?? [JSON.parse(r.stdout)];

@@ -49,7 +49,7 @@ test('against an eval set: by user turns, by eval id, several sessions of one ca
 });
 
 test('without an eval set: each session its own case; reference-based metrics say why they are not evaluated', async () => {
-  const result = await evaluate({ traces: bytes('adk-py-v2-event.otlp.jsonl'), config: { criteria: { ...criteria, tool_call_count_v1: {} } } });
+  const result = await evaluate({ traces: bytes('adk-py-v2-event.otlp.jsonl'), config: { criteria } });
   assert.equal(result.eval_set_id, 'traces');
   const [r] = result.eval_case_results;
   assert.equal(r.eval_id, 'session-v2-event');
@@ -95,6 +95,8 @@ test('loaded sessions, sessionIds and evalIds; bad arguments are EvalErrors with
   await assert.rejects(evaluate({ traces: loaded, sessionIds: ['nope'] }), (e) => e instanceof EvalError && e.path === '$.sessionIds' && /session-v1/.test(e.message));
   await assert.rejects(evaluate({ traces: loaded, evalIds: ['a'] }), (e) => e.path === '$.evalIds');
   await assert.rejects(evaluate({ traces: '{"resourceSpans": 3}' }), (e) => e instanceof EvalError && e.code === 'schema');
+  // A bad config is the run's error, not each case's.
+  await assert.rejects(evaluate({ traces: loaded, config: { criteria: { tool_call_count_v1: {} } } }), (e) => e.path === '$.config.criteria.tool_call_count_v1');
   await assert.rejects(evaluate({ traces: loaded, agent: async () => 'x', evalSet: { eval_set_id: 'a', eval_cases: [] } }), (e) => e.path === '$.traces');
   const strict = evaluate({ traces: loaded, strict: true, config: { criteria: { response_match_score: 0.5 } } });
   await assert.rejects(strict, (e) => e.code === 'strict' && e.result.eval_case_results.length === 2);
