@@ -47,10 +47,10 @@ for (const where of ['storage', 'kv', 'r2']) {
     test('a session cut into requests of 3 spans is assembled, scored once quiet and listed', async () => {
       w = await startTracesWorker(join(work, where), {
         kv: where === 'kv', r2: where === 'r2',
-        bindings: { EVALCORE_TOKEN: TOKEN, EVALCORE_TRACE_IDLE_MS: '600', EVALCORE_TRACES_CONFIG: '{"criteria": {"tool_call_count_v1": {}}}' },
+        bindings: { EVALCORE_TOKEN: TOKEN, EVALCORE_TRACE_IDLE_MS: '600', EVALCORE_TRACES_CONFIG: '{"criteria": {"response_match_score": 0.5}}' },
       });
       started.push(w);
-      const [spans, logs] = fixtureLines('adk-py-v2-span.otlp.jsonl');
+      const [spans, logs] = fixtureLines('adk-py-v2-event.otlp.jsonl'); // content and the user on log records
       const parts = cutRequest(spans, 3);
       assert.ok(parts.length > 5);
       for (const p of parts) {
@@ -60,7 +60,7 @@ for (const where of ['storage', 'kv', 'r2']) {
       }
       const logsAnswer = await post(w, '/v1/logs', JSON.stringify(logs), { 'content-type': 'application/json' });
       assert.equal(logsAnswer.status, 200);
-      const record = await scored(w, 'session-v2-span');
+      const record = await scored(w, 'session-v2-event');
       assert.equal(record.scorings.length, 1, 'scored once, with every request of the session');
       const [c] = record.scorings[0].result.eval_case_results;
       const got = c.eval_metric_result_per_invocation.map((p) => p.actual_invocation);
@@ -79,7 +79,7 @@ for (const where of ['storage', 'kv', 'r2']) {
       const record = await scored(w, id);
       assert.deepEqual(record.scorings[0].result.eval_case_results[0].eval_metric_result_per_invocation.map((p) => p.actual_invocation), nodeInvocations(pb));
       const page = await (await w.mf.dispatchFetch(new URL('/v1/traces/sessions', w.url), { headers: auth })).json();
-      assert.deepEqual(page.sessions.map((s) => s.session_id).sort(), [id, 'session-v2-span'].sort());
+      assert.deepEqual(page.sessions.map((s) => s.session_id).sort(), [id, 'session-v2-event'].sort());
       assert.equal(page.pending.sessions, 0);
       assert.equal(page.pending.scored, 2);
     });

@@ -13,6 +13,7 @@ import { createHandler, fsStore } from '../../pkg/lib/server/index.js';
 import { serveNode } from '../../pkg/lib/server/node.js';
 import { exportResponse } from '../../pkg/lib/server/traces_route.js';
 import { loadTraces } from '../../pkg/index.js';
+import { traceIndex } from '../../pkg/lib/traces.js';
 import { startJudgeServer } from '../js/support/judge-server.mjs';
 import { DATA, removeWork, workDir } from './support.mjs';
 import { cutRequest, fixtureLines, renamed } from './traces-support.mjs';
@@ -140,11 +141,14 @@ describe('bounds and guards', () => {
     res = await post(s, '/v1/traces', text(parts[1]));
     const body = await res.json();
     assert.equal(res.status, 200);
-    assert.equal(body.partialSuccess.rejectedSpans, String(parts[1].resourceSpans.length));
+    // A trace is taken or refused whole: of the second request's three traces (1, 11 and 3 spans;
+    // the session holds 15), the 11-span one would pass 20 and is refused, the other two fit.
+    assert.deepEqual(traceIndex(text(parts[1])).traces.map((t) => t.spans), [1, 11, 3]);
+    assert.equal(body.partialSuccess.rejectedSpans, '11');
     assert.match(body.partialSuccess.errorMessage, /at most 20 spans and log records \(maxSessionSpans\)/);
     // The same refusal in protobuf: ExportTraceServiceResponse{partial_success{rejected_spans, error_message}}.
     const pb = exportResponse(3, 'x', true);
-    assert.deepEqual([...pb], [0x0a, 0x04, 0x08, 0x03, 0x12, 0x01, 0x78]);
+    assert.deepEqual([...pb], [0x0a, 0x05, 0x08, 0x03, 0x12, 0x01, 0x78]);
     for (const k of [1, 2]) await post(s, '/v1/traces', text(renamed(parts[0], k, 'session-v1')));
     res = await post(s, '/v1/traces', text(renamed(parts[0], 3, 'session-v1')));
     assert.equal(res.status, 429);

@@ -49,8 +49,12 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
     await backing.schedule(at);
   }
 
-  /** Files the trace `t` (an index entry of a batch) under its session; false when a limit refuses it. */
-  function file(ix, t, seq, why) {
+  /**
+   * Files the trace `t` (an index entry of a batch) under its session; false when a limit
+   * refuses it (`why` gets the limit; `full` the limits of the server's room, which clear as held
+   * sessions are scored, unlike a session's own).
+   */
+  function file(ix, t, seq, why, full) {
     let tr = ix.traces[t.trace_id];
     const named = t.session_id ?? tr?.key ?? `trace:${t.trace_id}`;
     if (tr !== undefined && tr.key !== named && tr.key.startsWith('trace:')) move(ix, t.trace_id, named);
@@ -62,6 +66,7 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
     }
     if (s === undefined && Object.keys(ix.sessions).length >= limits.maxTraceSessions) {
       why.add(`this server holds at most ${limits.maxTraceSessions} sessions awaiting scoring (maxTraceSessions)`);
+      full.add(key);
       return false;
     }
     const n = t.spans + t.logs;
@@ -111,6 +116,7 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
     const ix0 = bytes.byteLength === 0 ? { traces: [] } : traceIndex(bytes);
     return locked(async (ix) => {
       const why = new Set();
+      const full = new Set();
       let accepted = 0;
       let rejected = 0;
       const seq = ix.seq;
@@ -120,7 +126,7 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
         return { accepted: 0, rejected: total, full: true, message: `this server holds at most ${limits.maxHeldTraceBytes} bytes of spans awaiting scoring (maxHeldTraceBytes)` };
       }
       for (const t of ix0.traces) {
-        if (file(ix, t, seq, why)) {
+        if (file(ix, t, seq, why, full)) {
           accepted += t.spans + t.logs;
           refs++;
         } else {
@@ -135,7 +141,8 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
       }
       await backing.save(ix);
       await reschedule(ix);
-      return { accepted, rejected, full: accepted === 0 && rejected > 0, message: [...why].join('; ') };
+      // Nothing taken for want of room: the exporter should retry (429) once sessions are scored.
+      return { accepted, rejected, full: accepted === 0 && full.size > 0, message: [...why].join('; ') };
     });
   }
 
