@@ -28,7 +28,9 @@ test('OTLP files open directly: sessions, turns and each invocation\'s spans as 
   assert.deepEqual(sessions, want.map((s) => s.session_id));
 
   // The first session's first turn: one bar per span, of the kind and at the times the package gives.
-  const bars = await page.$$eval('#traces .session:first-of-type .invocation:first-of-type svg.timeline g.span',
+  // (querySelector's first match: `:first-of-type` would match a first session in every file)
+  const first = '#traces .session >> nth=0 >> .invocation >> nth=0';
+  const bars = await page.locator(first).locator('svg.timeline g.span').evaluateAll(
     (gs) => gs.map((g) => ({ kind: [...g.classList].find((c) => c.startsWith('k-')).slice(2), label: g.getAttribute('aria-label') })));
   const spans = want[0].timelines[0];
   assert.equal(bars.length, spans.length);
@@ -37,16 +39,16 @@ test('OTLP files open directly: sessions, turns and each invocation\'s spans as 
     assert.ok(b.label.startsWith(`${spans[i].name} (${spans[i].kind}`), b.label);
   });
   assert.ok(bars.some((b) => b.kind === 'model') && bars.some((b) => b.kind === 'tool'));
-  const split = await page.innerText('#traces .session:first-of-type .invocation:first-of-type .split');
+  const split = await page.locator(first).locator('.split').innerText();
   assert.match(split, new RegExp(`model ${want[0].invocations[0].model_duration}`.replace('.', '\\.')));
-  assert.match(await page.innerText('#traces .session:first-of-type .invocation:first-of-type'), /Roll a 6-sided die\./);
+  assert.match(await page.locator(first).innerText(), /Roll a 6-sided die\./);
   await shot(page, 'traces-timeline');
 
   // The Files view says what each file is; the sessions become an eval set opened to edit.
   await page.click('#tabs a[data-view=files]');
   assert.match(await page.innerText('main'), /1 recorded session, 4 invocations/);
   await page.click('#tabs a[data-view=traces]');
-  await page.click('#traces .trace-file:first-of-type .make-evalset');
+  await page.locator('#traces .trace-file >> nth=0').locator('.make-evalset').click();
   await page.waitForFunction(() => location.hash.startsWith('#edit/'));
   assert.match(await page.innerText('main'), /session-v1/);
   assert.deepEqual(log.errors, []);
