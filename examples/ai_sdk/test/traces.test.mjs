@@ -5,6 +5,8 @@
 // the eval set: tool calls and arguments, tool responses (a tool's error too), intermediate and
 // final responses, authors, each model call's usage, and the sub-agent's calls left inside its tool.
 import { describe, expect, it } from 'vitest';
+import { context } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { generateText, stepCountIs } from 'ai';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -14,6 +16,10 @@ import { fromAiSdk } from 'evalcore/adapters';
 import { exampleData } from '../../weather/results.mjs';
 import { INSTRUCTIONS } from '../../weather/weather.mjs';
 import { weatherModel, weatherTools } from '../agent.mjs';
+
+// As an app's OpenTelemetry setup does (NodeSDK registers it): without a context manager every
+// span the AI SDK starts is a root of its own trace, and a turn's spans are not one invocation.
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
 const { evalSet, config } = exampleData(new URL('../', import.meta.url), 'ai_sdk');
 
