@@ -5,7 +5,8 @@
 use crate::error::{ErrorCode, EvalError};
 use crate::run::agent::invocation_from_reply;
 use crate::schema::eval_set::{AgentDetails, AppDetails, ConversationScenario, EvalCase, EvalSet};
-use crate::schema::load::from_value;
+use crate::schema::agent_data::event;
+use crate::schema::load::{from_value, value_of};
 use crate::schema::{Content, Invocation};
 use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
@@ -75,19 +76,19 @@ pub fn read(v: &Value, id: Option<&str>) -> Result<Dataset, Vec<EvalError>> {
     let mut errors = Vec::new();
     let mut eval_cases = Vec::with_capacity(cases.len());
     let mut actual = IndexMap::new();
+    let mut seen: IndexMap<&str, usize> = IndexMap::new();
     for (i, c) in cases.iter().enumerate() {
+        if let Some(id) = c.get("eval_case_id").and_then(Value::as_str) {
+            if let Some(first) = seen.insert(id, i) {
+                errors.push(EvalError::new(
+                    ErrorCode::DuplicateId,
+                    format!("$.eval_cases[{i}].eval_case_id"),
+                    format!("eval_case_id {id:?} is used by eval_cases[{first}] and eval_cases[{i}]; ids must be unique"),
+                ));
+            }
+        }
         match read_case(c, i) {
             Ok((case, recorded)) => {
-                if let Some(first) = eval_cases.iter().position(|e: &EvalCase| e.eval_id == case.eval_id) {
-                    errors.push(EvalError::new(
-                        ErrorCode::DuplicateId,
-                        format!("$.eval_cases[{i}].eval_case_id"),
-                        format!(
-                            "eval_case_id {:?} is used by eval_cases[{first}] and eval_cases[{i}]; ids must be unique",
-                            case.eval_id
-                        ),
-                    ));
-                }
                 if let Some(r) = recorded {
                     actual.insert(case.eval_id.clone(), r);
                 }
@@ -134,7 +135,7 @@ fn read_case(c: &Value, i: usize) -> Result<(EvalCase, Option<Vec<Invocation>>),
     if !errors.is_empty() {
         return Err(errors);
     }
-    let synthetic_prompt = prompt.as_ref().map(|p| json!({"author": "user", "content": p}));
+    let synthetic_prompt = prompt.as_ref().map(|p| event("user", value_of(p)));
     let mut all: Vec<Event> = Vec::new();
     let leads_with_user = events.first().is_some_and(|e| e.author.eq_ignore_ascii_case("user"));
     if let (Some(p), false) = (&synthetic_prompt, leads_with_user) {
@@ -146,7 +147,7 @@ fn read_case(c: &Value, i: usize) -> Result<(EvalCase, Option<Vec<Invocation>>),
         });
     }
     all.extend(events);
-    let reply = responses.map(|r| json!({"author": root_agent(&app), "content": r}));
+    let reply = responses.map(|r| event(&root_agent(&app), value_of(&r)));
     if let (Some(r), true) = (&reply, all.iter().all(|e| e.author.eq_ignore_ascii_case("user"))) {
         all.push(Event {
             value: r,
@@ -429,7 +430,7 @@ fn invocations(
     app: &Option<AppDetails>,
     at: &str,
 ) -> Result<Vec<Invocation>, Vec<EvalError>> {
-    let app_json = app.as_ref().map(crate::schema::load::value_of);
+    let app_json = app.as_ref().map(value_of);
     let mut out = Vec::with_capacity(groups.len());
     for (k, g) in groups.iter().enumerate() {
         let user_content = match g.user {

@@ -2,7 +2,7 @@
 //! a trace (`agent_data` with one turn per invocation, `responses`), a case without as inference
 //! input (`prompt`, or the conversation ending in a user turn). Read back, it gives the same data.
 
-use crate::schema::agent_data::{agent_data, agent_events, agents, joined_text};
+use crate::schema::agent_data::{agent_data, agent_events, agents, event, joined_text};
 use crate::schema::eval_set::{EvalCase, EvalSet};
 use crate::schema::load::value_of;
 use crate::schema::Invocation;
@@ -30,12 +30,12 @@ fn write_case(case: &EvalCase, recorded: Option<&[Invocation]>) -> Map<String, V
     if let Some(s) = &case.conversation_scenario {
         o.insert(
             "user_scenario".into(),
-            json!({"starting_prompt": s.starting_prompt, "conversation_plan": s.conversation_plan}),
+            json!({"starting_prompt": s.starting_prompt.as_str(), "conversation_plan": s.conversation_plan.as_str()}),
         );
     }
     let reference = expected.last().and_then(|e| e.final_response.as_ref());
     if let (Some(r), None, None) = (reference, recorded, case.extra.get("reference")) {
-        o.insert("reference".into(), json!({ "response": r }));
+        o.insert("reference".into(), json!({ "response": value_of(r) }));
     }
     for (k, v) in &case.extra {
         o.entry(k.clone()).or_insert_with(|| v.clone());
@@ -82,10 +82,10 @@ fn inference(o: &mut Map<String, Value>, expected: &[Invocation]) {
         [earlier @ .., last] => {
             let mut events = Vec::new();
             for inv in earlier {
-                events.push(json!({"author": "user", "content": inv.user_content}));
+                events.push(event("user", value_of(&inv.user_content)));
                 events.extend(agent_events(inv));
             }
-            events.push(json!({"author": "user", "content": last.user_content}));
+            events.push(event("user", value_of(&last.user_content)));
             let mut data = Map::new();
             if let Some(a) = agents(expected) {
                 data.insert("agents".into(), a);

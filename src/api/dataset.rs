@@ -9,7 +9,7 @@ use crate::schema::load::{self, from_value, LoadOptions};
 use crate::schema::{EvalSet, Invocation};
 use indexmap::IndexMap;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The dataset in `text`, when it is one: its cases read, or every problem found.
 pub fn read_all(text: &str) -> Option<std::result::Result<Dataset, Vec<EvalError>>> {
@@ -57,12 +57,14 @@ pub fn load_evaluation_dataset(input: &str, opts: &str) -> Result<String> {
         .iter()
         .map(|c| c.eval_id.as_str())
         .partition(|id| d.actual.contains_key(*id));
-    Ok(to_json(&json!({
-        "eval_set": d.eval_set,
-        "actual": d.actual,
-        "grading": grading,
-        "inference": inference,
-    })))
+    // Written member by member: each typed value by the serializer the core has for it.
+    Ok(format!(
+        "{{\"eval_set\":{},\"actual\":{},\"grading\":{},\"inference\":{}}}",
+        to_json(&d.eval_set),
+        to_json(&d.actual),
+        to_json(&grading),
+        to_json(&inference)
+    ))
 }
 
 #[derive(Deserialize, Default)]

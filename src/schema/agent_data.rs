@@ -5,8 +5,22 @@
 
 use super::eval_set::AppDetails;
 use super::invocation::IntermediateData;
+use super::load::value_of;
 use super::{Content, Invocation};
 use serde_json::{json, Map, Value};
+
+/// `{author, content}`. Typed values become JSON by way of their text ([`value_of`]): a
+/// `to_value` of each type would put a second serializer of it in the .wasm.
+pub fn event(author: &str, content: Value) -> Value {
+    let mut m = Map::new();
+    m.insert("author".into(), Value::String(author.to_string()));
+    m.insert("content".into(), content);
+    Value::Object(m)
+}
+
+fn with_part(role: &str, key: &str, v: Value) -> Value {
+    json!({"role": role, "parts": [{ key: v }]})
+}
 
 /// `{agents?, turns}` of `invs`: each turn `{turn_index, turn_id, events}`, its events opened by
 /// the user's unless `with_user` is false (a one-turn case whose user turn is its `prompt`).
@@ -17,10 +31,10 @@ pub fn agent_data(invs: &[Invocation], with_user: bool) -> Value {
         .map(|(k, inv)| {
             let mut events = Vec::new();
             if with_user {
-                events.push(json!({"author": "user", "content": inv.user_content}));
+                events.push(event("user", value_of(&inv.user_content)));
             }
             events.extend(agent_events(inv));
-            json!({"turn_index": k, "turn_id": inv.invocation_id, "events": events})
+            json!({"turn_index": k, "turn_id": inv.invocation_id.as_str(), "events": events})
         })
         .collect();
     let mut data = Map::new();
@@ -55,14 +69,14 @@ pub fn agent_events(inv: &Invocation) -> Vec<Value> {
                     (None, false) => None,
                 };
                 if let Some(c) = content {
-                    out.push(json!({"author": e.author, "content": c}));
+                    out.push(event(&e.author, value_of(c)));
                 }
             }
             // A final event that kept its content (one with tool calls) is in place already.
             let in_place = events.last().and_then(|e| e.content.as_ref()) == inv.final_response.as_ref();
             if slot.is_none() && !in_place {
                 if let Some(f) = &inv.final_response {
-                    out.push(json!({"author": author("agent"), "content": f}));
+                    out.push(event(&author("agent"), value_of(f)));
                 }
             }
         }
@@ -73,21 +87,21 @@ pub fn agent_events(inv: &Invocation) -> Vec<Value> {
         }) => {
             let who = author("agent");
             for (name, parts) in intermediate_responses {
-                out.push(json!({"author": name, "content": {"role": "model", "parts": parts}}));
+                out.push(event(name, json!({"role": "model", "parts": value_of(parts)})));
             }
             for c in tool_uses {
-                out.push(json!({"author": who, "content": {"role": "model", "parts": [{"function_call": c}]}}));
+                out.push(event(&who, with_part("model", "function_call", value_of(c))));
             }
             for r in tool_responses {
-                out.push(json!({"author": "tool", "content": {"role": "user", "parts": [{"function_response": r}]}}));
+                out.push(event("tool", with_part("user", "function_response", value_of(r))));
             }
             if let Some(f) = &inv.final_response {
-                out.push(json!({"author": who, "content": f}));
+                out.push(event(&who, value_of(f)));
             }
         }
         None => {
             if let Some(f) = &inv.final_response {
-                out.push(json!({"author": author("agent"), "content": f}));
+                out.push(event(&author("agent"), value_of(f)));
             }
         }
     }

@@ -6,6 +6,8 @@ export const HELP = `Usage: evalcore <command> [options]
 
 Commands:
   eval AGENT_MODULE EVAL_SET[:id,id]...      run an agent on eval sets and score it (adk eval)
+  grade [DATASET...] [--config C]            score agents-cli traces (agents-cli eval grade)
+  metrics [--json]                           list every metric name evalcore accepts
   eval_set create AGENT_MODULE EVAL_SET_ID   create an empty eval set
   eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S
                                              add conversation-scenario cases to an eval set
@@ -49,6 +51,14 @@ export async function main(argv, io) {
         const { runEval } = await import('./eval.js');
         return await runEval(rest, io);
       }
+      case 'grade': {
+        const { runGrade } = await import('./grade.js');
+        return await runGrade(rest, io);
+      }
+      case 'metrics': {
+        const { runMetrics } = await import('./metrics.js');
+        return await runMetrics(rest, io);
+      }
       case 'eval_set': case 'eval-set': {
         const { runEvalSet } = await import('./eval_set.js');
         return await runEvalSet(rest, io);
@@ -70,7 +80,7 @@ export async function main(argv, io) {
         return await runWeb(rest, io);
       }
       default:
-        throw new UsageError(`unknown command "${command}" (expected eval, eval_set, migrate, serve, view or web; see evalcore --help)`);
+        throw new UsageError(`unknown command "${command}" (expected eval, grade, metrics, eval_set, migrate, serve, view or web; see evalcore --help)`);
     }
   } catch (e) {
     const line = describeError(e);
