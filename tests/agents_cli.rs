@@ -18,7 +18,12 @@ fn load(text: &str) -> Value {
 fn text(content: &Value) -> String {
     content["parts"]
         .as_array()
-        .map(|ps| ps.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join("\n"))
+        .map(|ps| {
+            ps.iter()
+                .filter_map(|p| p["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
         .unwrap_or_default()
 }
 
@@ -27,8 +32,14 @@ fn round_trip(loaded: &Value) {
     let args = json!({"evalSet": loaded["eval_set"], "actual": loaded["actual"]});
     let written = to_evaluation_dataset(&args.to_string()).unwrap_or_else(|e| panic!("{e:?}"));
     let again = load(&written);
-    assert_eq!(again["eval_set"], loaded["eval_set"], "eval set after a round trip\n{written}");
-    assert_eq!(again["actual"], loaded["actual"], "invocations after a round trip\n{written}");
+    assert_eq!(
+        again["eval_set"], loaded["eval_set"],
+        "eval set after a round trip\n{written}"
+    );
+    assert_eq!(
+        again["actual"], loaded["actual"],
+        "invocations after a round trip\n{written}"
+    );
     assert_eq!(again["grading"], loaded["grading"]);
 }
 
@@ -43,7 +54,10 @@ fn single_turn_prompts_are_cases_to_run() {
     assert_eq!(conv.len(), 1);
     assert_eq!(text(&conv[0]["user_content"]), "What is the capital of France?");
     assert_eq!(text(&conv[0]["final_response"]), "The capital of France is Paris.");
-    assert_eq!(cases[2]["reference"]["response"]["role"], "model", "the case keeps its reference");
+    assert_eq!(
+        cases[2]["reference"]["response"]["role"], "model",
+        "the case keeps its reference"
+    );
     assert!(cases[0]["conversation"][0].get("final_response").is_none());
     round_trip(&d);
 }
@@ -56,8 +70,14 @@ fn prompts_with_responses_are_traces_to_grade() {
     assert_eq!(text(&actual[0]["user_content"]), "What is the capital of France?");
     assert_eq!(text(&actual[0]["final_response"]), "The capital of France is Paris.");
     let expected = &d["eval_set"]["eval_cases"][0]["conversation"][0];
-    assert_eq!(text(&expected["final_response"]), "Paris", "the reference is the expected response");
-    assert!(d["eval_set"]["eval_cases"][1]["conversation"][0].get("final_response").is_none());
+    assert_eq!(
+        text(&expected["final_response"]),
+        "Paris",
+        "the reference is the expected response"
+    );
+    assert!(d["eval_set"]["eval_cases"][1]["conversation"][0]
+        .get("final_response")
+        .is_none());
     round_trip(&d);
 }
 
@@ -79,15 +99,25 @@ fn a_multi_agent_trace_becomes_one_invocation_per_user_message() {
     let d = load(&data("multi-agent-trace.json"));
     assert_eq!(d["grading"], json!(["flight_booking_via_specialist"]));
     let inv = &d["actual"]["flight_booking_via_specialist"].as_array().unwrap();
-    assert_eq!(inv.len(), 1, "the second turn continues the agent's reply to the one user message");
+    assert_eq!(
+        inv.len(),
+        1,
+        "the second turn continues the agent's reply to the one user message"
+    );
     assert_eq!(text(&inv[0]["user_content"]), "Book a flight to NYC");
     assert_eq!(text(&inv[0]["final_response"]), "Found AA123 to NYC for $320.");
     let events = inv[0]["intermediate_data"]["invocation_events"].as_array().unwrap();
     let authors: Vec<&str> = events.iter().map(|e| e["author"].as_str().unwrap()).collect();
     assert_eq!(authors, ["router", "flight_bot", "flight_bot", "flight_bot"]);
-    assert_eq!(events[1]["content"]["parts"][0]["function_call"]["args"], json!({"destination": "NYC"}));
+    assert_eq!(
+        events[1]["content"]["parts"][0]["function_call"]["args"],
+        json!({"destination": "NYC"})
+    );
     let agents = &inv[0]["app_details"]["agent_details"];
-    assert_eq!(agents["router"]["instructions"], "Route requests to the appropriate specialist.");
+    assert_eq!(
+        agents["router"]["instructions"],
+        "Route requests to the appropriate specialist."
+    );
     assert_eq!(
         agents["flight_bot"]["tool_declarations"][0]["function_declarations"][0]["name"],
         "search_flights"
@@ -127,7 +157,12 @@ fn errors_point_into_the_file() {
         {"eval_case_id": "e"}
     ]});
     let report: Value = serde_json::from_str(&api::validate_eval_set(&bad.to_string())).unwrap();
-    let paths: Vec<&str> = report["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
+    let paths: Vec<&str> = report["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
     assert_eq!(
         paths,
         [
@@ -162,7 +197,10 @@ fn an_adk_eval_set_written_as_a_dataset_reads_back_as_its_conversation() {
     assert_eq!(authors, ["user", "agent", "agent", "user"], "{written}");
     let d = load(&written.to_string());
     let conv = d["eval_set"]["eval_cases"][0]["conversation"].as_array().unwrap();
-    assert_eq!(conv[0]["intermediate_data"]["invocation_events"][0]["content"]["parts"][0]["function_call"]["name"], "roll_die");
+    assert_eq!(
+        conv[0]["intermediate_data"]["invocation_events"][0]["content"]["parts"][0]["function_call"]["name"],
+        "roll_die"
+    );
     assert_eq!(text(&conv[0]["final_response"]), "I rolled a 4.");
     assert_eq!(text(&conv[1]["final_response"]), "No.");
 }
@@ -193,7 +231,10 @@ fn an_agents_cli_config_becomes_criteria() {
     let c = config(v.clone(), None).unwrap();
     let criteria = c["criteria"].as_object().unwrap();
     let names: Vec<&String> = criteria.keys().collect();
-    assert_eq!(names, ["multi_turn_task_success", "example_llm_metric", "agent_turn_count"]);
+    assert_eq!(
+        names,
+        ["multi_turn_task_success", "example_llm_metric", "agent_turn_count"]
+    );
     assert_eq!(criteria["multi_turn_task_success"], json!({"threshold": 1.0}));
     assert_eq!(criteria["example_llm_metric"]["informational"], true);
     assert_eq!(
@@ -249,16 +290,25 @@ fn traces_written_by_agents_cli_eval_generate_are_graded() {
     assert_eq!(text(&search["user_content"]), "Find me a flight to NYC");
     assert_eq!(text(&search["final_response"]), "I found AA123 to NYC for $320.");
     let events = search["intermediate_data"]["invocation_events"].as_array().unwrap();
-    assert_eq!(events[0]["content"]["parts"][0]["function_call"]["name"], "search_flights");
+    assert_eq!(
+        events[0]["content"]["parts"][0]["function_call"]["name"],
+        "search_flights"
+    );
     assert_eq!(search["invocation_id"], "turn_0", "the turn's id");
     let agent = &search["app_details"]["agent_details"]["flight_agent"];
     assert_eq!(agent["instructions"], "Search and book flights for the user.");
     let case = &d["eval_set"]["eval_cases"][1];
     assert_eq!(case["context"], "Flight AA123 to NYC costs $320.");
-    assert_eq!(text(&case["conversation"][0]["final_response"]), "AA123 to NYC costs $320.");
+    assert_eq!(
+        text(&case["conversation"][0]["final_response"]),
+        "AA123 to NYC costs $320."
+    );
     let cont = d["actual"]["book_after_search"].as_array().unwrap();
     assert_eq!(cont.len(), 2, "the seeded turn and the one the agent answered");
     assert_eq!(text(&cont[0]["final_response"]), "I found AA123 to NYC for $320.");
-    assert_eq!(text(&cont[1]["final_response"]), "Booked AA123; your reference is XK42.");
+    assert_eq!(
+        text(&cont[1]["final_response"]),
+        "Booked AA123; your reference is XK42."
+    );
     round_trip(&d);
 }

@@ -74,11 +74,17 @@ pub fn convert(v: &Value, metrics: Option<&[String]>) -> Converted {
     let Some(top) = v.as_object() else {
         out.errors.push(EvalError::schema(
             "$",
-            format!("an agents-cli config is a mapping with `metrics_to_run` and `custom_metrics`, found {}", kind(v)),
+            format!(
+                "an agents-cli config is a mapping with `metrics_to_run` and `custom_metrics`, found {}",
+                kind(v)
+            ),
         ));
         return out;
     };
-    for key in top.keys().filter(|k| !["metrics_to_run", "custom_metrics"].contains(&k.as_str())) {
+    for key in top
+        .keys()
+        .filter(|k| !["metrics_to_run", "custom_metrics"].contains(&k.as_str()))
+    {
         out.warnings.push(EvalError::schema(
             format!("${}", key_path(key)),
             format!("agents-cli reads only `metrics_to_run` and `custom_metrics`; `{key}` is ignored"),
@@ -128,7 +134,10 @@ pub fn convert(v: &Value, metrics: Option<&[String]>) -> Converted {
             None => (resolve_name(&name), json!({ "threshold": DEFAULT_THRESHOLD }), at),
         };
         if criteria.insert(key.clone(), criterion).is_some() {
-            out.warnings.push(EvalError::schema(origin.as_str(), format!("{key} is selected twice; it runs once")));
+            out.warnings.push(EvalError::schema(
+                origin.as_str(),
+                format!("{key} is selected twice; it runs once"),
+            ));
         }
         out.origins.push((key, origin));
     }
@@ -147,7 +156,10 @@ fn pool<'a>(top: &'a Map<String, Value>, out: &mut Converted) -> Vec<(String, &'
         Some(other) => {
             out.errors.push(EvalError::schema(
                 "$.custom_metrics",
-                format!("`custom_metrics` must be a list of metric objects, found {}", kind(other)),
+                format!(
+                    "`custom_metrics` must be a list of metric objects, found {}",
+                    kind(other)
+                ),
             ));
             return pool;
         }
@@ -155,11 +167,17 @@ fn pool<'a>(top: &'a Map<String, Value>, out: &mut Converted) -> Vec<(String, &'
     for (i, m) in list.iter().enumerate() {
         let at = format!("$.custom_metrics[{i}]");
         let Some(o) = m.as_object() else {
-            out.errors.push(EvalError::schema(at, format!("a custom metric must be an object, found {}", kind(m))));
+            out.errors.push(EvalError::schema(
+                at,
+                format!("a custom metric must be an object, found {}", kind(m)),
+            ));
             continue;
         };
         let Some(name) = o.get("name").and_then(Value::as_str).filter(|n| !n.is_empty()) else {
-            out.warnings.push(EvalError::schema(at, "a custom metric without a `name` is ignored (as agents-cli does)"));
+            out.warnings.push(EvalError::schema(
+                at,
+                "a custom metric without a `name` is ignored (as agents-cli does)",
+            ));
             continue;
         };
         pool.retain(|(n, _, _)| n != name);
@@ -195,7 +213,10 @@ fn entry_criterion(name: &str, e: &Map<String, Value>, at: &str, out: &mut Conve
         );
         return None;
     }
-    if let Some(x) = e.get("execution").filter(|x| !matches!(x.as_str(), Some("local" | "remote"))) {
+    if let Some(x) = e
+        .get("execution")
+        .filter(|x| !matches!(x.as_str(), Some("local" | "remote")))
+    {
         err(
             "execution",
             format!("custom metric {name:?}: `execution` must be \"local\" or \"remote\", found {x}"),
@@ -207,7 +228,10 @@ fn entry_criterion(name: &str, e: &Map<String, Value>, at: &str, out: &mut Conve
         Some(t) => match crate::schema::config::lax_float(t) {
             Some(t) => Some(t),
             None => {
-                err("threshold", format!("custom metric {name:?}: `threshold` must be a number"));
+                err(
+                    "threshold",
+                    format!("custom metric {name:?}: `threshold` must be a number"),
+                );
                 return None;
             }
         },
@@ -227,7 +251,7 @@ fn entry_criterion(name: &str, e: &Map<String, Value>, at: &str, out: &mut Conve
     }
     judge_fields(name, e, at, &mut c, out)?;
     if let Some(t) = e.get("prompt_template") {
-        if !t.as_str().is_some_and(|s| !s.trim().is_empty()) {
+        if t.as_str().is_none_or(|s| s.trim().is_empty()) {
             out.errors.push(EvalError::schema(
                 format!("{at}.prompt_template"),
                 format!("custom metric {name:?}: `prompt_template` must be a non-empty string"),

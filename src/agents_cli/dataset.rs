@@ -4,8 +4,8 @@
 
 use crate::error::{ErrorCode, EvalError};
 use crate::run::agent::invocation_from_reply;
-use crate::schema::eval_set::{AgentDetails, AppDetails, ConversationScenario, EvalCase, EvalSet};
 use crate::schema::agent_data::event;
+use crate::schema::eval_set::{AgentDetails, AppDetails, ConversationScenario, EvalCase, EvalSet};
 use crate::schema::load::{from_value, value_of};
 use crate::schema::{Content, Invocation};
 use indexmap::IndexMap;
@@ -69,21 +69,25 @@ fn schema(path: impl Into<String>, message: impl Into<String>) -> EvalError {
 /// Reads a dataset value; `id` names the eval set (else a hash of the content). Every problem
 /// is reported, each at its path in the file.
 pub fn read(v: &Value, id: Option<&str>) -> Result<Dataset, Vec<EvalError>> {
-    let cases = v
-        .get("eval_cases")
-        .and_then(Value::as_array)
-        .ok_or_else(|| vec![schema("$.eval_cases", "a dataset needs `eval_cases`, a list of eval cases")])?;
+    let cases = v.get("eval_cases").and_then(Value::as_array).ok_or_else(|| {
+        vec![schema(
+            "$.eval_cases",
+            "a dataset needs `eval_cases`, a list of eval cases",
+        )]
+    })?;
     let mut errors = Vec::new();
     let mut eval_cases = Vec::with_capacity(cases.len());
     let mut actual = IndexMap::new();
-    let mut seen: IndexMap<&str, usize> = IndexMap::new();
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, c) in cases.iter().enumerate() {
         if let Some(id) = c.get("eval_case_id").and_then(Value::as_str) {
             if let Some(first) = seen.insert(id, i) {
                 errors.push(EvalError::new(
                     ErrorCode::DuplicateId,
                     format!("$.eval_cases[{i}].eval_case_id"),
-                    format!("eval_case_id {id:?} is used by eval_cases[{first}] and eval_cases[{i}]; ids must be unique"),
+                    format!(
+                        "eval_case_id {id:?} is used by eval_cases[{first}] and eval_cases[{i}]; ids must be unique"
+                    ),
                 ));
             }
         }
@@ -123,7 +127,12 @@ fn read_case(c: &Value, i: usize) -> Result<(EvalCase, Option<Vec<Invocation>>),
     let eval_id = match o.get("eval_case_id") {
         None | Some(Value::Null) => format!("case_{i}"),
         Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(vec![schema(format!("{at}.eval_case_id"), "`eval_case_id` must be a string")]),
+        Some(_) => {
+            return Err(vec![schema(
+                format!("{at}.eval_case_id"),
+                "`eval_case_id` must be a string",
+            )])
+        }
     };
     let mut errors = Vec::new();
     let prompt: Option<Content> = optional(o, "prompt", &at, &mut errors);
@@ -232,7 +241,10 @@ fn response_candidate(v: Option<&Value>, at: &str, errors: &mut Vec<EvalError>) 
         None | Some(Value::Null) => return None,
         Some(Value::Object(o)) => o,
         Some(_) => {
-            errors.push(schema(at, "expected a response candidate: {\"response\": {\"role\": \"model\", \"parts\": [...]}}"));
+            errors.push(schema(
+                at,
+                "expected a response candidate: {\"response\": {\"role\": \"model\", \"parts\": [...]}}",
+            ));
             return None;
         }
     };
@@ -253,7 +265,10 @@ fn responses(o: &Map<String, Value>, at: &str, errors: &mut Vec<EvalError>) -> O
         None | Some(Value::Null) => return None,
         Some(Value::Array(a)) => a,
         Some(_) => {
-            errors.push(schema(format!("{at}.responses"), "`responses` must be a list of response candidates"));
+            errors.push(schema(
+                format!("{at}.responses"),
+                "`responses` must be a list of response candidates",
+            ));
             return None;
         }
     };
@@ -307,7 +322,10 @@ fn agents(agent_data: Option<&Value>, at: &str, errors: &mut Vec<EvalError>) -> 
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Array(t)) => t.clone(),
             Some(_) => {
-                errors.push(schema(format!("{path}.tools"), "`tools` must be a list of tools ({function_declarations: [...]})"));
+                errors.push(schema(
+                    format!("{path}.tools"),
+                    "`tools` must be a list of tools ({function_declarations: [...]})",
+                ));
                 Vec::new()
             }
         };
@@ -330,14 +348,20 @@ fn events<'a>(agent_data: Option<&'a Value>, at: &str, errors: &mut Vec<EvalErro
         return out;
     };
     if !d.is_object() {
-        errors.push(schema(format!("{at}.agent_data"), "`agent_data` must be an object ({agents, turns})"));
+        errors.push(schema(
+            format!("{at}.agent_data"),
+            "`agent_data` must be an object ({agents, turns})",
+        ));
         return out;
     }
     let turns = match d.get("turns") {
         None | Some(Value::Null) => return out,
         Some(Value::Array(t)) => t,
         Some(_) => {
-            errors.push(schema(format!("{at}.agent_data.turns"), "`turns` must be a list of conversation turns"));
+            errors.push(schema(
+                format!("{at}.agent_data.turns"),
+                "`turns` must be a list of conversation turns",
+            ));
             return out;
         }
     };

@@ -95,4 +95,3 @@ fn inference(o: &mut Map<String, Value>, expected: &[Invocation]) {
         }
     }
 }
-

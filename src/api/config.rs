@@ -63,7 +63,10 @@ pub fn check_config_with(v: &Value, metrics: Option<&[String]>) -> ConfigReport 
             .iter()
             .find(|(name, _)| e.path.starts_with(&format!("$.criteria{}", key_path(name))));
         match found {
-            Some((_, path)) => EvalError { path: path.clone(), ..e },
+            Some((_, path)) => EvalError {
+                path: path.clone(),
+                ..e
+            },
             None => e,
         }
     };
@@ -131,7 +134,10 @@ fn check_adk_config(v: &Value) -> ConfigReport {
         let path = format!("$.criteria{}", key_path(name));
         if llm_metric::is_llm_metric(c) {
             if let Err(m) = llm_metric::read_spec(c, name) {
-                warnings.push(EvalError::schema(path, format!("{m} (the metric will be NOT_EVALUATED)")));
+                warnings.push(EvalError::schema(
+                    path,
+                    format!("{m} (the metric will be NOT_EVALUATED)"),
+                ));
             }
             c.typed = Typed::Base;
             continue;
@@ -160,15 +166,14 @@ fn check_adk_config(v: &Value) -> ConfigReport {
             c.typed = Typed::Base;
             continue;
         };
-        match lookup(name) {
-            Some(Kind::Informational(_)) => warnings.push(EvalError::schema(
+        if let Some(Kind::Informational(_)) = lookup(name) {
+            warnings.push(EvalError::schema(
                 path.clone(),
                 format!(
                     "{name} is informational and always reported; it takes no threshold, so ADK reports it \
                      NOT_EVALUATED when it is named in `criteria`: remove it"
                 ),
-            )),
-            _ => {}
+            ));
         }
         let checked = criteria::check(class, c, name, &path);
         warnings.extend(checked.warnings);
@@ -368,9 +373,23 @@ mod tests {
 
         let typo = json!({"criteria": {"tool_trajectory_avg_score": {"threshold": 1, "ignoreArg": true}}}).to_string();
         assert!(load_config(&typo, &ConfigOptions::default()).is_ok());
-        let e = load_config(&typo, &ConfigOptions { strict: true, metrics: None }).unwrap_err();
+        let e = load_config(
+            &typo,
+            &ConfigOptions {
+                strict: true,
+                metrics: None,
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.path, "$.criteria.tool_trajectory_avg_score.ignoreArg");
-        let out: Value = serde_json::from_str(&validate_eval_config(&typo, &ConfigOptions { strict: true, metrics: None })).unwrap();
+        let out: Value = serde_json::from_str(&validate_eval_config(
+            &typo,
+            &ConfigOptions {
+                strict: true,
+                metrics: None,
+            },
+        ))
+        .unwrap();
         assert_eq!(out["ok"], false);
         assert_eq!(out["errors"].as_array().map(Vec::len), Some(1));
         let out: Value = serde_json::from_str(&validate_eval_config(&typo, &ConfigOptions::default())).unwrap();

@@ -8,7 +8,6 @@ use crate::error::{EvalError, Result};
 use crate::schema::load::{self, from_value, LoadOptions};
 use crate::schema::{EvalSet, Invocation};
 use indexmap::IndexMap;
-use serde::Deserialize;
 use serde_json::Value;
 
 /// The dataset in `text`, when it is one: its cases read, or every problem found.
@@ -67,27 +66,36 @@ pub fn load_evaluation_dataset(input: &str, opts: &str) -> Result<String> {
     ))
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct WriteArgs {
-    eval_set: Value,
-    #[serde(default)]
-    actual: Option<IndexMap<String, Value>>,
-}
-
 /// `toEvaluationDataset({evalSet, actual?})`: the eval set (any shape `loadEvalSet` takes) as an
 /// agents-cli dataset, the cases of `actual` (eval id -> invocations) as traces.
 pub fn to_evaluation_dataset(args: &str) -> Result<String> {
-    let a: WriteArgs = options(args)?;
-    let set: EvalSet = match &a.eval_set {
-        Value::String(text) => load_any(text)?,
-        v => load_any(&v.to_string())?,
+    // Read as a plain value, member by member (a derived reader of its own would cost .wasm).
+    let a: Value = options(args)?;
+    let Value::Object(a) = a else {
+        return Err(EvalError::schema("$", "expected {evalSet, actual?}"));
+    };
+    if let Some(k) = a.keys().find(|k| !["evalSet", "actual"].contains(&k.as_str())) {
+        return Err(EvalError::schema(
+            format!("$.{k}"),
+            "toEvaluationDataset takes evalSet and actual",
+        ));
+    }
+    let set: EvalSet = match a.get("evalSet") {
+        Some(Value::String(text)) => load_any(text)?,
+        Some(v) => load_any(&v.to_string())?,
+        None => return Err(EvalError::schema("$.evalSet", "missing `evalSet`")),
     };
     let mut actual = IndexMap::new();
-    for (id, invs) in a.actual.unwrap_or_default() {
-        let path = format!("$.actual{}", crate::schema::config::key_path(&id));
-        let invs: Vec<Invocation> = from_value(&invs, &path)?;
-        actual.insert(id, invs);
+    match a.get("actual") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(m)) => {
+            for (id, invs) in m {
+                let path = format!("$.actual{}", crate::schema::config::key_path(id));
+                let invs: Vec<Invocation> = from_value(invs, &path)?;
+                actual.insert(id.clone(), invs);
+            }
+        }
+        Some(_) => return Err(EvalError::schema("$.actual", "`actual` maps eval ids to invocations")),
     }
     Ok(to_json(&crate::agents_cli::write::to_dataset(&set, &actual)))
 }

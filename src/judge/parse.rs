@@ -388,9 +388,10 @@ pub fn score_answer(text: &str) -> Option<(f64, String)> {
     // JSON objects first: each `{` is tried as the start of one (a bounded number of them, so a
     // hostile answer full of braces costs linear time).
     for (start, _) in text.match_indices('{').take(64) {
-        let Some(rest) = text.get(start..) else { continue };
-        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<serde_json::Value>();
-        let Some(Ok(serde_json::Value::Object(o))) = values.next() else {
+        let Some(object) = text.get(start..).and_then(balanced) else {
+            continue;
+        };
+        let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(object) else {
             continue;
         };
         let Some(score) = o.get("score").and_then(number) else {
@@ -408,6 +409,30 @@ pub fn score_answer(text: &str) -> Option<(f64, String)> {
     })?;
     let score = re.captures(text)?.get(1)?.as_str().parse::<f64>().ok()?;
     score.is_finite().then(|| (score, String::new()))
+}
+
+/// The `{...}` that opens `s`, up to its matching brace (braces inside JSON strings skipped),
+/// within its first 256 KiB (a score object is short; a hostile answer costs bounded time).
+fn balanced(s: &str) -> Option<&str> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, b) in s.bytes().enumerate().take(1 << 18) {
+        match (in_string, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_string = false,
+            (true, false, _) => {}
+            (false, _, b'"') => in_string = true,
+            (false, _, b'{') => depth += 1,
+            (false, _, b'}') => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return s.get(..=i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn number(v: &serde_json::Value) -> Option<f64> {
@@ -546,7 +571,10 @@ mod tests {
 
     #[test]
     fn score_answers() {
-        assert_eq!(score_answer(r#"{"score": 4, "explanation": "good"}"#), Some((4.0, "good".into())));
+        assert_eq!(
+            score_answer(r#"{"score": 4, "explanation": "good"}"#),
+            Some((4.0, "good".into()))
+        );
         assert_eq!(
             score_answer("Here it is:\n```json\n{\"explanation\": \"ok {not json}\", \"score\": \"3.5\"}\n```"),
             Some((3.5, "ok {not json}".into()))

@@ -36,7 +36,10 @@ const DESCRIPTIONS: &[(&str, &str)] = &[
     ("multi_turn_task_success", TASK),
     ("multi_turn_trajectory_quality", STEPS),
     ("multi_turn_tool_use_quality", TOOLS),
-    ("final_response_quality", "judge: response meets evalcore's quality rubrics"),
+    (
+        "final_response_quality",
+        "judge: response meets evalcore's quality rubrics",
+    ),
     ("tool_use_quality", "judge: tool calls meet evalcore's rubrics"),
     ("hallucination", "judge: share of supported sentences"),
     ("safety", "judge: response is safe"),

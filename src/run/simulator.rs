@@ -56,7 +56,7 @@ impl SimulatorConfig {
             }
             Some(t) => {
                 return Err(format!(
-                    "user_simulator_config.type must be \"llm_backed\" or \"llm_audio\", found {t}"
+                    "user_simulator_config.type {t} is not supported (ADK 2.13 takes \"llm_backed\" or \"llm_audio\")"
                 ))
             }
         }
@@ -86,7 +86,9 @@ fn audio_fields<'a>(g: &impl Fn(&str, &str) -> Option<&'a Value>) -> Result<(), 
         return Err("user_simulator_config.audio_model must be a string (a model name, or \"cloud_tts\")".into());
     }
     if g("audio_model_configuration", "audioModelConfiguration").is_some_and(|v| !v.is_object()) {
-        return Err("user_simulator_config.audio_model_configuration must be an object (a GenerateContentConfig)".into());
+        return Err(
+            "user_simulator_config.audio_model_configuration must be an object (a GenerateContentConfig)".into(),
+        );
     }
     if let Some(v) = g("include_text_with_audio", "includeTextWithAudio") {
         crate::schema::config::lax_bool(v).ok_or("user_simulator_config.include_text_with_audio must be a boolean")?;

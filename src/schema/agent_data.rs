@@ -54,7 +54,12 @@ pub fn agent_events(inv: &Invocation) -> Vec<Value> {
             .rev()
             .map(|e| e.author.as_str())
             .find(|a| !a.eq_ignore_ascii_case("user"))
-            .or_else(|| inv.app_details.as_ref().and_then(|a| a.agent_details.keys().next()).map(String::as_str))
+            .or_else(|| {
+                inv.app_details
+                    .as_ref()
+                    .and_then(|a| a.agent_details.keys().next())
+                    .map(String::as_str)
+            })
             .unwrap_or(fallback)
             .to_string()
     };
@@ -72,8 +77,12 @@ pub fn agent_events(inv: &Invocation) -> Vec<Value> {
                     out.push(event(&e.author, value_of(c)));
                 }
             }
-            // A final event that kept its content (one with tool calls) is in place already.
-            let in_place = events.last().and_then(|e| e.content.as_ref()) == inv.final_response.as_ref();
+            // A final event that kept its content (one with tool calls: ADK nulls only the others)
+            // is in place already.
+            let in_place = events
+                .last()
+                .and_then(|e| e.content.as_ref())
+                .is_some_and(|c| c.function_calls().next().is_some());
             if slot.is_none() && !in_place {
                 if let Some(f) = &inv.final_response {
                     out.push(event(&author("agent"), value_of(f)));

@@ -69,7 +69,7 @@ test('npm pack ships exactly the package files', () => {
     'LICENSE', 'README.md', 'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'criteria.d.ts', 'history.d.ts', 'index.d.ts', 'index.js',
     'lib/adapters/adk.js', 'lib/adapters/common.js', 'lib/adapters/generic.js', 'lib/adk_layout.js', 'lib/adk_text.js', 'lib/api.js',
     'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
-    'lib/cli/eval_set.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 
+    'lib/cli/eval_set.js', 'lib/cli/grade.js', 'lib/cli/main.js', 'lib/cli/metrics.js', 'lib/cli/migrate.js', 
     'lib/cli/progress.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/view.js', 'lib/cli/web.js', 'lib/columns.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/health.js', 'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
     'lib/recorded.js', 'lib/remote.js', 'lib/report_html.js', 'lib/reports.js', 'lib/reports_node.js', 'lib/results_view.js', 'lib/resume.js', 'lib/run.js', 'lib/server/agents.js', 'lib/server/config.js', 'lib/server/devtools.js', 'lib/server/devui.js', 'lib/server/handler.js',
     'lib/server/http.js', 'lib/server/index.js', 'lib/server/node.js', 'lib/server/pace.js', 'lib/server/worker.js', 'lib/shard_wire.js', 'lib/shards.js',
@@ -105,8 +105,8 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
   assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
-    'validateEvalConfig', 'validateEvalSet']);
+    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'loadEvaluationDataset', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
+    'toEvaluationDataset', 'validateEvalConfig', 'validateEvalSet']);
   assert.deepEqual(out.subpaths, ['AgentEvaluator', 'createHandler', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
   assert.deepEqual(out.server, [200, true], 'evalcore/server answers from the installed tarball');
   assert.match(out.version, /^\d+\.\d+\.\d+/);

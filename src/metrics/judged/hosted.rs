@@ -41,18 +41,42 @@ const TRAJECTORY: Props = &[
 ];
 
 const TOOL_USE: Props = &[
-    ("right_tools", "Each tool call uses the right tool for its step, and no call is unnecessary."),
-    ("valid_arguments", "Every tool call's arguments fit the tool's declaration and are correct given the conversation."),
-    ("outputs_used", "The agent uses the tools' outputs correctly in what it does and says next."),
-    ("workable_order", "Calls that depend on each other come in an order that works."),
+    (
+        "right_tools",
+        "Each tool call uses the right tool for its step, and no call is unnecessary.",
+    ),
+    (
+        "valid_arguments",
+        "Every tool call's arguments fit the tool's declaration and are correct given the conversation.",
+    ),
+    (
+        "outputs_used",
+        "The agent uses the tools' outputs correctly in what it does and says next.",
+    ),
+    (
+        "workable_order",
+        "Calls that depend on each other come in an order that works.",
+    ),
 ];
 
 const RESPONSE: Props = &[
     ("addresses_request", "The response answers what the user asked."),
-    ("grounded", "Every factual claim of the response is supported by the user's prompt or the tool outputs."),
-    ("complete", "The response covers every part of the request, or says what it cannot do."),
-    ("clear", "The response is clear, well organised and no longer than it needs to be."),
-    ("follows_instructions", "The response follows the developer instructions and any constraint in the prompt."),
+    (
+        "grounded",
+        "Every factual claim of the response is supported by the user's prompt or the tool outputs.",
+    ),
+    (
+        "complete",
+        "The response covers every part of the request, or says what it cannot do.",
+    ),
+    (
+        "clear",
+        "The response is clear, well organised and no longer than it needs to be.",
+    ),
+    (
+        "follows_instructions",
+        "The response follows the developer instructions and any constraint in the prompt.",
+    ),
 ];
 
 /// The hosted metrics judged here, by name; ADK's `_v1` names share agents-cli's definitions.
@@ -88,7 +112,11 @@ fn rubric(id: &str, text: &str) -> Rubric {
 /// content: {property: {description}}}]}}`), the group chosen by `rubric_group_key` when the
 /// case has several. None when the case has no group.
 fn case_rubrics(ctx: &Ctx, c: &Criterion, metric: &str) -> Result<Option<Vec<Rubric>>, NotEvaluated> {
-    let Some(groups) = ctx.case_extra.and_then(|e| e.get("rubric_groups")).and_then(Value::as_object) else {
+    let Some(groups) = ctx
+        .case_extra
+        .and_then(|e| e.get("rubric_groups"))
+        .and_then(Value::as_object)
+    else {
         return Ok(None);
     };
     let key = c.field("rubric_group_key", "rubricGroupKey").and_then(Value::as_str);
@@ -108,7 +136,10 @@ fn case_rubrics(ctx: &Ctx, c: &Criterion, metric: &str) -> Result<Option<Vec<Rub
             ))
         }
     };
-    let list = group.get("rubrics").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let list = group
+        .get("rubrics")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
     let rubrics: Vec<Rubric> = list
         .iter()
         .enumerate()
@@ -140,7 +171,10 @@ pub fn hosted<'a>(
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
     Box::pin(async move {
         let Some((_, scope, _)) = HOSTED.iter().find(|(n, _, _)| *n == metric) else {
-            return Err(NotEvaluated::new("unknown_metric", format!("{metric} is not a hosted metric")));
+            return Err(NotEvaluated::new(
+                "unknown_metric",
+                format!("{metric} is not a hosted metric"),
+            ));
         };
         let given = &crate::metrics::judge_criterion(metric, c)?.rubrics;
         let rubrics = match (given.is_empty(), scope) {

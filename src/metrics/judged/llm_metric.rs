@@ -113,7 +113,10 @@ fn resolve(ctx: &Ctx, name: &str, metric: &str) -> Result<Option<String>, NotEva
         "reference" => match extra.and_then(|e| e.get("reference")).filter(|v| !v.is_null()) {
             Some(r) => field_text(r),
             None => {
-                let expected = ctx.expected.and_then(|e| e.last()).and_then(|e| e.final_response.as_ref());
+                let expected = ctx
+                    .expected
+                    .and_then(|e| e.last())
+                    .and_then(|e| e.final_response.as_ref());
                 match expected {
                     Some(r) => text_of(Some(r)).into_owned(),
                     None => return Err(missing("`reference`")),
@@ -212,4 +215,57 @@ pub fn llm_metric<'a>(
         }
         Ok(at_last_turn(last, cell))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::Invocation;
+    use serde_json::json;
+
+    fn ctx_with<'a>(actual: &'a [Invocation], extra: &'a crate::schema::content::JsonObject) -> Ctx<'a> {
+        Ctx {
+            actual,
+            expected: None,
+            scenario: None,
+            call_index: None,
+            case_rubrics: None,
+            explain: false,
+            case_extra: Some(extra),
+        }
+    }
+
+    fn spec(template: &str) -> Spec {
+        Spec {
+            template: template.into(),
+            system_instruction: None,
+            informational: false,
+            options: JudgeModelOptions::default(),
+        }
+    }
+
+    #[test]
+    fn placeholders_are_filled_and_other_braces_kept() {
+        let inv = Invocation {
+            user_content: Content::from_text("user", "Hi"),
+            final_response: Some(Content::from_text("model", "Hello.")),
+            ..Invocation::default()
+        };
+        let extra = json!({"context": {"parts": [{"text": "ctx"}]}, "meta": {"tier": "gold"}, "n": 3})
+            .as_object()
+            .cloned()
+            .unwrap();
+        let actual = [inv];
+        let ctx = ctx_with(&actual, &extra);
+        let t = "{prompt}|{response}|{context}|{meta.tier}|{n}|{missing}|{\"score\": 1}|{ x }|{";
+        assert_eq!(
+            fill(&ctx, &spec(t), "m").unwrap(),
+            "Hi|Hello.|ctx|gold|3|{missing}|{\"score\": 1}|{ x }|{"
+        );
+        let e = fill(&ctx, &spec("{reference}"), "m").err().unwrap();
+        assert_eq!(e.reason, "missing_field");
+        assert!(fill(&ctx, &spec("rate {response}"), "m")
+            .unwrap()
+            .ends_with(prompts::SCORE_FORMAT));
+    }
 }

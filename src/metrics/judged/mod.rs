@@ -182,7 +182,9 @@ pub(crate) fn score_cell(
         None if score.is_none() => {
             cell.details.reason = Some("unparsable_answer");
             cell.details.error = Some(match range {
-                Some((lo, hi)) => format!("no judge answer carried a score from {lo} to {hi} (`{{\"score\": <number>}}`)"),
+                Some((lo, hi)) => {
+                    format!("no judge answer carried a score from {lo} to {hi} (`{{\"score\": <number>}}`)")
+                }
                 None => "no judge answer carried a score (`{\"score\": <number>}`)".to_string(),
             });
         }

@@ -246,7 +246,9 @@ pub(super) fn per_invocation_rubric_metric<'a>(
         let per_invocation = (0..ctx.actual.len())
             .map(|i| match skipped.contains(&i) {
                 true => Cell::not_evaluated("nothing_to_judge", "this invocation made no tool calls".to_string()),
-                false => judged.next().unwrap_or_else(|| Cell::not_evaluated("judge_error", String::new())),
+                false => judged
+                    .next()
+                    .unwrap_or_else(|| Cell::not_evaluated("judge_error", String::new())),
             })
             .collect();
         Ok(summarize(per_invocation, c.threshold))
