@@ -165,7 +165,7 @@ pub(crate) fn score_cell(
     let answers: Vec<(f64, String)> = samples
         .iter()
         .filter_map(|s| s.as_ref().ok())
-        .filter_map(|t| crate::judge::parse::score_answer(t))
+        .filter_map(|t| crate::judge::score::score_answer(t))
         .filter(|(v, _)| range.is_none_or(|(lo, hi)| (lo..=hi).contains(v)))
         .collect();
     let scores: Vec<f64> = answers.iter().map(|a| a.0).collect();
