@@ -17,7 +17,10 @@ cd "$ROOT"
 # where they read the same as the core's echo (src/api/same_json.rs; ~200 ms less end to end).
 # 474 KiB since validateEvalSet knows a valid set in its usual shape from one scan
 # (src/schema/accept.rs: +3.1 KB, validation ~3x faster).
-BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-485376}
+# 508 KiB since agents-cli's datasets and configs are read and written by the core and the hosted
+# service's metrics (ADK's four Vertex-only names, agents-cli's seven, custom LLM metrics) are
+# judged here (issue 29: 485,007 -> 519,632, +34.6 KB; docs/metrics-hosted.md says what takes it).
+BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-520192}
 OUT="$ROOT/pkg/wasm"
 NAME=evalcore_core
 TARGET_DIR=$(cargo metadata --format-version 1 --no-deps 2>/dev/null \
