@@ -411,11 +411,11 @@ mod tests {
     /// Issue 24: under strict nothing runs, so no message says what a run would do.
     #[test]
     fn strict_messages_do_not_promise_not_evaluated() {
-        let v = json!({"criteria": {"respone_match_score": 0.8, "response_evaluation_score": 1,
+        let v = json!({"criteria": {"respone_match_score": 0.8, "rouge_score": 1,
             "tool_trajectory_avg_score": {"threshold": 1, "match_type": "INORDER"}}})
         .to_string();
         let messages = |strict: bool, key: &str| -> Vec<String> {
-            let out: Value = serde_json::from_str(&validate_eval_config(&v, &ConfigOptions { strict })).unwrap();
+            let out: Value = serde_json::from_str(&validate_eval_config(&v, &ConfigOptions { strict, ..Default::default() })).unwrap();
             out[key]
                 .as_array()
                 .unwrap()
@@ -435,7 +435,7 @@ mod tests {
             errors.iter().all(|m| !m.contains("will be NOT_EVALUATED")),
             "{errors:?}"
         );
-        let e = load_config(&v, &ConfigOptions { strict: true }).unwrap_err();
+        let e = load_config(&v, &ConfigOptions { strict: true, ..Default::default() }).unwrap_err();
         assert!(!e.message.contains("will be NOT_EVALUATED"), "{}", e.message);
     }
 

@@ -177,11 +177,13 @@ fn reads(metric: &str) -> Option<&'static [&'static str]> {
         _ if super::EFFICIENCY.iter().any(|(n, _)| *n == metric) => &[],
         C::ToolName => &[],
         C::ToolTrajectory | C::ToolParameters | C::TrajectoryF1 => &["tool_args"],
-        // response_match_score (and the Vertex facades, never scored here).
+        // response_match_score.
         C::Base => &["final_response"],
         C::LlmAsAJudge => &["user_content", "final_response"],
         C::UserSimulator => &["user_content"],
-        C::RubricsBased | C::Hallucinations => &["user_content", "final_response", "tool_args", "tool_responses"],
+        C::RubricsBased | C::Hallucinations | C::Hosted => {
+            &["user_content", "final_response", "tool_args", "tool_responses"]
+        }
     })
 }
 
