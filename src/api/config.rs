@@ -415,7 +415,14 @@ mod tests {
             "tool_trajectory_avg_score": {"threshold": 1, "match_type": "INORDER"}}})
         .to_string();
         let messages = |strict: bool, key: &str| -> Vec<String> {
-            let out: Value = serde_json::from_str(&validate_eval_config(&v, &ConfigOptions { strict, ..Default::default() })).unwrap();
+            let out: Value = serde_json::from_str(&validate_eval_config(
+                &v,
+                &ConfigOptions {
+                    strict,
+                    ..Default::default()
+                },
+            ))
+            .unwrap();
             out[key]
                 .as_array()
                 .unwrap()
@@ -435,7 +442,14 @@ mod tests {
             errors.iter().all(|m| !m.contains("will be NOT_EVALUATED")),
             "{errors:?}"
         );
-        let e = load_config(&v, &ConfigOptions { strict: true, ..Default::default() }).unwrap_err();
+        let e = load_config(
+            &v,
+            &ConfigOptions {
+                strict: true,
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
         assert!(!e.message.contains("will be NOT_EVALUATED"), "{}", e.message);
     }
 
