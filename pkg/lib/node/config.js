@@ -4,10 +4,14 @@
 //! here (the `yaml` package, Node only) and converted by the core like its JSON ones.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parse as parseYamlText, YAMLParseError } from 'yaml';
+import { createRequire } from 'node:module';
 import { EvalError, getLimits, loadEvalConfig } from '../../index.js';
 import { UsageError } from '../errors.js';
 import { inFile, isRegularFile, readRegularFile } from './files.js';
+
+// The `yaml` package is loaded when a YAML file is first read: a JSON config (ADK's) never loads it.
+let yamlPackage = null;
+const yaml = () => (yamlPackage ??= createRequire(import.meta.url)('yaml'));
 
 /** agents-cli's config file names, as its scaffold writes them. */
 const AGENTS_CLI_CONFIGS = ['eval_config.yaml', 'eval_config.yml', 'eval_config.json'];
@@ -26,9 +30,9 @@ export function parseYaml(bytes, what = 'YAML') {
     throw new EvalError('too_large', '', `${what}: ${bytes.byteLength} bytes are over the limit of ${maxTextBytes} (raise maxTextBytes with setLimits)`);
   }
   try {
-    return parseYamlText(new TextDecoder('utf-8', { fatal: true }).decode(bytes), { maxAliasCount: 100, uniqueKeys: true, prettyErrors: true }) ?? null;
+    return yaml().parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes), { maxAliasCount: 100, uniqueKeys: true, prettyErrors: true }) ?? null;
   } catch (e) {
-    if (e instanceof YAMLParseError) {
+    if (e instanceof yaml().YAMLParseError) {
       const at = e.linePos?.[0];
       const where = at ? ` at line ${at.line}, column ${at.col}` : '';
       throw new EvalError('invalid_yaml', '', `invalid YAML${where}: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`, { cause: e });
