@@ -13,8 +13,15 @@ FUZZ=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$FUZZ/.." && pwd)
 SHARED=${SHARED:-$ROOT/../shared}
 OUT=${1:-$FUZZ/corpus}
-TARGETS="eval_set validate_eval_set eval_config result_file result_report judge_answer provider_reply retry_after tokenize rouge evaluate_invocations load_traces"
+TARGETS="eval_set dataset validate_eval_set eval_config result_file result_report judge_answer provider_reply retry_after tokenize rouge evaluate_invocations load_traces"
 for t in $TARGETS; do mkdir -p "$OUT/$t"; done
+
+# agents-cli datasets (the examples of its documentation, traces it recorded).
+for f in "$ROOT"/tests/data/agents_cli/*.json; do
+  [ -e "$f" ] || continue
+  cp "$f" "$OUT/dataset/$(basename "$f")"
+  cp "$f" "$OUT/eval_set/agents-cli-$(basename "$f")"
+done
 
 # Whole files: eval sets and legacy test files, configs, result files.
 n=0

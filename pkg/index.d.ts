@@ -23,6 +23,8 @@ export type ErrorCode =
   | "freed"
   /** `evaluate({ strict: true })`: a metric came back NOT_EVALUATED (the error's `result` holds the run). */
   | "strict"
+  /** A YAML config (agents-cli's eval_config.yaml) that does not parse; the message says where. */
+  | "invalid_yaml"
   | (string & {});
 
 /** Thrown for every input the core rejects; a thrown error never leaves the module unusable. */
@@ -92,7 +94,37 @@ export type ConfigText = string | Uint8Array | ArrayBuffer;
  * Where a function takes a config: a typed object (a config loadEvalConfig returned is one), or
  * its text or bytes.
  */
-export type ConfigArg<Custom extends string = never> = EvalConfigInput<Custom> | ConfigText;
+export type ConfigArg<Custom extends string = never> = EvalConfigInput<Custom> | AgentsCliConfigInput | ConfigText;
+
+/**
+ * agents-cli's eval config (its eval_config.yaml, parsed; or its JSON form): `metrics_to_run`
+ * selects built-in metrics (`evalcore metrics` lists them) and entries of the `custom_metrics`
+ * pool. loadEvalConfig returns the ADK config evalcore runs for it.
+ */
+export interface AgentsCliConfigInput {
+  metrics_to_run?: string[];
+  custom_metrics?: AgentsCliMetric[];
+}
+
+/** An entry of agents-cli's `custom_metrics` pool. */
+export interface AgentsCliMetric {
+  name: string;
+  /** An LLM metric: `{prompt}`, `{response}`, `{agent_data}`, `{reference}`, `{context}` and any case field are filled in; the judge answers `{score, explanation}`. */
+  prompt_template?: string;
+  /** A Python metric: NOT_EVALUATED here (write it as a JS custom metric). */
+  custom_function?: string;
+  custom_function_file?: string;
+  execution?: 'local' | 'remote';
+  judge_model?: string;
+  /** Samples per case, 1 to 32; the score is their mean. */
+  judge_model_sampling_count?: number;
+  judge_model_system_instruction?: string;
+  judge_model_generation_config?: JsonObject;
+  /** For a built-in metric's name: which of a case's `rubric_groups` it grades. */
+  metric_spec_parameters?: { rubric_group_key?: string; [key: string]: JsonValue | undefined };
+  /** evalcore's: the score a case must reach (default 1 for built-ins; without it an LLM metric is INFORMATIONAL). */
+  threshold?: number;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Host-facing interfaces (hand-written: they describe what the host passes in)
@@ -506,9 +538,48 @@ export interface TracesReport {
 }
 
 
+/** An agents-cli EvaluationDataset (the Gemini platform evaluation SDK's shape). */
+export interface EvaluationDataset {
+  eval_cases: JsonObject[];
+}
+
+/** loadEvaluationDataset's answer. */
+export interface LoadedDataset {
+  eval_set: EvalSet;
+  /** The recorded invocations of the cases that are traces, by eval id. */
+  actual: { [evalId: string]: Invocation[] };
+  /** Eval ids of the traces, to grade (evaluate with `actual`). */
+  grading: string[];
+  /** Eval ids of the cases an agent must run (a prompt, a conversation ending with the user, a user scenario). */
+  inference: string[];
+}
+
+/**
+ * Reads an agents-cli EvaluationDataset (or any eval set loadEvalSet takes): each case becomes
+ * an eval case (`reference`, `context`, `rubric_groups` and custom fields kept on it), and a case
+ * with complete turns also gives its recorded invocations. Errors point into the file's own keys.
+ */
+export declare function loadEvaluationDataset(input: JsonInput, options?: { id?: string }): LoadedDataset;
+
+/**
+ * An eval set as an agents-cli EvaluationDataset: the cases of `actual` (or of `result`'s first
+ * run) as traces agents-cli can grade, the others as inference input. Read back, the same data.
+ */
+export declare function toEvaluationDataset(args: {
+  evalSet: EvalSet | JsonInput;
+  actual?: { [evalId: string]: Invocation[] };
+  result?: EvalSetResult;
+}): EvaluationDataset;
+
 export interface LoadEvalConfigOptions {
   /** Count every warning of validateEvalConfig as an error (the thrown EvalError lists them). */
   strict?: boolean;
+  /**
+   * The metrics to run (agents-cli's `--metrics`): replaces an agents-cli config's
+   * `metrics_to_run`; of an ADK config keeps these criteria (a metric it does not name runs at
+   * threshold 1).
+   */
+  metrics?: string[];
 }
 
 /**
@@ -685,7 +756,7 @@ export declare function metricsInfo(): MetricInfo[];
 /** One metric of the core's registry (metricsInfo, GET /v1/metrics of evalcore/server). */
 export interface MetricInfo {
   name: string;
-  kind: 'scored' | 'judged' | 'informational' | 'unsupported';
+  kind: 'scored' | 'judged' | 'informational';
   needs_judge: boolean;
   criterion_class: string;
   description: string;

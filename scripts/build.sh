@@ -17,18 +17,11 @@ cd "$ROOT"
 # where they read the same as the core's echo (src/api/same_json.rs; ~200 ms less end to end).
 # 474 KiB since validateEvalSet knows a valid set in its usual shape from one scan
 # (src/schema/accept.rs: +3.1 KB, validation ~3x faster).
-# 476 KiB since an agent reports its model / tool `timings` (src/run/timing.rs, ADK's interval
-# rule) and the efficiency metrics say why a figure is missing (+2.1 KB; issue 25).
-# 477 KiB since every loader bounds eval_set_id and eval_id (setLimits maxIdBytes, issue 24: one
-# long id repeated into every case made a 0.5 MiB request a 107 MB answer): +0.7 KB.
-# 480 KiB (STYLE.md's ceiling) since run comparison and judge calibration keep their statistics in the core
-# (src/compare: numpy-exact sums, the Student-t tail and quantile to near double precision,
-# Holm, McNemar's exact test, Wilson, kappa; +5.4 KB gzip; the bookkeeping is pkg/lib/compare.js).
-# (+1.2 KB since the errors a newcomer meets (issue 24) say more: invalid JSON's line and column,
-# a did-you-mean for an eval set's unknown keys, strict config errors worded as errors (+1.2 KB)).
-# (+1.9 KB since an invocation's unrecorded fields (a trace without content: `missing`) make the
-# metrics that read them NOT_EVALUATED (src/metrics/case.rs: +1.9 KB). The trace import itself
-# is a module of its own (pkg/wasm-traces/, its own budget below): +78 KB gzip here otherwise.
+# Since then, issues 24-29 (main module, gzip -9): +2.1 KB agent timings and why a figure is
+# missing (issue 25), +0.7 KB bounded ids (24), +1.2 KB a newcomer's errors (24), +1.9 KB
+# unrecorded fields NOT_EVALUATED (26), +5.4 KB run-comparison statistics (27), +34.6 KB
+# agents-cli datasets, configs and the hosted metrics (29). STYLE.md's ceiling for the main
+# module is 480 KiB; what is not on the scoring path goes to the second, lazily loaded module.
 BUDGET_GZIP=${EVALCORE_GZIP_BUDGET:-491520}
 OUT="$ROOT/pkg/wasm"
 NAME=evalcore_core

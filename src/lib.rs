@@ -1,8 +1,9 @@
 //! evalcore: Google ADK's agent evaluation (eval sets, metrics, results) as a pure Rust core,
 //! with a thin wasm skin for JavaScript hosts.
 //!
-//! Arrows point one way: `wasm -> api -> traces -> run -> metrics -> text -> schema -> error`.
+//! Arrows point one way: `wasm -> api -> (traces, agents_cli) -> run -> metrics -> text -> schema -> error`.
 
+pub mod agents_cli;
 pub mod api;
 pub mod compare;
 pub mod error;

@@ -2,6 +2,7 @@
 //! the always-on efficiency metrics, and the case status (SPEC §4.3-4.5).
 
 use super::call_index::CallIndex;
+use super::judged::llm_metric;
 use super::{known_metrics, Ctx, Metric, NotEvaluated, Outcome, EFFICIENCY};
 use crate::error::{ErrorCode, EvalError, Result};
 use crate::schema::result::{CaseOutcome, Cell, EvalStatus, MetricHeader, MetricRun};
@@ -176,11 +177,13 @@ fn reads(metric: &str) -> Option<&'static [&'static str]> {
         _ if super::EFFICIENCY.iter().any(|(n, _)| *n == metric) => &[],
         C::ToolName => &[],
         C::ToolTrajectory | C::ToolParameters | C::TrajectoryF1 => &["tool_args"],
-        // response_match_score (and the Vertex facades, never scored here).
+        // response_match_score.
         C::Base => &["final_response"],
         C::LlmAsAJudge => &["user_content", "final_response"],
         C::UserSimulator => &["user_content"],
-        C::RubricsBased | C::Hallucinations => &["user_content", "final_response", "tool_args", "tool_responses"],
+        C::RubricsBased | C::Hallucinations | C::Hosted => {
+            &["user_content", "final_response", "tool_args", "tool_responses"]
+        }
     })
 }
 
@@ -209,16 +212,19 @@ pub struct Ports<'a> {
 }
 
 fn header_of(name: &str, criterion: &Criterion) -> MetricHeader {
+    // An informational custom LLM metric was given no threshold: it reports a score only.
+    let informational = criterion.extra.get("informational") == Some(&serde_json::Value::Bool(true));
     MetricHeader {
         name: name.to_string(),
-        threshold: Some(criterion.threshold),
+        threshold: (!informational).then_some(criterion.threshold),
         criterion: Some(criterion.to_json()),
     }
 }
 
 /// One configured metric, the one dispatch path for every caller: a custom metric of the host,
-/// then the embedding application's Rust metrics, then the built-ins (which answer at once
-/// unless they ask the judge).
+/// then the embedding application's Rust metrics, then a metric the criterion defines itself (an
+/// LLM metric's `prompt_template`; a Python `custom_function`, which cannot run here), then the
+/// built-ins (which answer at once unless they ask the judge).
 async fn run_configured(name: &str, criterion: &Criterion, ctx: &Ctx<'_>, ports: Ports<'_>, gaps: &[Gap]) -> MetricRun {
     let n = ctx.actual.len();
     let header = header_of(name, criterion);
@@ -228,6 +234,16 @@ async fn run_configured(name: &str, criterion: &Criterion, ctx: &Ctx<'_>, ports:
         super::custom::run(custom, name, ctx, criterion).await
     } else if let Some(m) = ports.metrics.iter().find(|m| m.name() == name) {
         m.evaluate(ctx, criterion, ports.judge).await
+    } else if llm_metric::is_llm_metric(criterion) {
+        match ports.judge {
+            Some(j) => llm_metric::llm_metric(ctx, criterion, j, name).await,
+            None => Err(NotEvaluated::new(
+                "needs_judge",
+                format!("{name} is a custom LLM metric: pass a `judge` ({{provider, model, baseUrl?, fetch?}}) to evaluate it"),
+            )),
+        }
+    } else if llm_metric::is_code_metric(criterion) {
+        Err(llm_metric::code_metric(name))
     } else if let Some(b) = super::builtin(name) {
         b.evaluate(ctx, criterion, ports.judge).await
     } else {
@@ -258,6 +274,7 @@ pub async fn evaluate_case_with(
         call_index: run.call_index,
         case_rubrics: case.rubrics.as_deref(),
         explain: run.explain,
+        case_extra: Some(&case.extra),
     };
     let ctx = &ctx;
     let futs = config

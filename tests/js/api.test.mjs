@@ -14,8 +14,8 @@ test('node entry: ready at import; init/initSync are harmless no-ops', async () 
 test('node entry: exports exactly the documented API', () => {
   assert.deepEqual(Object.keys(api).sort(), [
     'EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync', 'initTraces',
-    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'loadTraces', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
-    'tracesToEvalSet', 'validateEvalConfig', 'validateEvalSet',
+    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'loadEvaluationDataset', 'loadTraces', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
+    'toEvaluationDataset', 'tracesToEvalSet', 'validateEvalConfig', 'validateEvalSet',
   ]);
 });
 

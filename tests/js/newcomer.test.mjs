@@ -94,13 +94,15 @@ describe('broken JSON says where (line and column)', () => {
   });
 });
 
-test('a YAML config is named as such, whatever its file name', () => {
+test('a YAML config is read by its .yaml name; YAML in a file named .json is named as such', () => {
   writeFileSync(join(starter, 'config.yaml'), 'criteria:\n  response_match_score: 0.8\n');
-  usageError(cli(starter, ['eval', 'agent.mjs', SET, '--config_file_path', 'config.yaml']),
-    /config\.yaml: the config is YAML, but eval configs are JSON \(as in ADK\): write it as test_config\.json, e\.g\. \{"criteria"/);
+  const ok = cli(starter, ['eval', 'agent.mjs', SET, '--config_file_path', 'config.yaml', '--no_save']);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /criteria=\{'response_match_score': 0\.8\}/);
   const dir = project('yaml_beside');
   writeFileSync(join(dir, 'evals', 'test_config.json'), '# thresholds\ncriteria:\n  response_match_score: 0.8\n');
-  usageError(cli(dir, ['eval', 'agent.mjs', SET]), /test_config\.json: the config is YAML, but eval configs are JSON/);
+  usageError(cli(dir, ['eval', 'agent.mjs', SET]),
+    /test_config\.json: the config is YAML in a file not named \.yaml: .*ADK's test_config\.json is JSON, e\.g\. \{"criteria"/);
   // A JSON config that is merely broken is not called YAML.
   writeFileSync(join(dir, 'evals', 'test_config.json'), '{"criteria": }');
   const r = cli(dir, ['eval', 'agent.mjs', SET]);

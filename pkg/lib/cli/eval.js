@@ -45,6 +45,8 @@ export const FLAGS = {
   session: 'list',
   config: 'string',
   ...BASELINE_FLAGS,
+  metrics: 'string',
+  custom_metrics: 'string',
 };
 
 /** Default --agent_timeout: a turn that never answers fails its case instead of hanging the run. */
@@ -59,7 +61,8 @@ AGENT_MODULE   a .js/.mjs file (or a folder with agent.mjs / agent.js / index.js
                \`agent\` (an evalcore Agent callback), \`default\`, \`rootAgent\` / \`root_agent\`
                (an @google/adk agent) or \`getAgent()\`. Its folder is the app: eval set ids are
                looked up as <folder>/<id>.evalset.json and results go to <folder>/.adk/eval_history/.
-EVAL_SET       an eval set file (current schema, legacy *.test.json list, legacy named list), a
+EVAL_SET       an eval set file (current schema, legacy *.test.json list, legacy named list,
+               agents-cli's EvaluationDataset: its user turns are played to the agent), a
                folder (every *.test.json / *.evalset.json under it, each with the
                test_config.json beside it, as AgentEvaluator finds them) or, when the first one
                is neither, eval set ids. \`file.json:a,b\` runs only cases a and b (ids are
@@ -78,8 +81,15 @@ efficiency); the others are NOT_EVALUATED (missing_expected). Results go to --re
   --session ID                only this recorded session (repeat for more)
 
 Options:
-  --config_file_path PATH     eval config (also --config); default: test_config.json beside the
-                              one eval set file given, else ADK's default criteria
+  --config_file_path PATH     eval config (also --config): ADK's (JSON) or agents-cli's
+                              (metrics_to_run and custom_metrics, YAML or JSON); default:
+                              test_config.json beside the one eval set file given, else an
+                              eval_config.yaml beside it or one folder up (agents-cli's layout),
+                              else ADK's default criteria
+  --metrics A,B               run only these metrics (agents-cli's --metrics: replaces
+                              metrics_to_run; with an ADK config, keeps these criteria)
+  --custom_metrics MODULE     a .js/.mjs module whose exports are custom metric functions, by
+                              metric name (what a Python custom_function becomes in JS)
   --print_detailed_results    print every case's metrics and invocations
   --num_runs N                run every case N times (default 1)
   --run_name LABEL            a label for this run, kept in the result files as
@@ -302,12 +312,36 @@ function splitByRun(result) {
 
 /**
  * Config warnings of validateEvalConfig, as lines naming the file; under --strict they are the
- * errors that stop the run (worded as such: nothing will be NOT_EVALUATED, nothing runs).
+ * errors that stop the run (worded as such: nothing will be NOT_EVALUATED, nothing runs). A Python
+ * metric that a --custom_metrics module computes in JS is no warning.
  */
-function configWarnings(raw, path, strict) {
-  if (raw === null) return [];
-  const { errors, warnings } = validateEvalConfig(raw, { strict });
-  return strict ? errors.map((e) => `error: ${path}: ${e.path}: ${e.message}`) : warnings.map((w) => `warning: ${path}: ${w.path}: ${w.message}`);
+export function configWarnings({ source, options }, path, strict, customMetrics = undefined) {
+  if (source === null || source === undefined) return [];
+  const { errors, warnings } = validateEvalConfig(source, { ...options, strict });
+  const given = Object.keys(customMetrics ?? {});
+  const computed = (w) => given.some((name) => w.message.startsWith(`${name} is a Python function`));
+  return strict ? errors.filter((e) => !computed(e)).map((e) => `error: ${path}: ${e.path}: ${e.message}`)
+    : warnings.filter((w) => !computed(w)).map((w) => `warning: ${path}: ${w.path}: ${w.message}`);
+}
+
+/** The metrics of --metrics a,b, or undefined. */
+export function metricsFromFlag(value, command) {
+  if (value === undefined) return undefined;
+  const names = value.split(',').map((m) => m.trim()).filter((m) => m !== '');
+  if (names.length === 0) throw new UsageError('--metrics needs metric names, separated by commas', command);
+  return names;
+}
+
+/** The custom metric functions a --custom_metrics module exports, by name. */
+export async function customMetricsFrom(path, command) {
+  if (path === undefined) return undefined;
+  const { pathToFileURL } = await import('node:url');
+  if (!isRegularFile(path)) throw new UsageError(`--custom_metrics: ${path} is not a file`, command);
+  const mod = await import(pathToFileURL(resolve(path)).href);
+  const fns = Object.fromEntries(Object.entries(mod.default && typeof mod.default === 'object' ? mod.default : mod)
+    .filter(([, f]) => typeof f === 'function'));
+  if (Object.keys(fns).length === 0) throw new UsageError(`--custom_metrics: ${path} exports no functions`, command);
+  return fns;
 }
 
 /** Refuses (or warns of) a judge that cannot answer before anything runs: a replay without its cassette, no key. */
@@ -326,20 +360,20 @@ export function checkJudge(judge, remote, opts, say) {
 
 /**
  * The run's configs: one for the run, or (folders, without --config_file_path) the one beside
- * each file. `configOf(set)` reads each once. Their warnings are said before the run; under
- * --strict they stop it (`stop`).
+ * each file. `configOf(set)` reads each once (`metrics`: --metrics). Their warnings are said
+ * before the run; under --strict they stop it (`stop`).
  */
-export function runConfigs(opts, sets, keys, say) {
+export function runConfigs(opts, sets, keys, say, { metrics, customMetrics } = {}) {
   const runConfigPath = resolveConfigPath(opts.config_file_path, keys, COMMAND);
   const configs = new Map();
   const configOf = (set) => {
     const path = opts.config_file_path === undefined && set.configPath !== undefined ? set.configPath : runConfigPath;
-    if (!configs.has(path)) configs.set(path, { path, ...readConfig(path) });
+    if (!configs.has(path)) configs.set(path, { path, ...readConfig(path, { metrics }) });
     return configs.get(path);
   };
   for (const set of sets) configOf(set);
   if (sets.length === 0) configOf({});
-  const warnings = [...configs.values()].flatMap((c) => configWarnings(c.raw, c.path, opts.strict === true));
+  const warnings = [...configs.values()].flatMap((c) => configWarnings(c, c.path, opts.strict === true, customMetrics));
   for (const w of warnings) say(w);
   const stop = opts.strict === true && warnings.length > 0;
   if (stop) say(`error: --strict: the config has ${warnings.length} problem(s) that would leave metrics NOT_EVALUATED; nothing was run`);
@@ -374,11 +408,13 @@ export async function runEval(argv, io) {
   const baseline = readBaseline(opts, COMMAND);
   const modulePath = resolveAgentPath(agentArg, COMMAND);
   const { appDir, appName } = appLocation(modulePath);
+  const metrics = metricsFromFlag(opts.metrics, COMMAND);
+  const customMetrics = await customMetricsFrom(opts.custom_metrics, COMMAND);
   const selectors = parseSelectors(setArgs);
   const sets = collectEvalSets(selectors, appDir, say);
   const historyDir = opts.results_dir !== undefined ? resolve(opts.results_dir) : evalHistoryDir(appDir);
   validatePathSegment(appName, 'app_name');
-  const { configOf, stop } = runConfigs(opts, sets, [...selectors.keys()], say);
+  const { configOf, stop } = runConfigs(opts, sets, [...selectors.keys()], say, { metrics, customMetrics });
   if (stop) return 1;
 
   const { agent } = await loadAgent(modulePath, COMMAND, { logLevel, logStream: io.stderr });
@@ -408,6 +444,7 @@ export async function runEval(argv, io) {
       };
       if (judge) args.judge = judge;
       if (remote) args.remote = remote;
+      if (customMetrics) args.customMetrics = customMetrics;
       if (opts.concurrency !== undefined) args.concurrency = opts.concurrency;
       if (evalIds !== undefined) args.evalIds = evalIds;
       try {

@@ -8,7 +8,7 @@ import { loadTraceFiles, looksLikeTraces } from '../node/trace_files.js';
 import { UsageError } from './args.js';
 import { criteriaLine } from './config.js';
 import { readBaseline } from './compare.js';
-import { checkJudge, collectEvalSets, judgeFromFlags, reportRun, runConfigs } from './eval.js';
+import { checkJudge, collectEvalSets, customMetricsFrom, judgeFromFlags, metricsFromFlag, reportRun, runConfigs } from './eval.js';
 import { createProgress } from './progress.js';
 import { parseSelectors } from './selectors.js';
 import { warningLines } from './traces.js';
@@ -79,7 +79,9 @@ export async function runEvalTraces(positionals, opts, io) {
   }
   const selectors = setArgs.length > 0 ? parseSelectors(setArgs) : new Map();
   const sets = setArgs.length > 0 ? collectEvalSets(selectors, process.cwd(), say) : [];
-  const { configOf, stop } = runConfigs(opts, sets, [...selectors.keys()], say);
+  const metrics = metricsFromFlag(opts.metrics, COMMAND);
+  const customMetrics = await customMetricsFrom(opts.custom_metrics, COMMAND);
+  const { configOf, stop } = runConfigs(opts, sets, [...selectors.keys()], say, { metrics, customMetrics });
   if (stop) return 1;
   const baseDir = setArgs.length > 0 && sets.length > 0 ? dirname(resolve([...selectors.keys()][0])) : process.cwd();
   const historyDir = opts.results_dir !== undefined ? resolve(opts.results_dir) : evalHistoryDir(baseDir);
@@ -110,6 +112,7 @@ export async function runEvalTraces(positionals, opts, io) {
       if (set.evalSet) args.evalSet = set.evalSet;
       if (set.evalIds !== undefined) args.evalIds = set.evalIds;
       if (judge) args.judge = judge;
+      if (customMetrics) args.customMetrics = customMetrics;
       if (opts.concurrency !== undefined) args.concurrency = opts.concurrency;
       try {
         setResults.push(await evaluate(args));

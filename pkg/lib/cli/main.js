@@ -13,6 +13,8 @@ Commands:
   compare BASELINE CANDIDATE                 compare two runs (files or folders) with statistics; exit 1
                                              when the candidate regressed (see --fail_on)
   calibrate LABELS RESULT...                 how far each LLM judge agrees with people's labels
+  grade [DATASET...] [--config C]            score agents-cli traces (agents-cli eval grade)
+  metrics [--json]                           list every metric name evalcore accepts
   eval_set create AGENT_MODULE EVAL_SET_ID   create an empty eval set
   eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S
                                              add conversation-scenario cases to an eval set
@@ -69,6 +71,14 @@ export async function main(argv, io) {
         const { runCalibrate } = await import('./compare.js');
         return await runCalibrate(rest, io);
       }
+      case 'grade': {
+        const { runGrade } = await import('./grade.js');
+        return await runGrade(rest, io);
+      }
+      case 'metrics': {
+        const { runMetrics } = await import('./metrics.js');
+        return await runMetrics(rest, io);
+      }
       case 'eval_set': case 'eval-set': {
         const { runEvalSet } = await import('./eval_set.js');
         return await runEvalSet(rest, io);
@@ -94,7 +104,7 @@ export async function main(argv, io) {
         return await runWeb(rest, io);
       }
       default:
-        throw new UsageError(`unknown command "${command}" (expected eval, compare, calibrate, eval_set, init, migrate, serve, traces, view or web; see evalcore --help)`);
+        throw new UsageError(`unknown command "${command}" (expected eval, grade, compare, calibrate, metrics, eval_set, init, migrate, serve, traces, view or web; see evalcore --help)`);
     }
   } catch (e) {
     const line = describeError(e);

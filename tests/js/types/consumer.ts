@@ -280,3 +280,19 @@ const tracesReady: Promise<void> = initTraces();
 // @ts-expect-error tracesToEvalSet needs evalSetId
 tracesToEvalSet('{}', {});
 void gaps; void setText; void tracesReady;
+
+// agents-cli: datasets read and written, its config as loadEvalConfig takes it.
+import { loadEvaluationDataset, toEvaluationDataset } from 'evalcore';
+import type { AgentsCliConfigInput, LoadedDataset, EvaluationDataset } from 'evalcore';
+const dataset: LoadedDataset = loadEvaluationDataset('{"eval_cases": []}', { id: 'traces' });
+const toGrade: string[] = dataset.grading;
+const written: EvaluationDataset = toEvaluationDataset({ evalSet: dataset.eval_set, actual: dataset.actual });
+const fromRun: EvaluationDataset = toEvaluationDataset({ evalSet: dataset.eval_set, result: readBack });
+const agentsCli: AgentsCliConfigInput = {
+  metrics_to_run: ['multi_turn_task_success', 'helpfulness'],
+  custom_metrics: [{ name: 'helpfulness', prompt_template: 'Rate {response}', judge_model_sampling_count: 3, threshold: 3 }],
+};
+const converted = loadEvalConfig(agentsCli, { metrics: ['helpfulness'] });
+// @ts-expect-error metrics_to_run lists names
+loadEvalConfig({ metrics_to_run: [1] });
+void toGrade; void written; void fromRun; void converted;
