@@ -124,7 +124,11 @@ fn base_set(text: &str) -> Result<Value> {
 pub fn traces_to_eval_set(inputs: &[&[u8]], opts: &str) -> Result<String> {
     let o: ToSetOptions = options(opts)?;
     let mut base = o.add_to.as_deref().map(base_set).transpose()?;
-    let base_id = base.as_ref().and_then(|b| b.get("eval_set_id")).and_then(Value::as_str).map(str::to_string);
+    let base_id = base
+        .as_ref()
+        .and_then(|b| b.get("eval_set_id"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let given = o.eval_set_id.filter(|i| !i.trim().is_empty());
     let id = match (given, base_id) {
         (Some(g), Some(b)) if g != b => {
@@ -149,9 +153,17 @@ pub fn traces_to_eval_set(inputs: &[&[u8]], opts: &str) -> Result<String> {
         },
     )?;
     let made = serde_json::to_value(eval_set_of(&loaded, &id)).unwrap_or_default();
-    let new_cases = made.get("eval_cases").and_then(Value::as_array).cloned().unwrap_or_default();
+    let new_cases = made
+        .get("eval_cases")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     let (mut added, mut skipped) = (Vec::new(), Vec::new());
-    let set = match base.as_mut().and_then(|b| b.get_mut("eval_cases")).and_then(Value::as_array_mut) {
+    let set = match base
+        .as_mut()
+        .and_then(|b| b.get_mut("eval_cases"))
+        .and_then(Value::as_array_mut)
+    {
         None => {
             added = new_cases.iter().filter_map(|c| c.get("eval_id").cloned()).collect();
             made

@@ -90,7 +90,10 @@ pub fn of(tree: &Tree, root: usize) -> Vec<TimelineSpan> {
                     tree.ancestors(i).next().and_then(|p| at.get(&p).copied())
                 },
                 agent,
-                detail: DETAIL_KEYS.iter().find_map(|k| attr_str(&s.attrs, k)).map(str::to_string),
+                detail: DETAIL_KEYS
+                    .iter()
+                    .find_map(|k| attr_str(&s.attrs, k))
+                    .map(str::to_string),
                 error: s.error,
             })
         })
