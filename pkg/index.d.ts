@@ -475,16 +475,21 @@ export declare function initTraces(source?: unknown): Promise<void>;
 
 export declare function loadTraces(input: TraceInput | TraceInput[], options?: LoadTracesOptions): LoadedTraces;
 
-export interface TracesToEvalSetOptions {
+/** `evalSetId`, `addTo` or both (then they must name the same set). */
+export type TracesToEvalSetOptions = {
   /** Keep only these sessions. */
   sessionIds?: string[];
-  /** The new set's id; with `addTo`, the existing set's id when given (it must match). */
-  evalSetId?: string;
   /** Also return the set as ADK writes `<id>.evalset.json` (numbers exactly as recorded). */
   text?: boolean;
-  /** An existing eval set file's text: the sessions are added to it as cases; ids it has are skipped. */
-  addTo?: string;
-}
+} & (
+  | {
+    /** The new set's id; with `addTo`, the existing set's id (it must match). */
+    evalSetId: string;
+    /** An existing eval set file's text: the sessions are added to it as cases; ids it has are skipped. */
+    addTo?: string;
+  }
+  | { evalSetId?: string; addTo: string }
+);
 
 /**
  * Each recorded session as an eval case (id = session id) whose conversation is what it did;
