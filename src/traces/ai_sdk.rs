@@ -61,6 +61,8 @@ fn usage(s: &Span) -> Option<Json> {
         ("candidates_token_count", output.map(|o| o - reasoning.unwrap_or(0))),
         ("thoughts_token_count", reasoning),
         ("cached_content_token_count", cached),
+        // The AI SDK's own total (fromAiSdk records it too); ADK's is the model's.
+        ("total_token_count", n(&["ai.usage.totalTokens"])),
     ] {
         if let Some(v) = v {
             u.insert(k.into(), json!(v));
