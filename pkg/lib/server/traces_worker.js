@@ -28,12 +28,62 @@ export { default } from './worker.js';
 /** A Durable Object's storage values are at most 128 KiB: a batch is kept in pieces. */
 const PIECE = 120 * 1024;
 
+const PARTS = { b: 'batches', t: 'traces', s: 'sessions' };
+
+async function sha256(text) {
+  const d = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return [...d].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The index in the object's storage, one value per entry (`i:head`, `i:b:<seq>`, `i:t:<trace>`,
+ * `i:s:<session>`, each `[key, entry]` as JSON): as one value it would pass the 128 KiB limit
+ * with a few hundred sessions held, and a request changes a few entries, so only those are
+ * written. A key past 256 characters (a long session id) is stored under its SHA-256.
+ */
+function indexStorage(storage) {
+  let saved = new Map();
+  async function entriesOf(ix) {
+    const out = new Map([['i:head', JSON.stringify({ seq: ix.seq, bytes: ix.bytes, stats: ix.stats })]]);
+    for (const [p, part] of Object.entries(PARTS)) {
+      for (const [k, v] of Object.entries(ix[part])) out.set(`i:${p}:${k.length <= 256 ? k : `~${await sha256(k)}`}`, JSON.stringify([k, v]));
+    }
+    return out;
+  }
+  return {
+    async load() {
+      const all = await storage.list({ prefix: 'i:' });
+      if (!all.has('i:head')) return undefined;
+      const ix = { ...JSON.parse(all.get('i:head')), batches: {}, traces: {}, sessions: {} };
+      for (const [key, text] of all) {
+        const part = key === 'i:head' ? undefined : PARTS[key[2]];
+        if (part !== undefined) {
+          const [k, v] = JSON.parse(text);
+          ix[part][k] = v;
+        }
+      }
+      saved = new Map(all);
+      return ix;
+    },
+    async save(ix) {
+      const now = await entriesOf(ix);
+      const changed = [...now].filter(([k, v]) => saved.get(k) !== v);
+      const gone = [...saved.keys()].filter((k) => !now.has(k));
+      // put() and delete() take at most 128 keys at once.
+      for (let i = 0; i < changed.length; i += 128) await storage.put(Object.fromEntries(changed.slice(i, i + 128)));
+      for (let i = 0; i < gone.length; i += 128) await storage.delete(gone.slice(i, i + 128));
+      saved = now;
+    },
+  };
+}
+
 /** The batches and the index in the object's storage; the wake-up its alarm. */
 function storageBacking(storage) {
   const pieces = (seq, n) => Array.from({ length: n }, (_, k) => `b:${seq}:${k}`);
+  const index = indexStorage(storage);
   return {
-    load: () => storage.get('index'),
-    save: (index) => storage.put('index', index),
+    load: () => index.load(),
+    save: (ix) => index.save(ix),
     async putBatch(seq, bytes) {
       const n = Math.max(1, Math.ceil(bytes.byteLength / PIECE));
       const entries = { [`n:${seq}`]: n };
