@@ -19,7 +19,7 @@ const emptyIndex = () => ({ seq: 0, bytes: 0, batches: {}, traces: {}, sessions:
 const MAX_TRIES = 3;
 
 /**
- * A session assembler. `backing`: `{load(), save(index), putBatch(seq, bytes), getBatch(seq),
+ * A session assembler. `backing`: `{load(), save(index, changed), putBatch(seq, bytes), getBatch(seq),
  * deleteBatches(seqs), schedule(atMs | null)}`; `limits`: `{maxSessionSpans, maxTraceSessions,
  * maxHeldTraceBytes, traceIdleMs, caseConcurrency}`; `score(bodies, traceIds)` builds and scores
  * the sessions of those traces and stores their results; `log(entry)` hears what went wrong.
@@ -28,6 +28,15 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
   let index = null;
   let chain = Promise.resolve();
   let scoring = 0;
+  // The entries changed since the last save, so a backing that stores entry by entry writes only
+  // those (`backing.save(index, changed)`).
+  let changed = { sessions: new Set(), traces: new Set(), batches: new Set() };
+  const touch = (part, key) => changed[part].add(String(key));
+  async function save(ix) {
+    const c = changed;
+    changed = { sessions: new Set(), traces: new Set(), batches: new Set() };
+    await backing.save(ix, c);
+  }
 
   /** Runs `fn` after every earlier change to the index (they never interleave). */
   function locked(fn) {
@@ -87,6 +96,8 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
     tr.batches.push(seq);
     s.spans += n;
     s.last = now();
+    touch('sessions', key);
+    touch('traces', t.trace_id);
     return true;
   }
 
@@ -103,6 +114,9 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
       to.traces.push(id);
       to.spans += tr.spans;
       to.last = Math.max(to.last, from.last);
+      touch('sessions', tr.key);
+      touch('sessions', key);
+      touch('traces', id);
       tr.key = key;
     }
   }
@@ -138,8 +152,9 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
         ix.batches[seq] = { size: bytes.byteLength, refs };
         ix.bytes += bytes.byteLength;
         ix.seq = seq + 1;
+        touch('batches', seq);
       }
-      await backing.save(ix);
+      await save(ix);
       await reschedule(ix);
       // Nothing taken for want of room: the exporter should retry (429) once sessions are scored.
       return { accepted, rejected, full: accepted === 0 && full.size > 0, message: [...why].join('; ') };
@@ -155,10 +170,11 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
         if (s.scoring !== null || (!all && t - s.last < limits.traceIdleMs)) continue;
         if (scoring + out.length >= limits.caseConcurrency) break;
         s.scoring = [...s.traces];
+        touch('sessions', key);
         const seqs = [...new Set(s.scoring.flatMap((id) => ix.traces[id]?.batches ?? []))].sort((a, b) => a - b);
         out.push({ key, traceIds: s.scoring, seqs });
       }
-      if (out.length > 0) await backing.save(ix);
+      if (out.length > 0) await save(ix);
       return out;
     });
   }
@@ -168,6 +184,7 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
     return locked(async (ix) => {
       const s = ix.sessions[key];
       if (s === undefined || s.scoring === null) return;
+      touch('sessions', key);
       if (!ok && ++s.tries < MAX_TRIES) {
         s.scoring = null;
         s.last = now();
@@ -178,6 +195,7 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
           if (tr === undefined) continue;
           for (const seq of tr.batches) {
             const b = ix.batches[seq];
+            touch('batches', seq);
             if (b !== undefined && --b.refs <= 0) {
               gone.push(seq);
               ix.bytes -= b.size;
@@ -186,6 +204,7 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
           }
           s.spans -= tr.spans;
           delete ix.traces[id];
+          touch('traces', id);
         }
         const done = new Set(s.scoring);
         s.traces = s.traces.filter((id) => !done.has(id));
@@ -194,7 +213,7 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
         if (s.traces.length === 0) delete ix.sessions[key];
         if (gone.length > 0) await backing.deleteBatches(gone);
       }
-      await backing.save(ix);
+      await save(ix);
       await reschedule(ix);
     });
   }

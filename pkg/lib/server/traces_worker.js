@@ -38,18 +38,13 @@ async function sha256(text) {
 /**
  * The index in the object's storage, one value per entry (`i:head`, `i:b:<seq>`, `i:t:<trace>`,
  * `i:s:<session>`, each `[key, entry]` as JSON): as one value it would pass the 128 KiB limit
- * with a few hundred sessions held, and a request changes a few entries, so only those are
- * written. A key past 256 characters (a long session id) is stored under its SHA-256.
+ * with a few hundred sessions held, and rewriting it all on every request made ingestion slow
+ * down as sessions piled up. `save(ix, changed)` writes the entries the assembler says changed
+ * (every entry without `changed`). A key past 256 characters (a long session id) is stored under
+ * its SHA-256.
  */
 function indexStorage(storage) {
-  let saved = new Map();
-  async function entriesOf(ix) {
-    const out = new Map([['i:head', JSON.stringify({ seq: ix.seq, bytes: ix.bytes, stats: ix.stats })]]);
-    for (const [p, part] of Object.entries(PARTS)) {
-      for (const [k, v] of Object.entries(ix[part])) out.set(`i:${p}:${k.length <= 256 ? k : `~${await sha256(k)}`}`, JSON.stringify([k, v]));
-    }
-    return out;
-  }
+  const keyOf = async (p, k) => `i:${p}:${k.length <= 256 ? k : `~${await sha256(k)}`}`;
   return {
     async load() {
       const all = await storage.list({ prefix: 'i:' });
@@ -62,17 +57,23 @@ function indexStorage(storage) {
           ix[part][k] = v;
         }
       }
-      saved = new Map(all);
       return ix;
     },
-    async save(ix) {
-      const now = await entriesOf(ix);
-      const changed = [...now].filter(([k, v]) => saved.get(k) !== v);
-      const gone = [...saved.keys()].filter((k) => !now.has(k));
+    async save(ix, changed) {
+      const puts = [['i:head', JSON.stringify({ seq: ix.seq, bytes: ix.bytes, stats: ix.stats })]];
+      const dels = changed === undefined ? [...(await storage.list({ prefix: 'i:' })).keys()].filter((k) => k !== 'i:head') : [];
+      for (const [p, part] of Object.entries(PARTS)) {
+        for (const k of changed?.[part] ?? Object.keys(ix[part])) {
+          const key = await keyOf(p, k);
+          if (Object.hasOwn(ix[part], k)) puts.push([key, JSON.stringify([k, ix[part][k]])]);
+          else dels.push(key);
+        }
+      }
+      const written = new Set(puts.map(([k]) => k));
+      const gone = dels.filter((k) => !written.has(k));
       // put() and delete() take at most 128 keys at once.
-      for (let i = 0; i < changed.length; i += 128) await storage.put(Object.fromEntries(changed.slice(i, i + 128)));
       for (let i = 0; i < gone.length; i += 128) await storage.delete(gone.slice(i, i + 128));
-      saved = now;
+      for (let i = 0; i < puts.length; i += 128) await storage.put(Object.fromEntries(puts.slice(i, i + 128)));
     },
   };
 }
@@ -83,7 +84,7 @@ function storageBacking(storage) {
   const index = indexStorage(storage);
   return {
     load: () => index.load(),
-    save: (ix) => index.save(ix),
+    save: (ix, changed) => index.save(ix, changed),
     async putBatch(seq, bytes) {
       const n = Math.max(1, Math.ceil(bytes.byteLength / PIECE));
       const entries = { [`n:${seq}`]: n };
