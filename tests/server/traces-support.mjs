@@ -44,9 +44,9 @@ export function renamed(request, k, session) {
 
 /**
  * The module worker of tests/server/traces-worker with TraceSessions bound as EVALCORE_TRACES,
- * `bindings` as text variables, `kv` / `r2` for where records go: `{mf, url}`.
+ * `bindings` as text variables, `kv` / `r2` for where records go: `{mf, url, restart}`.
  */
-export async function startTracesWorker(work, { bindings = {}, kv = false, r2 = false } = {}) {
+export async function startTracesWorker(work, { bindings = {}, kv = false, r2 = false, persist = false } = {}) {
   const tools = process.env.MINIFLARE_TOOLS ?? join(ROOT, '.tools');
   let entry;
   try {
@@ -69,7 +69,7 @@ export async function startTracesWorker(work, { bindings = {}, kv = false, r2 = 
     ...files.map((f) => ({ type: f.endsWith('.wasm') ? 'CompiledWasm' : 'ESModule', path: join(dir, 'evalcore', f) })),
   ];
   for (const m of modules) if (m.contents === undefined && !existsSync(m.path)) throw new Error(`missing module ${m.path}`);
-  const mf = new Miniflare({
+  const options = {
     modulesRoot: dir,
     modules,
     compatibilityDate: '2025-01-01',
@@ -77,6 +77,9 @@ export async function startTracesWorker(work, { bindings = {}, kv = false, r2 = 
     kvNamespaces: kv ? ['EVALCORE_TRACES_KV'] : [],
     r2Buckets: r2 ? ['EVALCORE_TRACES_R2'] : [],
     bindings,
-  });
-  return { mf, url: (await mf.ready).href };
+    // `persist`: the object's storage on disk, so a restart (`restart()`) finds it again.
+    ...(persist ? { durableObjectsPersist: join(work, 'objects') } : {}),
+  };
+  const mf = new Miniflare(options);
+  return { mf, url: (await mf.ready).href, restart: () => mf.setOptions(options) };
 }

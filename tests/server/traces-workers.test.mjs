@@ -86,6 +86,27 @@ for (const where of ['storage', 'kv', 'r2']) {
   });
 }
 
+test('a restart in the middle of a session: the held requests and the index are read back from storage', async () => {
+  const w = await startTracesWorker(join(work, 'restart'), { persist: true, bindings: { EVALCORE_TOKEN: TOKEN, EVALCORE_TRACE_IDLE_MS: '3600000' } });
+  started.push(w);
+  const [spans, logs] = fixtureLines('adk-py-v2-event.otlp.jsonl');
+  const parts = cutRequest(spans, 4);
+  const half = Math.ceil(parts.length / 2);
+  for (const p of parts.slice(0, half)) assert.equal((await post(w, '/v1/traces', JSON.stringify(p), { 'content-type': 'application/json' })).status, 200);
+  await w.restart();
+  for (const p of parts.slice(half)) assert.equal((await post(w, '/v1/traces', JSON.stringify(p), { 'content-type': 'application/json' })).status, 200);
+  assert.equal((await post(w, '/v1/logs', JSON.stringify(logs), { 'content-type': 'application/json' })).status, 200);
+  const before = await (await w.mf.dispatchFetch(new URL('/v1/traces/sessions', w.url), { headers: auth })).json();
+  assert.equal(before.pending.sessions, 1, 'one session held, from requests before and after the restart');
+  assert.equal(before.pending.spans, spans.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).length + logs.resourceLogs.flatMap((r) => r.scopeLogs.flatMap((s) => s.logRecords)).length);
+  const flushed = JSON.parse(new TextDecoder().decode((await post(w, '/v1/traces/flush', '')).body));
+  assert.equal(flushed.scored, 1);
+  const record = await scored(w, 'session-v2-event');
+  assert.deepEqual(record.scorings[0].result.eval_case_results[0].eval_metric_result_per_invocation.map((p) => p.actual_invocation), nodeInvocations([spans, logs]));
+  const after = await (await w.mf.dispatchFetch(new URL('/v1/traces/sessions', w.url), { headers: auth })).json();
+  assert.deepEqual([after.pending.sessions, after.pending.spans, after.pending.bytes], [0, 0, 0], 'what the session held was let go');
+});
+
 test('bounded and guarded in workerd too: token, content type, a gzip bomb', async () => {
   const w = await startTracesWorker(join(work, 'bounds'), { bindings: { EVALCORE_TOKEN: TOKEN, EVALCORE_MAX_TRACE_BYTES: '100000' } });
   started.push(w);
