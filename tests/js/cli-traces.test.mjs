@@ -110,8 +110,17 @@ describe('eval --traces', () => {
     writeFileSync(cfg, JSON.stringify({ criteria: { response_match_score: 0.5 } }));
     const r = cli(['eval', '--traces', trace('adk-py-v2-event.otlp.jsonl'), '--config', cfg, '--format', 'json', '--no_save']);
     assert.equal(r.code, 1, r.stderr); // an INFORMATIONAL-only case is NOT_EVALUATED, which does not pass
-    const [set] = JSON.parse(r.stdout).results ?? [JSON.parse(r.stdout)];
-    assert.ok(set);
+    // A custom metric (--custom_metrics) needs no expected invocation: it scores, the case passes, exit 0.
+    const mod = join(work, 'metrics.mjs');
+    writeFileSync(mod, 'export function turns({ actualInvocations }) { return actualInvocations.length; }\n');
+    writeFileSync(cfg, JSON.stringify({ criteria: { turns: 4 } }));
+    const ok = cli(['eval', '--traces', trace('adk-py-v1.otlp.jsonl'), '--config', cfg, '--custom_metrics', mod, '--format', 'json', '--no_save']);
+    assert.equal(ok.code, 0, ok.stderr);
+    const report = JSON.parse(ok.stdout);
+    const text = JSON.stringify(report);
+    assert.match(text, /"session-v1"/);
+    assert.match(text, /"turns"/);
+    assert.doesNotMatch(ok.stderr, /warning.*turns/, 'a criterion --custom_metrics computes is no warning');
     const r2 = cli(['eval', '--traces', trace('adk-py-v2-event.otlp.jsonl'), '--no_save']);
     assert.match(r2.stderr, /missing_expected x\d+ \(tool_trajectory_avg_score, response_match_score\)/);
     assert.match(r2.stderr, /recorded session scored without an eval case/);

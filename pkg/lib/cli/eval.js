@@ -313,13 +313,13 @@ function splitByRun(result) {
 /**
  * Config warnings of validateEvalConfig, as lines naming the file; under --strict they are the
  * errors that stop the run (worded as such: nothing will be NOT_EVALUATED, nothing runs). A Python
- * metric that a --custom_metrics module computes in JS is no warning.
+ * metric that a --custom_metrics module computes in JS is no warning, nor a criterion it names.
  */
 export function configWarnings({ source, options }, path, strict, customMetrics = undefined) {
   if (source === null || source === undefined) return [];
   const { errors, warnings } = validateEvalConfig(source, { ...options, strict });
   const given = Object.keys(customMetrics ?? {});
-  const computed = (w) => given.some((name) => w.message.startsWith(`${name} is a Python function`));
+  const computed = (w) => given.some((name) => w.message.startsWith(`${name} is a Python function`) || w.message.startsWith(`unknown metric ${JSON.stringify(name)}`));
   return strict ? errors.filter((e) => !computed(e)).map((e) => `error: ${path}: ${e.path}: ${e.message}`)
     : warnings.filter((w) => !computed(w)).map((w) => `warning: ${path}: ${w.path}: ${w.message}`);
 }
