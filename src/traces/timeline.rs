@@ -52,7 +52,8 @@ fn ms(t: u64, from: u64) -> f64 {
     (t.saturating_sub(from) / 1_000) as f64 / 1_000.0
 }
 
-/// The spans under `root` (it included, every span below it, tools' insides too) in start order.
+/// The spans under `root` (it included, every span below it, tools' insides too) in start order,
+/// a parent before its children (`Tree::subtree`).
 pub fn of(tree: &Tree, root: usize) -> Vec<TimelineSpan> {
     let all = tree.subtree(root);
     let spans: Vec<&Span> = all.iter().filter_map(|&i| tree.span(i)).collect();

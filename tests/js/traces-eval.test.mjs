@@ -128,4 +128,14 @@ test('loadTraces with timeline: each invocation\'s spans, kinds and parents', ()
   const model = t.filter((x) => x.kind === 'model').reduce((n, x) => n + (x.end_ms - x.start_ms), 0);
   assert.ok(Math.abs(model / 1000 - s.invocations[0].model_duration) < 0.002, `${model} ms vs ${s.invocations[0].model_duration} s`);
   assert.equal(loadTraces(bytes('adk-py-v1.otlp.jsonl')).sessions[0].timelines, undefined);
+  // Every span after its parent, in start order, also where the AI SDK's spans of a turn start in
+  // the same millisecond (the exporter sent the children first).
+  for (const f of ['adk-py-v1.otlp.jsonl', 'ai-sdk-genai.otlp.pb', 'adk-js.otlp.json']) {
+    for (const spans of loadTraces(bytes(f), { timeline: true }).sessions.flatMap((x) => x.timelines)) {
+      spans.forEach((x, i) => {
+        assert.ok(x.parent === undefined ? i === 0 : x.parent < i, `${f}: ${x.name} before its parent`);
+        if (i > 0) assert.ok(spans[i - 1].start_ms <= x.start_ms, `${f}: ${x.name} out of start order`);
+      });
+    }
+  }
 });
