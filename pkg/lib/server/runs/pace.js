@@ -1,0 +1,173 @@
+//! The shared pace of one judge key: every caller (every queue consumer of every run, on Workers
+//! through one Durable Object; every run of a Node server in its process) asks it when its next
+//! call may start. A calls-per-minute budget spaces the starts evenly (never a burst above it);
+//! after a 429 the pace is halved at once and recovers additively (AIMD), and no call starts
+//! before the 429's Retry-After. Pure: the time is given, so the same rules run in a Durable
+//! Object, in Node and in the tests.
+
+/** The longest hold a 429's Retry-After may ask for. */
+export const MAX_HOLD_MS = 60_000;
+/** How long a run's own pace is remembered without a call. */
+const RUN_IDLE_MS = 5 * 60_000;
+/** The window the observed rate is measured over when there is no budget. */
+const OBSERVE_MS = 10_000;
+
+/**
+ * The pace of one judge key. Options: `perMinute` (the key's budget of call starts per minute;
+ * null: none, then only 429s slow it), `decrease` (the factor a 429 multiplies the pace by,
+ * default 0.5), `recoverMs` (how long the pace takes to climb from a cut back to where it was,
+ * default 30 s), `minPerMinute` (the floor a cut stops at, default 6).
+ */
+export class JudgePace {
+  constructor({ perMinute = null, decrease = 0.5, recoverMs = 30_000, minPerMinute = 6 } = {}) {
+    this.budget = Number.isFinite(perMinute) && perMinute > 0 ? perMinute : null;
+    this.decrease = decrease;
+    this.recoverMs = recoverMs;
+    this.minPerMinute = minPerMinute;
+    // No start before `next` (the budget's spacing) nor `holdUntil` (a 429's Retry-After).
+    this.next = 0;
+    this.holdUntil = 0;
+    // The last cut: the pace right after it, when, and the pace it cut (what it climbs back to).
+    this.cut = null;
+    this.runs = new Map();
+    this.recent = [];
+    this.stats = { acquired: 0, throttled: 0, cuts: 0, waitedMs: 0 };
+  }
+
+  /** The pace allowed at `now` (calls per minute; Infinity: unbounded). */
+  rateAt(now) {
+    const ceiling = this.budget ?? Infinity;
+    if (this.cut === null) return ceiling;
+    const { rate, at, from } = this.cut;
+    const climbed = rate + ((from - rate) * Math.max(0, now - at)) / this.recoverMs;
+    if (climbed >= from) {
+      // Recovered: without a budget the pace is unbounded again.
+      if (this.budget === null) this.cut = null;
+      return Math.min(ceiling, from);
+    }
+    return Math.min(ceiling, climbed);
+  }
+
+  /** The pace observed over the last seconds (calls per minute), for a cut without a budget. */
+  observed(now) {
+    this.recent = this.recent.filter((t) => t > now - OBSERVE_MS);
+    return (this.recent.length * 60_000) / OBSERVE_MS;
+  }
+
+  /**
+   * When the next call may start (an absolute time >= now), reserved for the caller: the key's
+   * spacing and hold, and with `run` and `runPerMinute` that run's own spacing too.
+   */
+  acquire(now, { run = null, runPerMinute = null } = {}) {
+    let at = Math.max(now, this.next, this.holdUntil);
+    const own = run === null || !(runPerMinute > 0) ? null : this.runs.get(run);
+    if (own) at = Math.max(at, own.next);
+    const rate = this.rateAt(at);
+    if (Number.isFinite(rate)) this.next = at + 60_000 / Math.max(rate, this.minPerMinute);
+    if (run !== null && runPerMinute > 0) this.runs.set(run, { next: at + 60_000 / runPerMinute, seen: now });
+    this.recent.push(at);
+    if (this.recent.length > 4096) this.observed(now);
+    this.stats.acquired++;
+    this.stats.waitedMs += at - now;
+    this.forgetIdle(now);
+    return at;
+  }
+
+  /**
+   * The judge answered 429 at `now`: no call starts before its Retry-After (at most a minute),
+   * and the pace is cut by `decrease` unless it was already cut for this congestion (429s of
+   * calls started before the last cut took effect count once, as TCP counts one loss per
+   * round trip).
+   */
+  throttled(now, retryAfterMs = 1000) {
+    this.stats.throttled++;
+    const hold = Math.min(Math.max(0, Number.isFinite(retryAfterMs) ? retryAfterMs : 1000), MAX_HOLD_MS);
+    this.holdUntil = Math.max(this.holdUntil, now + hold);
+    this.next = Math.max(this.next, this.holdUntil);
+    if (this.cut !== null && now - this.cut.at < Math.max(hold, 1000)) return;
+    const current = this.rateAt(now);
+    const from = Number.isFinite(current) ? current : Math.max(this.observed(now), this.minPerMinute);
+    this.cut = { rate: Math.max(this.minPerMinute, from * this.decrease), at: now, from };
+    this.stats.cuts++;
+  }
+
+  /** What a restart keeps: the hold and the cut (a Durable Object stores it). */
+  snapshot() {
+    return { holdUntil: this.holdUntil, cut: this.cut };
+  }
+
+  restore(saved) {
+    if (saved === null || typeof saved !== 'object') return;
+    if (Number.isFinite(saved.holdUntil)) this.holdUntil = saved.holdUntil;
+    const c = saved.cut;
+    if (c && Number.isFinite(c.rate) && Number.isFinite(c.at) && Number.isFinite(c.from)) this.cut = { rate: c.rate, at: c.at, from: c.from };
+  }
+
+  forgetIdle(now) {
+    if (this.runs.size < 64) return;
+    for (const [k, v] of this.runs) if (now - v.seen > RUN_IDLE_MS) this.runs.delete(k);
+  }
+}
+
+/**
+ * A `fetch` for the judge that asks `pace.acquire()` (maybe a Durable Object across the
+ * network) before each call, waits until the start it is given, and tells `pace.throttled()`
+ * of a 429. With `signal` aborted no call starts, and one in flight is abandoned. `sleep(ms,
+ * signal)` waits (resolving early when the signal aborts).
+ */
+export function pacedFetch(send, pace, { signal = null, run = null, runPerMinute = null, sleep = abortableSleep } = {}) {
+  return async (input, init = {}) => {
+    if (signal?.aborted) throw cancelledError(signal);
+    const waitMs = await pace.acquire({ run, runPerMinute });
+    if (waitMs > 0) await sleep(waitMs, signal);
+    if (signal?.aborted) throw cancelledError(signal);
+    const res = await send(input, withSignal(init, signal));
+    if (res.status === 429) {
+      const after = Number(res.headers.get('retry-after'));
+      await pace.throttled({ retryAfterMs: Number.isFinite(after) && after > 0 ? after * 1000 : 1000 });
+    }
+    return res;
+  };
+}
+
+/** `init` whose signal also aborts with `signal`. */
+function withSignal(init, signal) {
+  if (signal === null) return init;
+  const own = init?.signal;
+  return { ...init, signal: own ? AbortSignal.any([own, signal]) : signal };
+}
+
+export function cancelledError(signal) {
+  const e = new Error('the run was cancelled', { cause: signal?.reason });
+  e.name = 'AbortError';
+  return e;
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+export function abortableSleep(ms, signal) {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+    return undefined;
+  });
+}
+
+/**
+ * A pace in this process (Node): `{acquire, throttled}` answering as a Durable Object would,
+ * the wait in milliseconds from now.
+ */
+export function localPace(pace, now = () => Date.now()) {
+  return {
+    acquire: async (opts) => {
+      const t = now();
+      return pace.acquire(t, opts) - t;
+    },
+    throttled: async ({ retryAfterMs }) => pace.throttled(now(), retryAfterMs),
+  };
+}
