@@ -9,6 +9,9 @@ export const STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'];
 /** A run in one of these statuses takes no more results. */
 export const FINAL = new Set(['done', 'failed', 'cancelled']);
 
+/** Events one wait for them answers at most. */
+export const EVENTS_PAGE = 50;
+
 /** A unit's name: the run it belongs to and the case's position in the eval set (`0.41`). */
 export const unitName = (run, index) => `${run}.${index}`;
 

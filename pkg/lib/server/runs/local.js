@@ -7,7 +7,7 @@
 import { appendFile, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsStore } from '../../store/fs.js';
-import { Ledger } from './ledger.js';
+import { EVENTS_PAGE, Ledger } from './ledger.js';
 import { JudgePace, localPace } from './pace.js';
 import { runFiles } from './files.js';
 import { evalIdOf, workBatch } from './work.js';
@@ -15,8 +15,6 @@ import { assembleResult } from './result.js';
 import { RUN_ID } from './input.js';
 
 const decoder = new TextDecoder();
-/** Events one wait answers at most. */
-const PAGE = 50;
 
 /**
  * The `runs` option of createHandler for a folder: `{dir, maxAttempts?, retryDelayMs?}`.
@@ -303,7 +301,7 @@ class LocalRuns {
 
   async waitEvents(id, after, waitMs, signal) {
     const run = this.runs.get(id);
-    const page = () => ({ records: run.ledger.eventsAfter(after, PAGE), view: run.ledger.view() });
+    const page = () => ({ records: run.ledger.eventsAfter(after, EVENTS_PAGE), view: run.ledger.view() });
     if (run.ledger.bySeq.length > after || run.ledger.final) return page();
     await new Promise((resolve) => {
       const done = () => {

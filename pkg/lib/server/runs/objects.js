@@ -5,7 +5,7 @@
 //!   watchdog that sends again what no consumer reported, and the result assembled at the end.
 //! - JudgePaceObject, one per judge key: the pace every consumer of every run asks before a
 //!   judge call (pace.js).
-import { Ledger, unitName } from './ledger.js';
+import { EVENTS_PAGE, Ledger, unitName } from './ledger.js';
 import { JudgePace } from './pace.js';
 import { assembleResult } from './result.js';
 import { filesOf, runsConfig } from './workers_config.js';
@@ -18,8 +18,6 @@ const FEED_POLL_MS = 1000;
 const MAX_RESENDS = 3;
 /** Messages of one sendBatch call (the Queues limit). */
 const SEND_BATCH = 100;
-/** Events one wait answers at most. */
-const PAGE = 50;
 
 const decoder = new TextDecoder();
 
@@ -148,7 +146,7 @@ export const RunObject = (Base) => class extends Base {
         this.waiters.add(done);
       });
     }
-    return { records: this.ledger.eventsAfter(after, PAGE), view: this.ledger.view() };
+    return { records: this.ledger.eventsAfter(after, EVENTS_PAGE), view: this.ledger.view() };
   }
 
   wake() {
@@ -251,10 +249,18 @@ export const JudgePaceObject = (Base) => class extends Base {
     ctx.blockConcurrencyWhile(async () => this.pace.restore(await ctx.storage.get('pace')));
   }
 
-  /** How long the caller waits before its call starts (ms). */
+  /** `{waitMs, gen}`: how long the caller waits before its call starts (pace.js). */
   acquire(opts = {}) {
     const now = Date.now();
-    return this.pace.acquire(now, { run: opts.run ?? null, runPerMinute: opts.runPerMinute ?? null }) - now;
+    const { at, gen } = this.pace.acquire(now, { run: opts.run ?? null, runPerMinute: opts.runPerMinute ?? null });
+    return { waitMs: at - now, gen };
+  }
+
+  /** A far start that has come: go now, or (after a 429) the new wait. */
+  confirm(opts = {}) {
+    const now = Date.now();
+    const { at, gen } = this.pace.confirm(now, opts.gen, { run: opts.run ?? null, runPerMinute: opts.runPerMinute ?? null });
+    return { waitMs: at - now, gen };
   }
 
   async throttled({ retryAfterMs } = {}) {
@@ -263,6 +269,6 @@ export const JudgePaceObject = (Base) => class extends Base {
   }
 
   stats() {
-    return { ...this.pace.stats, budget: this.pace.budget, rate: this.pace.rateAt(Date.now()) };
+    return { ...this.pace.stats, budget: this.pace.perMinute, rate: this.pace.rateAt(Date.now()) };
   }
 };

@@ -16,11 +16,15 @@ const OBSERVE_MS = 10_000;
  * The pace of one judge key. Options: `perMinute` (the key's budget of call starts per minute;
  * null: none, then only 429s slow it), `decrease` (the factor a 429 multiplies the pace by,
  * default 0.5), `recoverMs` (how long the pace takes to climb from a cut back to where it was,
- * default 30 s), `minPerMinute` (the floor a cut stops at, default 6).
+ * default 30 s), `minPerMinute` (the floor a cut stops at, default 6), `headroom` (the share of
+ * the budget left unused, default 2%: the callers' network and timers start a call a few
+ * milliseconds late or early, and a call late after one early would otherwise put a second's
+ * window over the budget).
  */
 export class JudgePace {
-  constructor({ perMinute = null, decrease = 0.5, recoverMs = 30_000, minPerMinute = 6 } = {}) {
-    this.budget = Number.isFinite(perMinute) && perMinute > 0 ? perMinute : null;
+  constructor({ perMinute = null, decrease = 0.5, recoverMs = 30_000, minPerMinute = 6, headroom = 0.02 } = {}) {
+    this.budget = Number.isFinite(perMinute) && perMinute > 0 ? perMinute * (1 - headroom) : null;
+    this.perMinute = Number.isFinite(perMinute) && perMinute > 0 ? perMinute : null;
     this.decrease = decrease;
     this.recoverMs = recoverMs;
     this.minPerMinute = minPerMinute;
@@ -31,7 +35,8 @@ export class JudgePace {
     this.cut = null;
     this.runs = new Map();
     this.recent = [];
-    this.stats = { acquired: 0, throttled: 0, cuts: 0, waitedMs: 0 };
+    this.gen = 0;
+    this.stats = { acquired: 0, confirmed: 0, throttled: 0, cuts: 0, waitedMs: 0 };
   }
 
   /** The pace allowed at `now` (calls per minute; Infinity: unbounded). */
@@ -55,8 +60,10 @@ export class JudgePace {
   }
 
   /**
-   * When the next call may start (an absolute time >= now), reserved for the caller: the key's
-   * spacing and hold, and with `run` and `runPerMinute` that run's own spacing too.
+   * When the next call may start: `{at, gen}`, `at` an absolute time >= now reserved for the
+   * caller (the key's spacing and hold, and with `run` and `runPerMinute` that run's own spacing
+   * too). A caller told to wait longer than `horizonMs` calls `confirm` with `gen` when its time
+   * comes: a 429 meanwhile has cancelled its start and gives it a new one after the hold.
    */
   acquire(now, { run = null, runPerMinute = null } = {}) {
     let at = Math.max(now, this.next, this.holdUntil);
@@ -70,7 +77,14 @@ export class JudgePace {
     this.stats.acquired++;
     this.stats.waitedMs += at - now;
     this.forgetIdle(now);
-    return at;
+    return { at, gen: this.gen };
+  }
+
+  /** A reserved start that has come: kept (`at` = now) unless a 429 came since `gen`; then a new one. */
+  confirm(now, gen, opts = {}) {
+    this.stats.confirmed++;
+    if (gen === this.gen && now >= this.holdUntil) return { at: now, gen };
+    return this.acquire(now, opts);
   }
 
   /**
@@ -83,7 +97,9 @@ export class JudgePace {
     this.stats.throttled++;
     const hold = Math.min(Math.max(0, Number.isFinite(retryAfterMs) ? retryAfterMs : 1000), MAX_HOLD_MS);
     this.holdUntil = Math.max(this.holdUntil, now + hold);
-    this.next = Math.max(this.next, this.holdUntil);
+    // Starts reserved beyond the hold are dropped: their callers confirm and start after it.
+    this.next = this.holdUntil;
+    this.gen++;
     if (this.cut !== null && now - this.cut.at < Math.max(hold, 1000)) return;
     const current = this.rateAt(now);
     const from = Number.isFinite(current) ? current : Math.max(this.observed(now), this.minPerMinute);
@@ -109,17 +125,27 @@ export class JudgePace {
   }
 }
 
+/** A start further out than this is confirmed when it comes (JudgePace.confirm). */
+export const HORIZON_MS = 250;
+
 /**
  * A `fetch` for the judge that asks `pace.acquire()` (maybe a Durable Object across the
- * network) before each call, waits until the start it is given, and tells `pace.throttled()`
- * of a 429. With `signal` aborted no call starts, and one in flight is abandoned. `sleep(ms,
+ * network) before each call, waits until the start it is given (confirming one further than
+ * `horizonMs` when it comes: `pace.confirm()`), and tells `pace.throttled()` of a 429. With `signal` aborted no call starts, and one in flight is abandoned. `sleep(ms,
  * signal)` waits (resolving early when the signal aborts).
  */
-export function pacedFetch(send, pace, { signal = null, run = null, runPerMinute = null, sleep = abortableSleep } = {}) {
+export function pacedFetch(send, pace, { signal = null, run = null, runPerMinute = null, sleep = abortableSleep, horizonMs = HORIZON_MS } = {}) {
   return async (input, init = {}) => {
+    const opts = { run, runPerMinute };
     if (signal?.aborted) throw cancelledError(signal);
-    const waitMs = await pace.acquire({ run, runPerMinute });
-    if (waitMs > 0) await sleep(waitMs, signal);
+    let slot = await pace.acquire(opts);
+    // A far start is confirmed when it comes: a 429 meanwhile moves it after the hold.
+    while (slot.waitMs > horizonMs) {
+      await sleep(slot.waitMs, signal);
+      if (signal?.aborted) throw cancelledError(signal);
+      slot = await pace.confirm({ ...opts, gen: slot.gen });
+    }
+    if (slot.waitMs > 0) await sleep(slot.waitMs, signal);
     if (signal?.aborted) throw cancelledError(signal);
     const res = await send(input, withSignal(init, signal));
     if (res.status === 429) {
@@ -159,14 +185,20 @@ export function abortableSleep(ms, signal) {
 }
 
 /**
- * A pace in this process (Node): `{acquire, throttled}` answering as a Durable Object would,
- * the wait in milliseconds from now.
+ * A pace in this process (Node): `{acquire, confirm, throttled}` answering as a Durable Object
+ * would: `{waitMs, gen}`, the wait in milliseconds from now.
  */
 export function localPace(pace, now = () => Date.now()) {
   return {
     acquire: async (opts) => {
       const t = now();
-      return pace.acquire(t, opts) - t;
+      const { at, gen } = pace.acquire(t, opts);
+      return { waitMs: at - t, gen };
+    },
+    confirm: async ({ gen, ...opts }) => {
+      const t = now();
+      const slot = pace.confirm(t, gen, opts);
+      return { waitMs: slot.at - t, gen: slot.gen };
     },
     throttled: async ({ retryAfterMs }) => pace.throttled(now(), retryAfterMs),
   };

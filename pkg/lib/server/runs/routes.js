@@ -14,9 +14,20 @@ import { bodyTypeRefusal, fetchHeaders } from '../guard.js';
 import { slots } from '../evaluate_route.js';
 import { RUN_ID, idempotentRunId, newRunId, prepareRun, sha256Hex } from './input.js';
 import { resultStream } from './result.js';
+import { EVENTS_PAGE } from './ledger.js';
 
 /** How long one wait for new events lasts before the stream sends a keep-alive (an empty line). */
 export const EVENTS_WAIT_MS = 15_000;
+/** After a short page the stream waits this long before it asks again. */
+const EVENTS_LINGER_MS = 250;
+
+const pause = (ms, signal) => new Promise((resolve) => {
+  const t = setTimeout(resolve, ms);
+  signal.addEventListener('abort', () => {
+    clearTimeout(t);
+    resolve();
+  }, { once: true });
+});
 const LIST_DEFAULT = 20;
 const LIST_MAX = 100;
 const decoder = new TextDecoder();
@@ -137,6 +148,9 @@ export function runsRoutes(server) {
         // Nothing new in a while: an empty line keeps proxies from closing a quiet stream.
         out.keepAlive();
         await out.ready();
+      } else if (records.length < EVENTS_PAGE) {
+        // Results trickle in one by one: ask for them a few at a time (one request per wait on Workers).
+        await pause(EVENTS_LINGER_MS, signal);
       }
     }
   }

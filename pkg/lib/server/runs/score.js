@@ -63,11 +63,26 @@ export function pacedJudge(judge, { pace, signal, runId, perMinute, concurrency,
   if (judge === null || judge === undefined) return null;
   const send = judge.fetch ?? globalThis.fetch;
   const slot = semaphore(concurrency);
+  // Every ask of the pace and every call is a subrequest of the invocation.
   const counted = (input, init) => {
-    budget.take(2); // the pace's answer and the call itself
+    budget.take(1);
     return send(input, init);
   };
-  const paced = pacedFetch(counted, pace, { signal, run: runId, runPerMinute: perMinute });
+  const countedPace = {
+    acquire: (o) => {
+      budget.take(1);
+      return pace.acquire(o);
+    },
+    confirm: (o) => {
+      budget.take(1);
+      return pace.confirm(o);
+    },
+    throttled: (info) => {
+      budget.take(1);
+      return pace.throttled(info);
+    },
+  };
+  const paced = pacedFetch(counted, countedPace, { signal, run: runId, runPerMinute: perMinute });
   return { ...judge, fetch: (input, init) => slot(() => paced(input, init)), maxCalls };
 }
 

@@ -54,7 +54,7 @@ function workersBackend(cfg) {
 
 /** The judge key's pace: one Durable Object per provider, model, base URL and key. */
 const paceNames = new WeakMap();
-async function paceOf(cfg, judge, budget) {
+async function paceOf(cfg, judge) {
   if (judge === null) return null;
   let name = paceNames.get(judge);
   if (name === undefined) {
@@ -62,40 +62,55 @@ async function paceOf(cfg, judge, budget) {
     paceNames.set(judge, name);
   }
   const object = cfg.pace.get(cfg.pace.idFromName(name));
-  return {
-    acquire: (opts) => object.acquire(opts),
-    throttled: (info) => {
-      budget.take(1);
-      return object.throttled(info);
-    },
-  };
+  return { acquire: (opts) => object.acquire(opts), confirm: (opts) => object.confirm(opts), throttled: (info) => object.throttled(info) };
 }
 
-/** The run's Durable Object as work.js's coordinator; a cancel is noticed by asking every CANCEL_POLL_MS. */
+/**
+ * The run's Durable Object as work.js's coordinator. A cancel is noticed from the status every
+ * answer carries (a result kept, a claim), and by asking for the status when nothing was heard
+ * for CANCEL_POLL_MS.
+ */
 function coordinatorOf(cfg, runId, budget) {
   const object = runStub(cfg, runId);
+  let heard = 0;
+  let cancelled = null;
+  const note = (status) => {
+    heard = Date.now();
+    if (status === 'cancelled') cancelled?.();
+  };
   return {
-    claim: (units) => object.claim(units),
-    record: (entry) => object.record(entry),
+    claim: async (units) => {
+      const out = await object.claim(units);
+      note(out.status);
+      return out;
+    },
+    record: async (entry) => {
+      const out = await object.record(entry);
+      note(out.status);
+      return out;
+    },
     failed: (unit, error) => object.failed(unit, error),
     deadLetter: (unit, evalId, error) => object.deadLetter(unit, evalId, error),
     watch(onCancel) {
       let stopped = false;
+      let timer;
+      cancelled = () => {
+        if (!stopped) onCancel();
+      };
       const poll = async () => {
         if (stopped) return;
         try {
-          budget.take(1);
-          const view = await object.view();
-          if (view?.status === 'cancelled') {
-            onCancel();
-            return;
+          if (Date.now() - heard >= CANCEL_POLL_MS) {
+            budget.take(1);
+            const view = await object.view();
+            note(view?.status);
           }
         } catch (e) {
           if (e instanceof BudgetSpent) return;
         }
-        if (!stopped) timer = setTimeout(poll, CANCEL_POLL_MS);
+        if (!stopped) timer = setTimeout(poll, Math.max(50, CANCEL_POLL_MS - (Date.now() - heard)));
       };
-      let timer = setTimeout(poll, CANCEL_POLL_MS);
+      timer = setTimeout(poll, CANCEL_POLL_MS);
       return () => {
         stopped = true;
         clearTimeout(timer);
@@ -129,7 +144,7 @@ async function consume(batch, env, server) {
   }
   if (batch.queue === cfg.deadLetterQueue) return deadLetters(cfg, groups);
   const budget = subrequests(cfg.subrequests);
-  const pace = await paceOf(cfg, server.judge, budget);
+  const pace = await paceOf(cfg, server.judge);
   const scoring = { judge: server.judge, agents: server.agents, limits: server.limits };
   // At most 6 connections of one invocation are open at once: more cases at a time buy nothing.
   const concurrency = Math.min(server.limits.caseConcurrency, 6);
