@@ -10,6 +10,8 @@ Commands:
   eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S
                                              add conversation-scenario cases to an eval set
   migrate OLD.test.json NEW.evalset.json     convert legacy eval data to the current schema
+  runs submit|status|wait|result|cancel|list --remote URL
+                                             runs kept by an endpoint: submit, leave, come back
   serve [--port N] [--host H]                serve the evaluation endpoint (prints its URL first)
   view [FILES...] [--port N] [--no-open]     open results, eval sets and configs in the viewer
   web AGENTS_DIR [--port N] [--host H]       ADK's dev UI for @google/adk agents, Eval tab by evalcore
@@ -57,6 +59,10 @@ export async function main(argv, io) {
         const { runMigrate } = await import('./migrate.js');
         return await runMigrate(rest, io);
       }
+      case 'runs': {
+        const { runRuns } = await import('./runs.js');
+        return await runRuns(rest, io);
+      }
       case 'serve': {
         const { runServe } = await import('./serve.js');
         return await runServe(rest, io);
@@ -70,7 +76,7 @@ export async function main(argv, io) {
         return await runWeb(rest, io);
       }
       default:
-        throw new UsageError(`unknown command "${command}" (expected eval, eval_set, migrate, serve, view or web; see evalcore --help)`);
+        throw new UsageError(`unknown command "${command}" (expected eval, eval_set, migrate, runs, serve, view or web; see evalcore --help)`);
     }
   } catch (e) {
     const line = describeError(e);

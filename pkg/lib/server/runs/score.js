@@ -105,13 +105,17 @@ export async function scoreUnit({ head, chunk, unit, judge, agent, signal, agent
       });
       return { result, stats };
     }
+    // One run of one case, as run `place.run` of the whole: the agent is told its run, and the
+    // invocation ids the core makes (`e-<run>-<eval id>-<turn>`) carry it.
+    const runAgent = place.run === 0 ? agent : (turn) => agent({ ...turn, run: place.run });
     const out = await evaluate({
-      evalSet: { ...head.evalSet, eval_cases: [entry.evalCase] }, agent, config: head.config, judge: judge ?? undefined,
+      evalSet: { ...head.evalSet, eval_cases: [entry.evalCase] }, agent: runAgent, config: head.config, judge: judge ?? undefined,
       numRuns: 1, concurrency: 1, signal, agentTimeoutMs,
     });
     const result = out.eval_case_results[0];
     if (result === undefined) throw new Error(`the agent run of unit ${unit} gave no case result`);
-    return { result: { ...result, run: place.run }, stats: out.judge_stats ?? null };
+    const renumbered = place.run === 0 ? result : withRun(result, place.run, `e-0-${entry.evalCase.eval_id}-`);
+    return { result: { ...renumbered, run: place.run }, stats: out.judge_stats ?? null };
   } catch (e) {
     // The core refused the case itself (count_mismatch, duplicate rubric ids): no retry helps.
     if (e instanceof EvalError && !['trap', 'internal', 'io'].includes(e.code) && e.name !== 'AbortError') {
@@ -119,4 +123,14 @@ export async function scoreUnit({ head, chunk, unit, judge, agent, signal, agent
     }
     throw e;
   }
+}
+
+/** `value` with every string `<prefix><turn>` (an invocation id of run 0) made run `run`'s. */
+function withRun(value, run, prefix) {
+  if (typeof value === 'string') {
+    return value.startsWith(prefix) && /^\d+$/.test(value.slice(prefix.length)) ? `e-${run}-${value.slice(4)}` : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => withRun(v, run, prefix));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withRun(v, run, prefix)]));
 }
