@@ -249,18 +249,18 @@ export const JudgePaceObject = (Base) => class extends Base {
     ctx.blockConcurrencyWhile(async () => this.pace.restore(await ctx.storage.get('pace')));
   }
 
-  /** `{waitMs, gen}`: how long the caller waits before its call starts (pace.js). */
+  /** `{waitMs, gen, again?}`: how long the caller waits before its call starts, or asks again (pace.js). */
   acquire(opts = {}) {
     const now = Date.now();
-    const { at, gen } = this.pace.acquire(now, { run: opts.run ?? null, runPerMinute: opts.runPerMinute ?? null });
-    return { waitMs: at - now, gen };
+    const { at, ...rest } = this.pace.acquire(now, { run: opts.run ?? null, runPerMinute: opts.runPerMinute ?? null });
+    return { waitMs: at - now, ...rest };
   }
 
   /** A far start that has come: go now, or (after a 429) the new wait. */
   confirm(opts = {}) {
     const now = Date.now();
-    const { at, gen } = this.pace.confirm(now, opts.gen, { run: opts.run ?? null, runPerMinute: opts.runPerMinute ?? null });
-    return { waitMs: at - now, gen };
+    const { at, ...rest } = this.pace.confirm(now, opts.gen, { run: opts.run ?? null, runPerMinute: opts.runPerMinute ?? null });
+    return { waitMs: at - now, ...rest };
   }
 
   async throttled({ retryAfterMs } = {}) {

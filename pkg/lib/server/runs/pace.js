@@ -61,14 +61,17 @@ export class JudgePace {
 
   /**
    * When the next call may start: `{at, gen}`, `at` an absolute time >= now reserved for the
-   * caller (the key's spacing and hold, and with `run` and `runPerMinute` that run's own spacing
-   * too). A caller told to wait longer than `horizonMs` calls `confirm` with `gen` when its time
-   * comes: a 429 meanwhile has cancelled its start and gives it a new one after the hold.
+   * caller (the key's spacing and hold). A caller told to wait longer than `horizonMs` calls
+   * `confirm` with `gen` when its time comes: a 429 meanwhile has cancelled its start and gives it
+   * a new one after the hold. With `run` and `runPerMinute`, a run slower than the key gets
+   * `{at, again: true}` while its own spacing has not passed: nothing reserved, ask again at `at`.
    */
   acquire(now, { run = null, runPerMinute = null } = {}) {
-    let at = Math.max(now, this.next, this.holdUntil);
+    const at = Math.max(now, this.next, this.holdUntil);
     const own = run === null || !(runPerMinute > 0) ? null : this.runs.get(run);
-    if (own) at = Math.max(at, own.next);
+    // The run's own pace is slower than the key's: nothing is reserved (the key's next start
+    // goes to another caller); the caller asks again when its run may start one.
+    if (own && own.next > at) return { at: own.next, gen: this.gen, again: true };
     const rate = this.rateAt(at);
     if (Number.isFinite(rate)) this.next = at + 60_000 / Math.max(rate, this.minPerMinute);
     if (run !== null && runPerMinute > 0) this.runs.set(run, { next: at + 60_000 / runPerMinute, seen: now });
@@ -139,11 +142,12 @@ export function pacedFetch(send, pace, { signal = null, run = null, runPerMinute
     const opts = { run, runPerMinute };
     if (signal?.aborted) throw cancelledError(signal);
     let slot = await pace.acquire(opts);
-    // A far start is confirmed when it comes: a 429 meanwhile moves it after the hold.
-    while (slot.waitMs > horizonMs) {
+    // A far start is confirmed when it comes: a 429 meanwhile moves it after the hold. A run's
+    // own slower pace reserves nothing: asked again when it allows a start.
+    while (slot.again || slot.waitMs > horizonMs) {
       await sleep(slot.waitMs, signal);
       if (signal?.aborted) throw cancelledError(signal);
-      slot = await pace.confirm({ ...opts, gen: slot.gen });
+      slot = slot.again ? await pace.acquire(opts) : await pace.confirm({ ...opts, gen: slot.gen });
     }
     if (slot.waitMs > 0) await sleep(slot.waitMs, signal);
     if (signal?.aborted) throw cancelledError(signal);
@@ -192,13 +196,13 @@ export function localPace(pace, now = () => Date.now()) {
   return {
     acquire: async (opts) => {
       const t = now();
-      const { at, gen } = pace.acquire(t, opts);
-      return { waitMs: at - t, gen };
+      const { at, ...rest } = pace.acquire(t, opts);
+      return { waitMs: at - t, ...rest };
     },
     confirm: async ({ gen, ...opts }) => {
       const t = now();
-      const slot = pace.confirm(t, gen, opts);
-      return { waitMs: slot.at - t, gen: slot.gen };
+      const { at, ...rest } = pace.confirm(t, gen, opts);
+      return { waitMs: at - t, ...rest };
     },
     throttled: async ({ retryAfterMs }) => pace.throttled(now(), retryAfterMs),
   };
