@@ -59,22 +59,26 @@ describe('JudgePace', () => {
     const pace = new JudgePace({ perMinute: 600, headroom: 0 });
     const starts = [0, 1, 2, 3].map(() => pace.acquire(0));
     assert.deepEqual(starts.map((s) => s.at), [0, 100, 200, 300]);
-    assert.deepEqual(pace.confirm(300, starts[3].gen), { at: 300, gen: starts[3].gen });
-    const later = pace.acquire(310);
-    assert.equal(later.at, 400);
-    pace.throttled(320, 1000);
-    const moved = pace.confirm(400, later.gen);
-    assert.ok(moved.at >= 1320, `the start moved after the hold (${moved.at})`);
+    assert.deepEqual(pace.confirm(300, starts[3].gen, {}, 300), { at: 300, gen: starts[3].gen, toleranceMs: 100 });
+    // A caller that comes later than its slot's tolerance would crowd the next starts: a new slot.
+    const late = pace.confirm(520, starts[3].gen, {}, 300);
+    assert.equal(late.at, 520);
+    assert.equal(pace.stats.missed, 1);
+    const later = pace.acquire(610);
+    assert.equal(later.at, 620);
+    pace.throttled(615, 1000);
+    const moved = pace.confirm(620, later.gen, {}, 620);
+    assert.ok(moved.at >= 1615, `the start moved after the hold (${moved.at})`);
     assert.notEqual(moved.gen, later.gen);
   });
 
   test('a run may ask for less than the key\'s budget; without a budget only 429s slow the key', () => {
     const pace = new JudgePace({ perMinute: 6000, headroom: 0 });
     const a = { run: 'a', runPerMinute: 60 };
-    assert.deepEqual(pace.acquire(0, a), { at: 0, gen: 0 });
+    assert.equal(pace.acquire(0, a).at, 0);
     assert.deepEqual(pace.acquire(0, a), { at: 1000, gen: 0, again: true }, 'run a waits for its own pace, reserving nothing');
-    assert.deepEqual(pace.acquire(0, { run: 'b' }), { at: 10, gen: 0 }, 'another run is not held by it');
-    assert.deepEqual(pace.acquire(1000, a), { at: 1000, gen: 0 });
+    assert.equal(pace.acquire(0, { run: 'b' }).at, 10, 'another run is not held by it');
+    assert.equal(pace.acquire(1000, a).at, 1000);
     assert.equal(pace.acquire(1500, a).again, true);
     const free = new JudgePace();
     assert.deepEqual([0, 0, 0].map(() => free.acquire(0).at), [0, 0, 0]);
@@ -104,6 +108,12 @@ describe('JudgePace', () => {
     assert.equal((await f('x')).status, 429);
     assert.equal(pace.stats.throttled, 1);
     assert.ok(pace.holdUntil >= now + 1900);
+    // A caller woken later than its slot allows asks for a new one instead of crowding the next.
+    const overslept = pacedFetch(async () => new Response('{}'), port, { sleep: async (ms) => { now += ms + 500; } });
+    const missedBefore = pace.stats.missed;
+    pace.acquire(now);
+    await overslept('x');
+    assert.ok(pace.stats.missed > missedBefore, 'the late start was not made');
     const abort = new AbortController();
     abort.abort();
     await assert.rejects(pacedFetch(send, port, { sleep, signal: abort.signal })('x'), { name: 'AbortError' });

@@ -210,7 +210,7 @@ describe('runs on Node (evalcore serve --runs_dir)', () => {
 
   test('the guards: token, Origin, body type and size, ids, and a server that keeps no runs', async () => {
     const dir = join(work, 'guards');
-    const server = await serve(dir, { EVALCORE_MAX_RUN_BODY_BYTES: '20000', EVALCORE_MAX_RUN_CASES: '5' });
+    const server = await serve(dir, { EVALCORE_MAX_RUN_BODY_BYTES: '20000', EVALCORE_MAX_RUN_CASES: '5', EVALCORE_MAX_ACTIVE_RUNS: '1', EVALCORE_JUDGE_CALLS_PER_MINUTE: '6' });
     const plain = await startCli(['serve', '--quiet'], env());
     try {
       const { evalSet, actual } = corpus(3, 'guards');
@@ -248,10 +248,14 @@ describe('runs on Node (evalcore serve --runs_dir)', () => {
       assert.equal(method.status, 405);
       const after = await call(server.url, '/v1/runs/r_000000000000000000000000/events?after=-1', { method: 'GET', headers: auth });
       assert.equal(after.status, 404);
-      const ok = await submit(server.url, body);
+      // Judged at 6 calls a minute: it stays unfinished while the rest is asked.
+      const ok = await submit(server.url, { ...body, config: CONFIG });
       assert.equal(ok.status, 202);
       const badAfter = await call(server.url, `/v1/runs/${ok.body.id}/events?after=x`, { method: 'GET', headers: auth });
       assert.equal(badAfter.status, 400);
+      const full = await submit(server.url, { ...body, name: 'one too many' });
+      assert.equal(full.status, 429, 'EVALCORE_MAX_ACTIVE_RUNS is 1: the second unfinished run waits');
+      assert.equal(full.body.error.code, 'too_many_runs');
       const none = await call(plain.url, '/v1/runs', { method: 'GET', headers: auth });
       assert.equal(none.status, 404);
       assert.equal(none.body.error.code, 'runs_not_configured');

@@ -28,10 +28,13 @@ export const DEFAULT_LIMITS = Object.freeze({
   bodyTimeoutMs: 60_000,
   // A run (POST /v1/runs, docs/runs.md): its cases (EVALCORE_MAX_RUN_CASES), its request body
   // (EVALCORE_MAX_RUN_BODY_BYTES), and, on Node, the cases of all runs scored at once
-  // (EVALCORE_RUN_CONCURRENCY).
+  // (EVALCORE_RUN_CONCURRENCY; on Workers the queue's consumers are the platform's).
   maxRunCases: 10_000,
   maxRunBodyBytes: 64 * 1024 * 1024,
   runConcurrency: 8,
+  // Runs not yet ended that a Node server keeps at once (EVALCORE_MAX_ACTIVE_RUNS): a new one
+  // past it is a 429 until one ends or is cancelled.
+  maxActiveRuns: 16,
 });
 
 const LIMIT_ENV = {
@@ -49,6 +52,7 @@ const LIMIT_ENV = {
   maxRunCases: 'EVALCORE_MAX_RUN_CASES',
   maxRunBodyBytes: 'EVALCORE_MAX_RUN_BODY_BYTES',
   runConcurrency: 'EVALCORE_RUN_CONCURRENCY',
+  maxActiveRuns: 'EVALCORE_MAX_ACTIVE_RUNS',
 };
 
 /** The provider's key variables, in the order they are looked at. */

@@ -13,6 +13,7 @@ import { runFiles } from './files.js';
 import { evalIdOf, workBatch } from './work.js';
 import { assembleResult } from './result.js';
 import { RUN_ID } from './input.js';
+import { HttpError } from '../http.js';
 
 const decoder = new TextDecoder();
 
@@ -268,6 +269,10 @@ class LocalRuns {
     if (this.creating.has(id)) {
       await this.creating.get(id).catch(() => {});
       return { created: false, view: this.runs.get(id)?.ledger.view() ?? null };
+    }
+    const active = [...this.runs.values()].filter((r) => !r.ledger.final).length + this.creating.size;
+    if (active >= this.server.limits.maxActiveRuns) {
+      throw new HttpError(429, 'too_many_runs', '', `this server keeps at most ${this.server.limits.maxActiveRuns} unfinished runs (maxActiveRuns); wait for one to end, or cancel one`, { 'retry-after': '30' });
     }
     const making = (async () => {
       await this.files.putInput(id, prepared);

@@ -252,15 +252,16 @@ export const JudgePaceObject = (Base) => class extends Base {
   /** `{waitMs, gen, again?}`: how long the caller waits before its call starts, or asks again (pace.js). */
   acquire(opts = {}) {
     const now = Date.now();
-    const { at, ...rest } = this.pace.acquire(now, { run: opts.run ?? null, runPerMinute: opts.runPerMinute ?? null });
-    return { waitMs: at - now, ...rest };
+    if (opts.missed) this.pace.missed();
+    const slot = this.pace.acquire(now, { run: opts.run ?? null, runPerMinute: opts.runPerMinute ?? null });
+    return { ...slot, waitMs: slot.at - now };
   }
 
-  /** A far start that has come: go now, or (after a 429) the new wait. */
+  /** A far start that has come: go now, or (after a 429, or too late) the new wait. */
   confirm(opts = {}) {
     const now = Date.now();
-    const { at, ...rest } = this.pace.confirm(now, opts.gen, { run: opts.run ?? null, runPerMinute: opts.runPerMinute ?? null });
-    return { waitMs: at - now, ...rest };
+    const slot = this.pace.confirm(now, opts.gen, { run: opts.run ?? null, runPerMinute: opts.runPerMinute ?? null }, Number.isFinite(opts.at) ? opts.at : now);
+    return { ...slot, waitMs: slot.at - now };
   }
 
   async throttled({ retryAfterMs } = {}) {

@@ -36,7 +36,7 @@ export class JudgePace {
     this.runs = new Map();
     this.recent = [];
     this.gen = 0;
-    this.stats = { acquired: 0, confirmed: 0, throttled: 0, cuts: 0, waitedMs: 0 };
+    this.stats = { acquired: 0, confirmed: 0, missed: 0, throttled: 0, cuts: 0, waitedMs: 0 };
   }
 
   /** The pace allowed at `now` (calls per minute; Infinity: unbounded). */
@@ -73,21 +73,37 @@ export class JudgePace {
     // goes to another caller); the caller asks again when its run may start one.
     if (own && own.next > at) return { at: own.next, gen: this.gen, again: true };
     const rate = this.rateAt(at);
-    if (Number.isFinite(rate)) this.next = at + 60_000 / Math.max(rate, this.minPerMinute);
+    const spacing = Number.isFinite(rate) ? 60_000 / Math.max(rate, this.minPerMinute) : 0;
+    this.next = Math.max(this.next, at + spacing);
     if (run !== null && runPerMinute > 0) this.runs.set(run, { next: at + 60_000 / runPerMinute, seen: now });
     this.recent.push(at);
     if (this.recent.length > 4096) this.observed(now);
     this.stats.acquired++;
     this.stats.waitedMs += at - now;
     this.forgetIdle(now);
-    return { at, gen: this.gen };
+    return { at, gen: this.gen, toleranceMs: toleranceOf(spacing) };
   }
 
-  /** A reserved start that has come: kept (`at` = now) unless a 429 came since `gen`; then a new one. */
-  confirm(now, gen, opts = {}) {
+  /**
+   * A reserved start at `at` that has come: kept (`at` = now) unless a 429 came since `gen` or
+   * the caller comes later than the slot's tolerance (a late start would crowd the next ones);
+   * then a new one.
+   */
+  confirm(now, gen, opts = {}, at = now) {
     this.stats.confirmed++;
-    if (gen === this.gen && now >= this.holdUntil) return { at: now, gen };
+    if (gen === this.gen && now >= this.holdUntil && now - at <= toleranceOf(this.spacingAt(now))) return { at: now, gen, toleranceMs: toleranceOf(this.spacingAt(now)) };
+    if (gen === this.gen && now >= this.holdUntil) this.stats.missed++;
     return this.acquire(now, opts);
+  }
+
+  /** A start reserved but not made (its caller woke too late): counted; the caller asks again. */
+  missed() {
+    this.stats.missed++;
+  }
+
+  spacingAt(now) {
+    const rate = this.rateAt(now);
+    return Number.isFinite(rate) ? 60_000 / Math.max(rate, this.minPerMinute) : 0;
   }
 
   /**
@@ -130,6 +146,12 @@ export class JudgePace {
 
 /** A start further out than this is confirmed when it comes (JudgePace.confirm). */
 export const HORIZON_MS = 250;
+/** How late a start may be made: a slot's spacing, at least this (timers and networks jitter). */
+const MIN_TOLERANCE_MS = 20;
+/** Starts missed in a row before a caller starts late anyway (a machine that cannot keep time). */
+const MAX_MISSES = 3;
+
+const toleranceOf = (spacing) => Math.max(MIN_TOLERANCE_MS, spacing);
 
 /**
  * A `fetch` for the judge that asks `pace.acquire()` (maybe a Durable Object across the
@@ -142,15 +164,31 @@ export function pacedFetch(send, pace, { signal = null, run = null, runPerMinute
     const opts = { run, runPerMinute };
     if (signal?.aborted) throw cancelledError(signal);
     let slot = await pace.acquire(opts);
-    // A far start is confirmed when it comes: a 429 meanwhile moves it after the hold. A run's
-    // own slower pace reserves nothing: asked again when it allows a start.
-    while (slot.again || slot.waitMs > horizonMs) {
-      await sleep(slot.waitMs, signal);
+    let got = Date.now();
+    let misses = 0;
+    for (;;) {
+      // A run's own slower pace reserves nothing: asked again when it allows a start. A far
+      // start is confirmed when it comes: a 429 meanwhile moves it after the hold.
+      if (slot.again || slot.waitMs > horizonMs) {
+        await sleep(slot.waitMs, signal);
+        if (signal?.aborted) throw cancelledError(signal);
+        slot = slot.again ? await pace.acquire(opts) : await pace.confirm({ ...opts, gen: slot.gen, at: slot.at });
+        got = Date.now();
+        continue;
+      }
+      if (slot.waitMs > 0) await sleep(slot.waitMs, signal);
       if (signal?.aborted) throw cancelledError(signal);
-      slot = slot.again ? await pace.acquire(opts) : await pace.confirm({ ...opts, gen: slot.gen });
+      // Woken later than the slot allows (a busy machine's timers): starting now would crowd the
+      // starts after it, so a new one is asked for.
+      const late = Date.now() - got - Math.max(0, slot.waitMs);
+      if (late > (slot.toleranceMs ?? Infinity) && misses < MAX_MISSES) {
+        misses++;
+        slot = await pace.acquire({ ...opts, missed: true });
+        got = Date.now();
+        continue;
+      }
+      break;
     }
-    if (slot.waitMs > 0) await sleep(slot.waitMs, signal);
-    if (signal?.aborted) throw cancelledError(signal);
     const res = await send(input, withSignal(init, signal));
     if (res.status === 429) {
       const after = Number(res.headers.get('retry-after'));
@@ -194,15 +232,16 @@ export function abortableSleep(ms, signal) {
  */
 export function localPace(pace, now = () => Date.now()) {
   return {
-    acquire: async (opts) => {
+    acquire: async ({ missed, ...opts }) => {
       const t = now();
-      const { at, ...rest } = pace.acquire(t, opts);
-      return { waitMs: at - t, ...rest };
+      if (missed) pace.missed();
+      const slot = pace.acquire(t, opts);
+      return { ...slot, waitMs: slot.at - t };
     },
-    confirm: async ({ gen, ...opts }) => {
+    confirm: async ({ gen, at, ...opts }) => {
       const t = now();
-      const { at, ...rest } = pace.confirm(t, gen, opts);
-      return { waitMs: at - t, ...rest };
+      const slot = pace.confirm(t, gen, opts, at);
+      return { ...slot, waitMs: slot.at - t };
     },
     throttled: async ({ retryAfterMs }) => pace.throttled(now(), retryAfterMs),
   };
