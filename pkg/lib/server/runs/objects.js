@@ -16,6 +16,8 @@ const FEED_PER_ALARM = 2000;
 const FEED_POLL_MS = 1000;
 /** Times the watchdog sends a unit again before it gives the unit up. */
 const MAX_RESENDS = 3;
+/** How long a created run waits for its input before it fails. */
+const INPUT_WAIT_MS = 5 * 60_000;
 /** Messages of one sendBatch call (the Queues limit). */
 const SEND_BATCH = 100;
 
@@ -47,27 +49,43 @@ export const RunObject = (Base) => class extends Base {
     this.bodyHashOf = saved.bodyHash;
     this.sent = saved.sent ?? 0;
     this.resends = saved.resends ?? 0;
+    this.inputReady = saved.inputReady ?? true;
   }
 
   saveMeta() {
-    return this.state.storage.put('meta', { meta: this.ledger.meta, bodyHash: this.bodyHashOf, sent: this.sent, resends: this.resends });
+    return this.state.storage.put('meta', { meta: this.ledger.meta, bodyHash: this.bodyHashOf, sent: this.sent, resends: this.resends, inputReady: this.inputReady });
   }
 
   files() {
     return filesOf(this.cfg.bucket);
   }
 
-  /** Creates the run (once: a second init with the same id answers the run there is). */
+  /**
+   * Creates the run (once: a second init with the same id answers the run there is, and whether
+   * its input was stored). The id is taken before the input is written, so two submissions with
+   * one Idempotency-Key never write two inputs under it; `ready()` starts the run.
+   */
   async init(meta, bodyHash) {
     await this.loaded;
-    if (this.ledger !== null) return { created: false, view: this.ledger.view() };
+    if (this.ledger !== null) return { created: false, ready: this.inputReady, bodyHash: this.bodyHashOf, view: this.ledger.view() };
     this.ledger = new Ledger(meta);
     this.bodyHashOf = bodyHash;
     this.sent = 0;
     this.resends = 0;
+    this.inputReady = false;
+    await this.saveMeta();
+    // A submission that never stores its input (its request died) fails the run after a while.
+    await this.state.storage.setAlarm(Date.now() + INPUT_WAIT_MS);
+    return { created: true, ready: false, bodyHash, view: this.ledger.view() };
+  }
+
+  /** The input is stored: the queue is fed from now on. */
+  async ready() {
+    await this.loaded;
+    if (this.inputReady) return;
+    this.inputReady = true;
     await this.saveMeta();
     await this.state.storage.setAlarm(Date.now());
-    return { created: true, view: this.ledger.view() };
   }
 
   async view() {
@@ -173,8 +191,14 @@ export const RunObject = (Base) => class extends Base {
   /** Feeds the queue, watches for stalls, and once the run has ended assembles and tidies. */
   async alarm() {
     await this.loaded;
-    if (this.ledger === null) return;
+    if (this.ledger === null) return undefined;
     if (this.ledger.final) return this.finish();
+    if (!this.inputReady) {
+      this.ledger.fail({ code: 'input_missing', path: '', message: 'the run\'s input was never stored (its submission did not complete): submit it again' }, Date.now());
+      await this.saveMeta();
+      this.wake();
+      return undefined;
+    }
     const head = await this.files().head(this.ledger.meta.id);
     if (head === null) {
       this.ledger.fail({ code: 'input_missing', path: '', message: 'the run\'s input is missing from the bucket' }, Date.now());

@@ -73,10 +73,9 @@ export function runsRoutes(server) {
     const bytes = await readCapped(request.body, request.headers.get('content-length'), limits.maxRunBodyBytes, 'the run\'s request body (maxRunBodyBytes)', deadline);
     const keyed = await idempotentRunId(request.headers.get('idempotency-key'));
     const bodyHash = await sha256Hex(bytes);
-    if (keyed !== null) {
-      const known = await backend.view(keyed);
-      if (known !== null) return replay(keyed, known, bodyHash, backend);
-    }
+    // A key used for another body is refused before the body is looked at; the same body goes
+    // on, so a retry whose first try died before its input was stored completes it.
+    if (keyed !== null && (await backend.view(keyed)) !== null) await replay(keyed, null, bodyHash, backend);
     const prepared = await prepareRun(server.parseJson(bytes), server);
     const id = keyed ?? newRunId();
     const made = await backend.create(id, prepared, { bodyHash, created: Date.now() });
@@ -89,7 +88,7 @@ export function runsRoutes(server) {
     if ((await backend.bodyHash(id)) !== bodyHash) {
       throw new HttpError(409, 'idempotency_conflict', '', `the Idempotency-Key was first used for another request body (run ${id}); use a new key for a new run`);
     }
-    return json(202, { id, status: view.status }, redact, { location: `/v1/runs/${id}`, 'idempotent-replayed': 'true' });
+    return view === null ? null : json(202, { id, status: view.status }, redact, { location: `/v1/runs/${id}`, 'idempotent-replayed': 'true' });
   }
 
   async function list(url, backend) {

@@ -27,12 +27,17 @@ function workersBackend(cfg) {
     view: (id) => stub(id).view(),
     bodyHash: (id) => stub(id).bodyHash(),
     async create(id, prepared, { bodyHash, created }) {
-      await files.putInput(id, prepared);
       const meta = {
         id, name: prepared.head.name, created, total: prepared.units.length, evalSetId: prepared.head.evalSet.eval_set_id,
         numRuns: prepared.head.numRuns, plannedJudgeCalls: prepared.plannedJudgeCalls,
       };
       const made = await stub(id).init(meta, bodyHash);
+      // The input is written by the submission that made the run, or by a retry of it (the same
+      // body) whose first try died before the input was in.
+      if (!made.ready && made.bodyHash === bodyHash) {
+        await files.putInput(id, prepared);
+        await stub(id).ready();
+      }
       if (made.created) await files.putIndex(id, created);
       return made;
     },
