@@ -34,7 +34,7 @@ export function attemptTag() {
  * The run data of `store`. Chunks and heads are read once per process and kept (they never
  * change once written); `cacheLimit` bounds how many.
  */
-export function runFiles(store, { cacheLimit = 64 } = {}) {
+export function runFiles(store, { cacheLimit = 8 } = {}) {
   const cache = new Map();
   const getJson = async (key) => {
     const bytes = await store.get(key);

@@ -12,7 +12,7 @@ import { unitName } from './ledger.js';
 
 /** A chunk of the stored input holds at most this many cases, and about this many bytes. */
 const CHUNK_CASES = 200;
-const CHUNK_BYTES = 1 << 20;
+const CHUNK_BYTES = 512 * 1024;
 
 const encoder = new TextEncoder();
 

@@ -34,7 +34,7 @@ class LocalRuns {
     this.dir = dir;
     this.server = server;
     this.options = options;
-    this.files = runFiles(fsStore(dir));
+    this.files = runFiles(fsStore(dir), { cacheLimit: 16 });
     this.runs = new Map();
     this.creating = new Map();
     this.order = [];

@@ -18,11 +18,20 @@ const READ_AHEAD = 16;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A case result without its invocations: all the run summary reads. */
-function withoutInvocations(r) {
+/** A metric result without its details (judge rationales, explanations). */
+const bare = ({ details: _d, ...m }) => m;
+
+/**
+ * A case result cut to what the run summary reads (statuses, errors, scores, thresholds,
+ * criteria): no invocations, no details. A run of 10,000 cases x 5 runs is assembled in a
+ * Durable Object's 128 MB.
+ */
+function forSummary(r) {
   return {
-    ...r,
-    eval_metric_result_per_invocation: (r.eval_metric_result_per_invocation ?? []).map(({ actual_invocation: _a, expected_invocation: _e, ...rest }) => rest),
+    eval_set_id: r.eval_set_id, eval_id: r.eval_id, final_eval_status: r.final_eval_status, run: r.run,
+    ...(r.error ? { error: { code: r.error.code, message: r.error.message } } : {}),
+    overall_eval_metric_results: (r.overall_eval_metric_results ?? []).map(bare),
+    eval_metric_result_per_invocation: (r.eval_metric_result_per_invocation ?? []).map((p) => ({ eval_metric_results: (p.eval_metric_results ?? []).map(bare) })),
   };
 }
 
@@ -38,7 +47,7 @@ export async function assembleResult(ledger, head, readJson) {
   const { eval_case_results: _none, ...fields } = loadEvalSetResult(made);
   if (head.numRuns > 1) {
     const cases = [];
-    for (const r of ordered) cases.push(withoutInvocations(await readJson(r.key)));
+    for (const r of ordered) cases.push(forSummary(await readJson(r.key)));
     fields.run_summary = loadEvalSetResult({ ...made, eval_case_results: cases }, { runSummary: true }).run_summary;
   }
   if (ledger.judgeStats !== null) fields.judge_stats = ledger.judgeStats;

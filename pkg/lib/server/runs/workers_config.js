@@ -45,7 +45,8 @@ const filesByBucket = new WeakMap();
 export function filesOf(bucket) {
   let f = filesByBucket.get(bucket);
   if (f === undefined) {
-    f = runFiles(r2Store(bucket));
+    // An isolate has 128 MB: a few parsed chunks (up to ~512 KiB of JSON each) at most.
+    f = runFiles(r2Store(bucket), { cacheLimit: 4 });
     filesByBucket.set(bucket, f);
   }
   return f;
