@@ -57,9 +57,14 @@ export function runsClient(base, { token = null, fetch: fetchFn = globalThis.fet
 
   return {
     origin: root.origin,
-    /** `{id, status, replayed}` of a new run (or, for a known Idempotency-Key, that run). */
-    async submit(body, { idempotencyKey = null } = {}) {
-      const res = await call('POST', 'v1/runs', { body: typeof body === 'string' ? body : JSON.stringify(body), extra: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
+    /**
+     * `{id, status, replayed}` of a new run (or, for a known Idempotency-Key, that run). Sent as
+     * ndjson (one case a line: the server parses one case at a time, so a run of any size fits
+     * its memory); `{ndjson: false}` sends the one JSON object /v1/evaluate takes.
+     */
+    async submit(body, { idempotencyKey = null, ndjson = true } = {}) {
+      const extra = { ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}), ...(ndjson ? { 'content-type': NDJSON } : {}) };
+      const res = await call('POST', 'v1/runs', { body: ndjson ? ndjsonRun(body) : JSON.stringify(body), extra });
       return { ...(await json(res)), replayed: res.headers.get('idempotent-replayed') === 'true' };
     },
     status: async (id) => json(await call('GET', `v1/runs/${encodeURIComponent(id)}`)),
@@ -118,6 +123,21 @@ export function runsClient(base, { token = null, fetch: fetchFn = globalThis.fet
       throw new EvalError('remote_failed', '', 'the run\'s result ended before its last line');
     },
   };
+}
+
+/**
+ * A run's body as ndjson: the request without its cases (`evalSet` without `eval_cases`, no
+ * `actual` or `evalIds`), then `{"eval_case", "actual"}` for each case `evalIds` selects.
+ */
+export function ndjsonRun({ evalSet, actual, evalIds, ...rest }) {
+  const { eval_cases: cases = [], ...setHead } = evalSet;
+  const wanted = Array.isArray(evalIds) ? new Set(evalIds) : null;
+  const lines = [JSON.stringify({ ...rest, evalSet: setHead })];
+  for (const c of cases) {
+    if (wanted !== null && !wanted.has(c.eval_id)) continue;
+    lines.push(JSON.stringify(actual === undefined ? { eval_case: c } : { eval_case: c, actual: actual[c.eval_id] }));
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** Fields a run's result carries after its cases (as the endpoint writes them). */

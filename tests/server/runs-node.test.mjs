@@ -3,11 +3,12 @@
 // CLI that submits, waits (re-attaching across the restart), fetches and cancels, and the guards
 // every route of the endpoint applies, on the runs routes too.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as api from '../../pkg/index.js';
 import { httpAgent } from '../../pkg/lib/server/index.js';
+import { ndjsonRun, runsClient } from '../../pkg/lib/runs_client.js';
 import { startJudgeServer } from '../js/support/judge-server.mjs';
 import { CONFIG, cli, corpus, unmeasured, verdict } from './shard-support.mjs';
 import { call, rawCall, removeWork, stable, startAgentServer, startCli, workDir } from './support.mjs';
@@ -203,6 +204,42 @@ describe('runs on Node (evalcore serve --runs_dir)', () => {
       const usage = await cli(['eval', join(files, 'agent.mjs'), join(files, 'cli_runs.evalset.json'), '--remote', server.url, '--detach'], cenv);
       assert.equal(usage.code, 2);
       assert.match(usage.stderr, /--actual FILE .* or --server_agent NAME/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('a run too large to parse at once is sent as ndjson, one case a line, each checked as it comes', async () => {
+    const N = 1000;
+    const { evalSet, actual } = corpus(N, 'node_big');
+    const config = { criteria: { response_match_score: 0.6 } };
+    // The server has a judge (none of these metrics calls it): its result counts no calls, as a local run with one does.
+    const local = await api.evaluate({ evalSet, actual, config, judge: localJudge() });
+    const dir = join(work, 'big');
+    // A parse budget of 4 MiB: the whole body (about 0.6 MiB of JSON) would take more to parse.
+    const server = await serve(dir, { EVALCORE_MAX_PARSE_BYTES: String(4 << 20), EVALCORE_MAX_RUN_CASES: String(N), EVALCORE_RUN_CONCURRENCY: '16' });
+    try {
+      const whole = await submit(server.url, { evalSet, actual, config });
+      assert.equal(whole.status, 413);
+      assert.equal(whole.body.error.code, 'too_large');
+      const client = runsClient(server.url, { token: TOKEN });
+      const t0 = Date.now();
+      const { id } = await client.submit({ evalSet, actual, config, name: 'big' });
+      console.log(`# ${N} cases submitted as ndjson in ${Date.now() - t0} ms`);
+      const summary = await client.follow(id);
+      assert.equal(summary.status, 'done');
+      assert.deepEqual(stable(await client.result(id)), stable({ ...local, eval_set_result_name: 'big' }));
+      // Each line checked with its path; nothing of a refused run is kept.
+      const lines = ndjsonRun({ evalSet: corpus(3, 'bad').evalSet, actual: corpus(3, 'bad').actual, config }).split('\n');
+      const bad = [lines[0], lines[1], JSON.stringify({ eval_case: { eval_id: 'x', conversation: 'nope' }, actual: [] }), ''].join('\n');
+      const refused = await call(server.url, '/v1/runs', { raw: bad, headers: { ...auth, 'content-type': 'application/x-ndjson' } });
+      assert.equal(refused.status, 400);
+      assert.match(refused.body.error.path, /^\$line\[3\]\.eval_case\.conversation/);
+      const twice = await call(server.url, '/v1/runs', { raw: [lines[0], lines[1], lines[1], ''].join('\n'), headers: { ...auth, 'content-type': 'application/x-ndjson' } });
+      assert.equal(twice.body.error.code, 'duplicate_id');
+      assert.equal(twice.body.error.path, '$line[3].eval_case.eval_id');
+      const inputs = readdirSync(join(dir, 'runs')).map((r) => readdirSync(join(dir, 'runs', r, 'input')).filter((f) => f !== 'head.json').length);
+      assert.deepEqual(inputs, [1], 'one run, one submission\'s chunks: the refused ones left nothing');
     } finally {
       await server.stop();
     }

@@ -11,6 +11,7 @@ import { startJudgeServer } from '../js/support/judge-server.mjs';
 import { CONFIG, corpus, verdict } from './shard-support.mjs';
 import { removeWork, stable, workDir } from './support.mjs';
 import { caseOfCall, maxInWindow, readEvents, startRunsWorker } from './runs-support.mjs';
+import { runsClient } from '../../pkg/lib/runs_client.js';
 
 const BUDGET = 1800; // judge calls a minute, for every consumer together
 const QUEUES = 4;
@@ -183,6 +184,11 @@ describe('runs on Workers (miniflare: Queues, Durable Objects, R2)', () => {
     assert.equal(c.status, 409);
     assert.equal(c.body.error.code, 'idempotency_conflict');
     await followed(a.body.id);
+    // The same run sent as ndjson (one case a line, as the CLI sends it): the same result.
+    const client = runsClient(worker.url, { fetch: (url, init) => worker.fetch(new URL(url).pathname + new URL(url).search, init) });
+    const viaLines = await client.submit(body);
+    assert.equal((await client.follow(viaLines.id)).status, 'done');
+    assert.deepEqual(stable(await client.result(viaLines.id)), stable(await resultOf(a.body.id)));
     const list = await (await worker.fetch('/v1/runs?limit=100')).json();
     assert.ok(list.runs.some((r) => r.id === a.body.id && r.status === 'done'));
     const created = list.runs.map((r) => r.created);

@@ -115,6 +115,8 @@ async function submit(positionals, options, client, io) {
   if (options.num_runs !== undefined && options.agent === undefined) throw new UsageError('--num_runs applies to --agent runs; recorded invocations are one run', command);
   const [[file, ids]] = [...parseSelectors(positionals)];
   const { evalSet } = readEvalSetFile(file);
+  const unknown = ids.filter((id) => !evalSet.eval_cases.some((c) => c.eval_id === id));
+  if (unknown.length > 0) throw new UsageError(`eval set "${evalSet.eval_set_id}" has no eval case ${unknown.map((id) => `"${id}"`).join(', ')}`, command);
   const { raw } = readConfig(resolveConfigPath(options.config_file_path, [file], command));
   const body = runBody({
     evalSet, evalIds: ids.length > 0 ? ids : undefined, config: raw,

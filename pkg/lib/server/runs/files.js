@@ -1,7 +1,9 @@
 //! Where a run's data lives in a Store (an R2 bucket on Workers, the runs folder on Node), and
 //! the JSON in and out of it. Keys, under `runs/<id>/`:
-//!   input/head.json        the run's head (config, eval set without cases, places of the cases)
-//!   input/<k>.json         chunk k of the cases and their recorded invocations
+//!   input/head.json        the run's head (config, eval set without cases, places of the cases,
+//!                          where its chunks are)
+//!   input/<tag>/<k>.json   chunk k of the cases and their recorded invocations, written by the
+//!                          submission `tag` (two submissions with one Idempotency-Key never mix)
 //!   cases/<unit>.<tag>.json  one case result; `tag` names the attempt that wrote it, so two
 //!                          deliveries of one message never overwrite each other: the ledger
 //!                          keeps the first and the other is deleted
@@ -55,13 +57,16 @@ export function runFiles(store, { cacheLimit = 8 } = {}) {
   };
   return {
     store,
-    async putInput(id, { head, chunks }) {
-      // Chunks first: a head that exists means the whole input does.
-      for (let k = 0; k < chunks.length; k++) await putJson(`${runPrefix(id)}input/${pad(k)}.json`, chunks[k]);
-      await putJson(`${runPrefix(id)}input/head.json`, head);
+    /** Where a submission's chunks go: `runs/<id>/input/<tag>/`. */
+    chunkPrefix: (id, tag) => `${runPrefix(id)}input/${tag}/`,
+    putChunk: (prefix, k, chunk) => putJson(`${prefix}${pad(k)}.json`, chunk),
+    async removeChunks(prefix) {
+      for (const key of await store.list(prefix)) await store.delete(key);
     },
+    /** The head, once the chunks it names are all written: a head that exists means the whole input does. */
+    putHead: (id, head) => putJson(`${runPrefix(id)}input/head.json`, head),
     head: (id) => cached(`${runPrefix(id)}input/head.json`),
-    chunk: (id, k) => cached(`${runPrefix(id)}input/${pad(k)}.json`),
+    chunkOf: (head, k) => cached(`${head.chunkPrefix}${pad(k)}.json`),
     /** Stores a case result's bytes; resolves to its key. */
     async putCase(id, unit, tag, bytes) {
       const key = `${runPrefix(id)}cases/${unit}.${tag}.json`;

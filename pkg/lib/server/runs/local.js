@@ -34,7 +34,7 @@ class LocalRuns {
     this.dir = dir;
     this.server = server;
     this.options = options;
-    this.files = runFiles(fsStore(dir), { cacheLimit: 16 });
+    this.filesOf = runFiles(fsStore(dir), { cacheLimit: 16 });
     this.runs = new Map();
     this.creating = new Map();
     this.order = [];
@@ -106,12 +106,12 @@ class LocalRuns {
   }
 
   async saveMeta(run) {
-    await this.files.putJson(`runs/${run.id}/meta.json`, { meta: run.ledger.meta, bodyHash: run.bodyHash });
+    await this.filesOf.putJson(`runs/${run.id}/meta.json`, { meta: run.ledger.meta, bodyHash: run.bodyHash });
   }
 
   /** Queues the units of `run` that have no result yet, in the eval set's order, run after run. */
   async enqueue(run) {
-    const head = await this.files.head(run.id);
+    const head = await this.filesOf.head(run.id);
     if (head === null) {
       run.ledger.fail({ code: 'input_missing', message: `the input of run ${run.id} is missing from ${this.dir}` }, Date.now());
       await this.saveMeta(run);
@@ -160,7 +160,7 @@ class LocalRuns {
         retry: (e) => this.retry(run, item, e),
       }],
       coordinator: this.coordinator(run),
-      files: this.files,
+      files: this.filesOf,
       scoring: this.scoring,
       pace: this.pace,
       concurrency: 1,
@@ -175,7 +175,7 @@ class LocalRuns {
     run.attempts.set(item.unit, n);
     if (n >= this.options.maxAttempts) {
       const last = run.lastError.get(item.unit) ?? { code: 'unit_failed', path: '', message: String(error?.message ?? error) };
-      this.files.head(run.id).then((head) => this.deadLetter(run, item.unit, evalIdOf(head, item.unit), {
+      this.filesOf.head(run.id).then((head) => this.deadLetter(run, item.unit, evalIdOf(head, item.unit), {
         ...last, message: `given up after ${n} attempts: ${last.message}`,
       }));
       return;
@@ -249,10 +249,14 @@ class LocalRuns {
   /** Removes case files no ledger line names (attempts a kill cut short). */
   cleanup(run) {
     const kept = new Set([...run.ledger.units.values()].map((r) => r.key));
-    this.files.listCases(run.id).then((keys) => Promise.all(keys.filter((k) => !kept.has(k)).map((k) => this.files.remove(k)))).catch(() => {});
+    this.filesOf.listCases(run.id).then((keys) => Promise.all(keys.filter((k) => !kept.has(k)).map((k) => this.filesOf.remove(k)))).catch(() => {});
   }
 
   // ---- the backend the routes call ---------------------------------------------------------
+
+  get files() {
+    return this.filesOf;
+  }
 
   async view(id) {
     await this.ready;
@@ -263,19 +267,21 @@ class LocalRuns {
     return this.runs.get(id)?.bodyHash ?? null;
   }
 
+  /**
+   * Makes run `id` of a submission whose chunks are written (`prepared`: `{head, units,
+   * plannedJudgeCalls}`): `{created, used, view}`; `used` false when the id was taken (the
+   * submission's chunks are then the caller's to remove).
+   */
   async create(id, prepared, { bodyHash, created }) {
     await this.ready;
-    if (this.runs.has(id)) return { created: false, view: this.runs.get(id).ledger.view() };
-    if (this.creating.has(id)) {
-      await this.creating.get(id).catch(() => {});
-      return { created: false, view: this.runs.get(id)?.ledger.view() ?? null };
-    }
+    if (this.creating.has(id)) await this.creating.get(id).catch(() => {});
+    if (this.runs.has(id)) return { created: false, used: false, view: this.runs.get(id).ledger.view() };
     const active = [...this.runs.values()].filter((r) => !r.ledger.final).length + this.creating.size;
     if (active >= this.server.limits.maxActiveRuns) {
       throw new HttpError(429, 'too_many_runs', '', `this server keeps at most ${this.server.limits.maxActiveRuns} unfinished runs (maxActiveRuns); wait for one to end, or cancel one`, { 'retry-after': '30' });
     }
     const making = (async () => {
-      await this.files.putInput(id, prepared);
+      await this.filesOf.putHead(id, prepared.head);
       const ledger = new Ledger({
         id, name: prepared.head.name, created, total: prepared.units.length, evalSetId: prepared.head.evalSet.eval_set_id,
         numRuns: prepared.head.numRuns, plannedJudgeCalls: prepared.plannedJudgeCalls,
@@ -290,7 +296,7 @@ class LocalRuns {
     this.creating.set(id, making);
     try {
       const run = await making;
-      return { created: true, view: run.ledger.view() };
+      return { created: true, used: true, view: run.ledger.view() };
     } finally {
       this.creating.delete(id);
     }
@@ -323,7 +329,7 @@ class LocalRuns {
   }
 
   readCase(key) {
-    return this.files.getBytes(key);
+    return this.filesOf.getBytes(key);
   }
 
   async cancel(id) {
@@ -340,8 +346,8 @@ class LocalRuns {
   async resultDoc(id) {
     const run = this.runs.get(id);
     run.result ??= (async () => {
-      const head = await this.files.head(id);
-      return assembleResult(run.ledger, head, async (key) => JSON.parse(decoder.decode(await this.files.getBytes(key))));
+      const head = await this.filesOf.head(id);
+      return assembleResult(run.ledger, head, async (key) => JSON.parse(decoder.decode(await this.filesOf.getBytes(key))));
     })();
     try {
       return await run.result;

@@ -1,5 +1,5 @@
 //! The job API over HTTP, the same on the module worker and on `evalcore serve --runs_dir`:
-//!   POST   /v1/runs                 the body of /v1/evaluate (+ `name`) -> 202 {id, status}
+//!   POST   /v1/runs                 the body of /v1/evaluate (+ `name`), or ndjson -> 202 {id, status}
 //!   GET    /v1/runs                 the runs, newest first (?limit=, ?cursor=)
 //!   GET    /v1/runs/{id}            its status, counts and judge counters
 //!   GET    /v1/runs/{id}/events     ndjson: each case result as it was scored, then the summary (?after=N)
@@ -8,11 +8,12 @@
 //! Routes translate; a backend (node.js, workers.js) keeps the runs. Every answer is bounded as
 //! the evaluate route's are: the body read under maxRunBodyBytes and bodyTimeoutMs, JSON answers
 //! under maxAnswerBytes (else 413, ask for ndjson), streams written as fast as the client reads.
-import { HttpError, json, readCapped } from '../http.js';
+import { HttpError, json } from '../http.js';
 import { NDJSON, ndjsonStream } from '../answer.js';
 import { bodyTypeRefusal, fetchHeaders } from '../guard.js';
 import { slots } from '../evaluate_route.js';
-import { RUN_ID, idempotentRunId, newRunId, prepareRun, sha256Hex } from './input.js';
+import { RUN_ID, idempotentRunId, newRunId } from './input.js';
+import { readSubmission } from './upload.js';
 import { resultStream } from './result.js';
 import { EVENTS_PAGE } from './ledger.js';
 
@@ -67,18 +68,20 @@ export function runsRoutes(server) {
   };
 
   async function submit(request, backend) {
-    const refused = bodyTypeRefusal(fetchHeaders(request), ['application/json']);
+    const refused = bodyTypeRefusal(fetchHeaders(request), ['application/json', NDJSON]);
     if (refused !== null) throw new HttpError(refused.status, refused.code, '', refused.message);
-    const deadline = limits.bodyTimeoutMs ? { at: Date.now() + limits.bodyTimeoutMs, ms: limits.bodyTimeoutMs } : null;
-    const bytes = await readCapped(request.body, request.headers.get('content-length'), limits.maxRunBodyBytes, 'the run\'s request body (maxRunBodyBytes)', deadline);
     const keyed = await idempotentRunId(request.headers.get('idempotency-key'));
-    const bodyHash = await sha256Hex(bytes);
-    // A key used for another body is refused before the body is looked at; the same body goes
-    // on, so a retry whose first try died before its input was stored completes it.
-    if (keyed !== null && (await backend.view(keyed)) !== null) await replay(keyed, null, bodyHash, backend);
-    const prepared = await prepareRun(server.parseJson(bytes), server);
     const id = keyed ?? newRunId();
-    const made = await backend.create(id, prepared, { bodyHash, created: Date.now() });
+    const { prepared, bodyHash, writer } = await readSubmission(request, server, backend.files, id);
+    let made;
+    try {
+      // A key first used for another body is refused; the same body goes on, so a retry whose
+      // first try died before its input was stored completes it.
+      if (keyed !== null && (await backend.view(keyed)) !== null) await replay(keyed, null, bodyHash, backend);
+      made = await backend.create(id, prepared, { bodyHash, created: Date.now() });
+    } finally {
+      if (!made?.used) await writer.discard();
+    }
     if (!made.created) return replay(id, made.view, bodyHash, backend);
     return json(202, { id, status: made.view.status }, redact, { location: `/v1/runs/${id}` });
   }

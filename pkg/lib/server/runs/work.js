@@ -56,7 +56,7 @@ export async function workBatch({ runId, items, coordinator, files, scoring, pac
     if (abort.signal.aborted) return it.ack();
     try {
       budget.take(1);
-      const chunk = await files.chunk(runId, it.chunk);
+      const chunk = await files.chunkOf(head, it.chunk);
       if (chunk === null) throw new Error(`chunk ${it.chunk} of run ${runId} is missing from the store`);
       if (head.mode === 'agent' && agent === undefined) throw new PermanentError('unknown_agent', '$.agent', `this server runs no agent "${head.agent}" (EVALCORE_AGENTS)`);
       const { result, stats } = await scoreUnit({ head, chunk, unit: it.unit, judge, agent, signal: abort.signal, agentTimeoutMs: scoring.limits.agentTimeoutMs });

@@ -24,6 +24,7 @@ function workersBackend(cfg) {
   const files = filesOf(cfg.bucket);
   const stub = (id) => runStub(cfg, id);
   return {
+    files,
     view: (id) => stub(id).view(),
     bodyHash: (id) => stub(id).bodyHash(),
     async create(id, prepared, { bodyHash, created }) {
@@ -32,14 +33,15 @@ function workersBackend(cfg) {
         numRuns: prepared.head.numRuns, plannedJudgeCalls: prepared.plannedJudgeCalls,
       };
       const made = await stub(id).init(meta, bodyHash);
-      // The input is written by the submission that made the run, or by a retry of it (the same
-      // body) whose first try died before the input was in.
-      if (!made.ready && made.bodyHash === bodyHash) {
-        await files.putInput(id, prepared);
+      // The head is written by the submission that made the run, or by a retry of it (the same
+      // body) whose first try died before its head was in; another's chunks are not used.
+      const used = !made.ready && made.bodyHash === bodyHash;
+      if (used) {
+        await files.putHead(id, prepared.head);
         await stub(id).ready();
       }
       if (made.created) await files.putIndex(id, created);
-      return made;
+      return { ...made, used };
     },
     async list({ limit, cursor }) {
       const page = await cfg.bucket.list({ prefix: 'index/', limit, ...(cursor === null ? {} : { cursor }) });
