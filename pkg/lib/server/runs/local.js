@@ -8,7 +8,7 @@ import { appendFile, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsStore } from '../../store/fs.js';
 import { EVENTS_PAGE, Ledger } from './ledger.js';
-import { JudgePace, localPace } from './pace.js';
+import { JudgePace, localPace, onAbort } from './pace.js';
 import { runFiles } from './files.js';
 import { evalIdOf, workBatch } from './work.js';
 import { assembleResult } from './result.js';
@@ -201,14 +201,11 @@ class LocalRuns {
       },
       deadLetter: (unit, evalId, error) => this.deadLetter(run, unit, evalId, error),
       watch: (onCancel) => {
-        const signals = [run.abort.signal, this.closing.signal];
-        if (signals.some((s) => s.aborted)) {
-          onCancel();
-          return () => {};
-        }
-        for (const s of signals) s.addEventListener('abort', onCancel, { once: true });
+        const offRun = onAbort(run.abort.signal, onCancel);
+        const offClosing = onAbort(this.closing.signal, onCancel);
         return () => {
-          for (const s of signals) s.removeEventListener('abort', onCancel);
+          offRun();
+          offClosing();
         };
       },
     };

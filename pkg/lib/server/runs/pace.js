@@ -189,7 +189,7 @@ export function pacedFetch(send, pace, { signal = null, run = null, runPerMinute
       }
       break;
     }
-    const res = await send(input, withSignal(init, signal));
+    const res = await sendWith(send, input, init, signal);
     if (res.status === 429) {
       const after = Number(res.headers.get('retry-after'));
       await pace.throttled({ retryAfterMs: Number.isFinite(after) && after > 0 ? after * 1000 : 1000 });
@@ -198,11 +198,47 @@ export function pacedFetch(send, pace, { signal = null, run = null, runPerMinute
   };
 }
 
-/** `init` whose signal also aborts with `signal`. */
-function withSignal(init, signal) {
-  if (signal === null) return init;
-  const own = init?.signal;
-  return { ...init, signal: own ? AbortSignal.any([own, signal]) : signal };
+// One listener per signal, however many waits and calls hang on it (a run's signal is shared by
+// every call of its cases: a listener each would pile up).
+const hangers = new WeakMap();
+
+/** Calls `fn` when `signal` aborts (at once if it has); returns a function that forgets it. */
+export function onAbort(signal, fn) {
+  if (signal === null || signal === undefined) return () => {};
+  if (signal.aborted) {
+    fn();
+    return () => {};
+  }
+  let set = hangers.get(signal);
+  if (set === undefined) {
+    set = new Set();
+    hangers.set(signal, set);
+    signal.addEventListener('abort', () => {
+      for (const f of [...set]) f();
+      set.clear();
+    }, { once: true });
+  }
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
+/** A signal of its own that aborts with `signal` or `other`, and `done()` to let go of `signal`. */
+export function linkedSignal(signal, other = null) {
+  const c = new AbortController();
+  const off = onAbort(signal, () => c.abort(signal.reason));
+  const offOther = onAbort(other, () => c.abort(other.reason));
+  return { signal: c.signal, done: () => { off(); offOther(); } };
+}
+
+/** `send(input, init)` whose signal also aborts with `signal`. */
+async function sendWith(send, input, init, signal) {
+  if (signal === null) return send(input, init);
+  const linked = linkedSignal(signal, init?.signal ?? null);
+  try {
+    return await send(input, { ...init, signal: linked.signal });
+  } finally {
+    linked.done();
+  }
 }
 
 export function cancelledError(signal) {
@@ -215,13 +251,14 @@ export function cancelledError(signal) {
 export function abortableSleep(ms, signal) {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
+    let off = () => {};
     const t = setTimeout(done, ms);
     function done() {
       clearTimeout(t);
-      signal?.removeEventListener('abort', done);
+      off();
       resolve();
     }
-    signal?.addEventListener('abort', done, { once: true });
+    off = onAbort(signal, done);
     return undefined;
   });
 }

@@ -16,19 +16,13 @@ import { RUN_ID, idempotentRunId, newRunId } from './input.js';
 import { readSubmission } from './upload.js';
 import { resultStream } from './result.js';
 import { EVENTS_PAGE } from './ledger.js';
+import { abortableSleep } from './pace.js';
 
 /** How long one wait for new events lasts before the stream sends a keep-alive (an empty line). */
 export const EVENTS_WAIT_MS = 15_000;
 /** After a short page the stream waits this long before it asks again. */
 const EVENTS_LINGER_MS = 250;
 
-const pause = (ms, signal) => new Promise((resolve) => {
-  const t = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => {
-    clearTimeout(t);
-    resolve();
-  }, { once: true });
-});
 const LIST_DEFAULT = 20;
 const LIST_MAX = 100;
 const decoder = new TextDecoder();
@@ -152,7 +146,7 @@ export function runsRoutes(server) {
         await out.ready();
       } else if (records.length < EVENTS_PAGE) {
         // Results trickle in one by one: ask for them a few at a time (one request per wait on Workers).
-        await pause(EVENTS_LINGER_MS, signal);
+        await abortableSleep(EVENTS_LINGER_MS, signal);
       }
     }
   }

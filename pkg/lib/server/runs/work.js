@@ -7,6 +7,7 @@
 import { FINAL } from './ledger.js';
 import { attemptTag, caseBytes } from './files.js';
 import { BudgetSpent, PermanentError, pacedJudge, scoreUnit, subrequests } from './score.js';
+import { linkedSignal } from './pace.js';
 
 /** How often a batch asks its coordinator whether the run was cancelled. */
 export const CANCEL_POLL_MS = 500;
@@ -59,7 +60,16 @@ export async function workBatch({ runId, items, coordinator, files, scoring, pac
       const chunk = await files.chunkOf(head, it.chunk);
       if (chunk === null) throw new Error(`chunk ${it.chunk} of run ${runId} is missing from the store`);
       if (head.mode === 'agent' && agent === undefined) throw new PermanentError('unknown_agent', '$.agent', `this server runs no agent "${head.agent}" (EVALCORE_AGENTS)`);
-      const { result, stats } = await scoreUnit({ head, chunk, unit: it.unit, judge, agent, signal: abort.signal, agentTimeoutMs: scoring.limits.agentTimeoutMs });
+      // Each case its own signal, tied to the batch's for the case's time only (the host listens
+      // on the signal it is given).
+      const own = linkedSignal(abort.signal);
+      let scored;
+      try {
+        scored = await scoreUnit({ head, chunk, unit: it.unit, judge, agent, signal: own.signal, agentTimeoutMs: scoring.limits.agentTimeoutMs });
+      } finally {
+        own.done();
+      }
+      const { result, stats } = scored;
       // A cancel while the case was scored: its result (cut short) is not kept.
       if (abort.signal.aborted) return it.ack();
       budget.take(3);
