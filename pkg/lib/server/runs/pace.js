@@ -147,7 +147,7 @@ export class JudgePace {
 /** A start further out than this is confirmed when it comes (JudgePace.confirm). */
 export const HORIZON_MS = 250;
 /** How late a start may be made: a slot's spacing, at least this (timers and networks jitter). */
-const MIN_TOLERANCE_MS = 20;
+const MIN_TOLERANCE_MS = 50;
 /** Starts missed in a row before a caller starts late anyway (a machine that cannot keep time). */
 const MAX_MISSES = 3;
 
