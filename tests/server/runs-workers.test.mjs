@@ -26,7 +26,7 @@ before(async () => {
   judge.script(verdict);
   worker = await startRunsWorker({
     EVALCORE_JUDGE: 'openai:judge-model', EVALCORE_JUDGE_BASE_URL: judge.baseUrl, OPENAI_API_KEY: KEY,
-    EVALCORE_JUDGE_CALLS_PER_MINUTE: String(BUDGET), EVALCORE_RUN_RETRY_DELAY_S: '0', EVALCORE_MAX_RUN_CASES: '500',
+    EVALCORE_JUDGE_CALLS_PER_MINUTE: String(BUDGET), EVALCORE_RUN_RETRY_DELAY_S: '0', EVALCORE_MAX_RUN_CASES: '500', EVALCORE_RUN_STALL_S: '4',
   }, work, { queues: QUEUES });
 });
 
@@ -146,6 +146,21 @@ describe('runs on Workers (miniflare: Queues, Durable Objects, R2)', () => {
     } finally {
       await worker.fetch('/__test/fault?fail_unit=', { method: 'POST' });
     }
+  });
+
+  test('a message lost on its way (acknowledged, never scored): the run notices the stall and sends it again', async () => {
+    const N = 12;
+    const { evalSet, actual } = corpus(N, 'runs_lost');
+    const config = { criteria: { response_match_score: 0.6 } };
+    const local = await api.evaluate({ evalSet, actual, config, judge: localJudge() });
+    await worker.fetch('/__test/fault?drop_unit=0.5', { method: 'POST' });
+    const { body } = await submit({ evalSet, actual, config });
+    const { lines, cases } = await followed(body.id);
+    assert.equal(lines.at(-1).summary.status, 'done');
+    assert.equal(cases.length, N);
+    const state = await (await worker.fetch('/__test/fault')).json();
+    assert.equal(state.dropped, 1, 'the message was lost');
+    assert.deepEqual(stable(await resultOf(body.id)), stable(local));
   });
 
   test('cancel stops judge calls within a second', async () => {

@@ -6,10 +6,11 @@
 // - `POST /__test/fault?after=N`: the next batch of a run queue crashes after its N-th
 //   acknowledgement (the handler rejects while the rest of the batch is still being scored);
 // - `POST /__test/fault?fail_unit=U`: storing unit U's result always fails (it ends as a dead letter);
+// - `POST /__test/fault?drop_unit=U`: the first message of unit U is acknowledged unseen (lost);
 // - `GET /__test/pace`: the judge key's pace counters.
 import worker, { EvalcoreJudgePace as PaceBase, EvalcoreRun as RunBase } from './example.js';
 
-const fault = { after: 0, crashes: 0, failUnit: null };
+const fault = { after: 0, crashes: 0, failUnit: null, dropUnit: null, dropped: 0 };
 const zero = () => ({
   worker_requests: 0, queue_invocations: 0, do_requests: { run: 0, pace: 0 }, do_methods: {}, do_alarms: 0,
   do_storage: { reads: 0, writes: 0, deletes: 0 }, r2: { class_a: 0, class_b: 0, deletes: 0 },
@@ -111,7 +112,14 @@ export class EvalcoreJudgePace extends PaceBase {
 /** The batch with its messages counted; with `after`, the after-th ack() rejects `crash`. */
 function counted(batch, after, crash) {
   let acks = 0;
-  const messages = batch.messages.map((m) => {
+  const kept = batch.messages.filter((m) => {
+    if (fault.dropUnit === null || m.body?.u !== fault.dropUnit) return true;
+    fault.dropUnit = null;
+    fault.dropped++;
+    m.ack();
+    return false;
+  });
+  const messages = kept.map((m) => {
     counters.queue.delivered++;
     return {
       id: m.id, timestamp: m.timestamp, body: m.body, attempts: m.attempts,
@@ -141,6 +149,7 @@ export default {
     if (url.pathname === '/__test/fault') {
       if (url.searchParams.has('after')) fault.after = Number(url.searchParams.get('after'));
       if (url.searchParams.has('fail_unit')) fault.failUnit = url.searchParams.get('fail_unit') || null;
+      if (url.searchParams.has('drop_unit')) fault.dropUnit = url.searchParams.get('drop_unit') || null;
       return Response.json(fault);
     }
     if (url.pathname === '/__test/pace') return Response.json(await paceStats(env));
