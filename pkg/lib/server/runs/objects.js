@@ -12,8 +12,8 @@ import { filesOf, runsConfig } from './workers_config.js';
 
 /** Units one alarm sends at most (20 sendBatch calls). */
 const FEED_PER_ALARM = 2000;
-/** While units wait for the window, the alarm looks again this often. */
-const FEED_POLL_MS = 1000;
+/** While units wait for the window, the alarm looks again this often (results coming in wake it sooner). */
+const FEED_POLL_MS = 30_000;
 /** Times the watchdog sends a unit again before it gives the unit up. */
 const MAX_RESENDS = 3;
 /** How long a created run waits for its input before it fails. */
@@ -114,7 +114,11 @@ export const RunObject = (Base) => class extends Base {
     await this.state.storage.put(`u:${rec.unit}`, rec);
     if (this.ledger.status !== before || this.ledger.final) await this.saveMeta();
     this.wake();
-    if (this.ledger.final) await this.state.storage.setAlarm(Date.now());
+    // The run ended (assemble it), or half of the units sent ahead have results (send more).
+    const outstanding = this.sent - this.ledger.units.size;
+    if (this.ledger.final || (this.sent < this.ledger.meta.total && outstanding === Math.floor(this.cfg.feedWindow / 2))) {
+      await this.state.storage.setAlarm(Date.now());
+    }
     return { kept: true, status: this.ledger.status };
   }
 
@@ -209,7 +213,10 @@ export const RunObject = (Base) => class extends Base {
     const units = unitsOf(head);
     if (this.sent < units.length) {
       await this.feed(units);
-      await this.state.storage.setAlarm(Date.now() + (this.sent < units.length ? FEED_POLL_MS : this.cfg.stallMs));
+      // More to send and room for it (an alarm sends at most FEED_PER_ALARM): at once; the window
+      // full: when half of it has results (record() sets the alarm), or FEED_POLL_MS at the latest.
+      const room = this.sent < units.length && this.sent - this.ledger.units.size < this.cfg.feedWindow;
+      await this.state.storage.setAlarm(Date.now() + (room ? 0 : this.sent < units.length ? FEED_POLL_MS : this.cfg.stallMs));
       return undefined;
     }
     if (Date.now() - this.ledger.meta.updated >= this.cfg.stallMs) await this.resendStalled(units);
