@@ -27,6 +27,8 @@ before(async () => {
   worker = await startRunsWorker({
     EVALCORE_JUDGE: 'openai:judge-model', EVALCORE_JUDGE_BASE_URL: judge.baseUrl, OPENAI_API_KEY: KEY,
     EVALCORE_JUDGE_CALLS_PER_MINUTE: String(BUDGET), EVALCORE_RUN_RETRY_DELAY_S: '0', EVALCORE_MAX_RUN_CASES: '500', EVALCORE_RUN_STALL_S: '4',
+    // 100 units sent ahead of the results: the bigger runs here are fed in rounds.
+    EVALCORE_RUN_FEED_WINDOW: '100',
   }, work, { queues: QUEUES });
 });
 
