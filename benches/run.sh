@@ -12,6 +12,7 @@
 #   bash benches/run.sh --quick      N=2,000, fewer runs (a smoke test of the harness)
 #   node benches/scaling.mjs         only the scaling table (N and 2N per workload, no google-adk)
 #   node benches/memory.mjs          only the peak wasm memory table
+#   node benches/compare_runs.mjs    only compareRuns (10,000 cases x 5 runs) beside Python + scipy
 #   node benches/browser/run.mjs     only the Chromium table (the page benches/browser/page.mjs)
 #   bash benches/run.sh --judge      also judge-call throughput against a loopback judge with
 #                                    100 ms latency (benches/judge/run.mjs, ~1.5 min more)
@@ -102,6 +103,16 @@ node "$HERE/scaling.mjs" --scale "$SCALE"
 # 6b. Peak wasm memory against the input size (a fresh process per workload).
 say "peak wasm memory (benches/memory.mjs, realistic data)"
 node "$HERE/memory.mjs" --data "$HERE/.data/n$N-s$SEED-realistic"
+
+# 6c. compareRuns over 10,000 cases x 5 runs a side, beside the same comparison in Python
+#     (json + numpy + scipy + statsmodels: tools/compare-oracle's implementation of COMPARE.md).
+if ! "$VENV/bin/python" -c 'import scipy, statsmodels, mpmath' 2>/dev/null; then
+  # Unpinned here (google-adk's own pins come first); the tests' oracle pins its versions.
+  say "pip install scipy statsmodels mpmath (the comparison's reference)"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check scipy statsmodels mpmath
+fi
+say "compareRuns (benches/compare_runs.mjs)"
+node "$HERE/compare_runs.mjs" --repeat "$([ "$EC_RUNS" -le 2 ] && echo 2 || echo 7)"
 
 # 7. Optional: judge calls (final_response_match_v2) against the loopback judge server.
 if [ "$JUDGE" = 1 ]; then

@@ -13,8 +13,15 @@ FUZZ=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$FUZZ/.." && pwd)
 SHARED=${SHARED:-$ROOT/../shared}
 OUT=${1:-$FUZZ/corpus}
-TARGETS="eval_set validate_eval_set eval_config result_file result_report judge_answer provider_reply retry_after tokenize rouge evaluate_invocations"
+TARGETS="eval_set dataset validate_eval_set eval_config result_file result_report judge_answer provider_reply retry_after tokenize rouge evaluate_invocations load_traces"
 for t in $TARGETS; do mkdir -p "$OUT/$t"; done
+
+# agents-cli datasets (the examples of its documentation, traces it recorded).
+for f in "$ROOT"/tests/data/agents_cli/*.json; do
+  [ -e "$f" ] || continue
+  cp "$f" "$OUT/dataset/$(basename "$f")"
+  cp "$f" "$OUT/eval_set/agents-cli-$(basename "$f")"
+done
 
 # Whole files: eval sets and legacy test files, configs, result files.
 n=0
@@ -33,6 +40,13 @@ while IFS= read -r -d '' f; do
   cp "$f" "$OUT/result_file/file-$n.json"
   printf '%s\0{"detailed":true}' "$(cat "$f")" > "$OUT/result_report/detailed-$n.json"
 done < <(find "$ROOT/src/report/testdata" "$ROOT/tools/adk-results" -name '*.json' -print0)
+
+# OTLP trace files as the frameworks exported them (tests/data/traces), whole and a few bytes each.
+for f in "$ROOT"/tests/data/traces/*.otlp.* "$ROOT"/tests/data/traces/*.logs.pb; do
+  [ -e "$f" ] || continue
+  n=$((n + 1))
+  cp "$f" "$OUT/load_traces/file-$n"
+done
 
 # Records inside JSON/JSONL files, pulled apart with node (already needed by the package).
 node - "$ROOT" "$ROOT/tests/data" "$OUT" <<'JS'

@@ -22,6 +22,13 @@ export type MetricName =
   | "multi_turn_task_success_v1"
   | "multi_turn_trajectory_quality_v1"
   | "multi_turn_tool_use_quality_v1"
+  | "multi_turn_task_success"
+  | "multi_turn_trajectory_quality"
+  | "multi_turn_tool_use_quality"
+  | "final_response_quality"
+  | "tool_use_quality"
+  | "hallucination"
+  | "safety"
   | "tool_call_count_v1"
   | "inference_call_count_v1"
   | "token_usage_v1"
@@ -37,7 +44,7 @@ export type MatchTypeInput = MatchType | Lowercase<MatchType> | 0 | 1 | 2;
 /** evalcore's argument policy names (`regex` and `rouge1` need their parameters, so they are objects). */
 export type ArgPolicyName = "exact" | "ignore" | "present" | "text" | "subset" | "numeric";
 
-/** How one argument is compared (README, "Argument policies"). */
+/** How one argument is compared (docs/metrics.md, "Argument policies"). */
 export type ArgPolicy =
   | ArgPolicyName
   | { policy: ArgPolicyName }
@@ -139,6 +146,16 @@ export interface LlmBackedUserSimulatorCriterion extends BaseCriterion {
   stopSignal?: string;
 }
 
+export interface HostedMetricCriterion extends BaseCriterion {
+  judge_model_options?: JudgeModelOptions;
+  /** camelCase alias of `judge_model_options` (pydantic accepts both). */
+  judgeModelOptions?: JudgeModelOptions;
+  rubrics?: Rubric[];
+  rubric_group_key?: string;
+  /** camelCase alias of `rubric_group_key` (pydantic accepts both). */
+  rubricGroupKey?: string;
+}
+
 /** The criterion class each metric reads. */
 export interface CriteriaByMetric {
   tool_trajectory_avg_score: ToolTrajectoryCriterion;
@@ -155,10 +172,17 @@ export interface CriteriaByMetric {
   hallucinations_v1: HallucinationsCriterion;
   safety_v1: LlmAsAJudgeCriterion;
   per_turn_user_simulator_quality_v1: LlmBackedUserSimulatorCriterion;
-  response_evaluation_score: BaseCriterion;
-  multi_turn_task_success_v1: BaseCriterion;
-  multi_turn_trajectory_quality_v1: BaseCriterion;
-  multi_turn_tool_use_quality_v1: BaseCriterion;
+  response_evaluation_score: LlmAsAJudgeCriterion;
+  multi_turn_task_success_v1: HostedMetricCriterion;
+  multi_turn_trajectory_quality_v1: HostedMetricCriterion;
+  multi_turn_tool_use_quality_v1: HostedMetricCriterion;
+  multi_turn_task_success: HostedMetricCriterion;
+  multi_turn_trajectory_quality: HostedMetricCriterion;
+  multi_turn_tool_use_quality: HostedMetricCriterion;
+  final_response_quality: HostedMetricCriterion;
+  tool_use_quality: HostedMetricCriterion;
+  hallucination: HallucinationsCriterion;
+  safety: LlmAsAJudgeCriterion;
   tool_call_count_v1: BaseCriterion;
   inference_call_count_v1: BaseCriterion;
   token_usage_v1: BaseCriterion;
@@ -176,6 +200,7 @@ export interface Criterion extends BaseCriterion {
   rubrics?: Rubric[];
   evaluate_intermediate_nl_responses?: boolean;
   stop_signal?: string;
+  rubric_group_key?: string;
   [field: string]: unknown;
 }
 

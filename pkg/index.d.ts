@@ -15,12 +15,16 @@ export type ErrorCode =
   | "count_mismatch"
   | "unsupported"
   | "too_large"
+  /** Bytes that are not a well-formed protobuf message (an OTLP trace body). */
+  | "invalid_protobuf"
   /** The wasm instance trapped (abort, out of memory); it was replaced, the next call works. */
   | "trap"
   /** `PreparedCase.evaluate()` after `free()`. */
   | "freed"
   /** `evaluate({ strict: true })`: a metric came back NOT_EVALUATED (the error's `result` holds the run). */
   | "strict"
+  /** A YAML config (agents-cli's eval_config.yaml) that does not parse; the message says where. */
+  | "invalid_yaml"
   | (string & {});
 
 /** Thrown for every input the core rejects; a thrown error never leaves the module unusable. */
@@ -37,7 +41,7 @@ export declare class EvalError extends Error {
 // Config
 
 import type {
-  AgentDetails, AppDetails, Blob, Content, ConversationScenario, DurationDetails, EvalCase, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSet, EvalSetResult, FileData, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, InvocationEvents, JsonObject, JsonValue, JudgePlan, JudgeSettingsInput, CassetteInput, JudgeStats, Part, Rubric, RubricContent, RubricScore, RunMetricSummary, RunSummary, SessionInput, TokenUsageDetails, UsageMetadata, UserBehavior, UserPersona,
+  AgentDetails, AppDetails, Blob, Content, ConversationScenario, DurationDetails, EvalCase, EvalCaseResult, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalSet, EvalSetResult, FileData, FunctionCall, FunctionResponse, IntermediateData, Invocation, InvocationEvent, InvocationEvents, JsonObject, JsonValue, JudgePlan, JudgeSettingsInput, CassetteInput, JudgeStats, LoadedTraces, Part, TraceMissing, Rubric, RubricContent, RubricScore, RunMetricSummary, RunSummary, SessionInput, TokenUsageDetails, UsageMetadata, UserBehavior, UserPersona,
 } from './model.js';
 export type * from './model.js';
 
@@ -90,7 +94,37 @@ export type ConfigText = string | Uint8Array | ArrayBuffer;
  * Where a function takes a config: a typed object (a config loadEvalConfig returned is one), or
  * its text or bytes.
  */
-export type ConfigArg<Custom extends string = never> = EvalConfigInput<Custom> | ConfigText;
+export type ConfigArg<Custom extends string = never> = EvalConfigInput<Custom> | AgentsCliConfigInput | ConfigText;
+
+/**
+ * agents-cli's eval config (its eval_config.yaml, parsed; or its JSON form): `metrics_to_run`
+ * selects built-in metrics (`evalcore metrics` lists them) and entries of the `custom_metrics`
+ * pool. loadEvalConfig returns the ADK config evalcore runs for it.
+ */
+export interface AgentsCliConfigInput {
+  metrics_to_run?: string[];
+  custom_metrics?: AgentsCliMetric[];
+}
+
+/** An entry of agents-cli's `custom_metrics` pool. */
+export interface AgentsCliMetric {
+  name: string;
+  /** An LLM metric: `{prompt}`, `{response}`, `{agent_data}`, `{reference}`, `{context}` and any case field are filled in; the judge answers `{score, explanation}`. */
+  prompt_template?: string;
+  /** A Python metric: NOT_EVALUATED here (write it as a JS custom metric). */
+  custom_function?: string;
+  custom_function_file?: string;
+  execution?: 'local' | 'remote';
+  judge_model?: string;
+  /** Samples per case, 1 to 32; the score is their mean. */
+  judge_model_sampling_count?: number;
+  judge_model_system_instruction?: string;
+  judge_model_generation_config?: JsonObject;
+  /** For a built-in metric's name: which of a case's `rubric_groups` it grades. */
+  metric_spec_parameters?: { rubric_group_key?: string; [key: string]: JsonValue | undefined };
+  /** evalcore's: the score a case must reach (default 1 for built-ins; without it an LLM metric is INFORMATIONAL). */
+  threshold?: number;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Host-facing interfaces (hand-written: they describe what the host passes in)
@@ -254,7 +288,7 @@ export interface Progress {
   endpoints?: number | { url: string; cases: number; requests: number; down: boolean }[];
 }
 
-/** Where a remote run sends its shards (README "Sharded runs"). */
+/** Where a remote run sends its shards (docs/sharding.md). */
 export interface RemoteOptions {
   /** Endpoint base URLs (`/v1/evaluate` is appended), as an array or comma-separated. */
   endpoints: string[] | string;
@@ -394,6 +428,8 @@ export interface LoadEvalSetResultOptions {
    * the result has none, e.g. one read back from ADK's eval history.
    */
   runSummary?: boolean;
+  /** Leave out every case's per-invocation results (`eval_metric_result_per_invocation`): the case level only. */
+  caseLevel?: boolean;
 }
 
 /**
@@ -407,9 +443,88 @@ export declare function loadEvalSetResult(input: JsonInput, options?: LoadEvalSe
 /** Every problem at once, each with its path. Never throws for bad data. */
 export declare function validateEvalSet(input: JsonInput): { ok: boolean; errors: EvalError[] };
 
+/**
+ * One trace input: OTLP/JSON text (an ExportTraceServiceRequest / ExportLogsServiceRequest, or
+ * JSON lines of them as the collector's file exporter writes), OTLP protobuf bytes, or the request
+ * object itself.
+ */
+export type TraceInput = string | Uint8Array | ArrayBuffer | JsonObject;
+
+export interface LoadTracesOptions {
+  /** Keep only these sessions. */
+  sessionIds?: string[];
+}
+
+/**
+ * OpenTelemetry traces (google-adk schema 1 and 2, @google/adk, GenAI semantic conventions, the
+ * AI SDK's spans) as ADK sessions, each session's invocations as ADK derives them from its
+ * events. What a trace lacks is in `warnings` (with its path and the switch that records it) and
+ * in each session's `missing`. See docs/traces.md.
+ */
+/**
+ * Compiles the trace import's own wasm module (browser and worker entries; the Node entry loads
+ * it by itself): a `WebAssembly.Module`, the .wasm bytes, a `Response` or a URL; without one,
+ * `wasm-traces/evalcore_traces_bg.wasm` of the package is fetched.
+ */
+export declare function initTraces(source?: unknown): Promise<void>;
+
+export declare function loadTraces(input: TraceInput | TraceInput[], options?: LoadTracesOptions): LoadedTraces;
+
+export interface TracesToEvalSetOptions extends LoadTracesOptions {
+  evalSetId: string;
+  /** Also return the set as ADK writes `<id>.evalset.json` (numbers exactly as recorded). */
+  text?: boolean;
+}
+
+/** Each recorded session as an eval case (id = session id) whose conversation is what it did. */
+export declare function tracesToEvalSet(
+  input: TraceInput | TraceInput[],
+  options: TracesToEvalSetOptions,
+): { evalSet: EvalSet; warnings: LoadedTraces['warnings']; text?: string };
+
+
+/** An agents-cli EvaluationDataset (the Gemini platform evaluation SDK's shape). */
+export interface EvaluationDataset {
+  eval_cases: JsonObject[];
+}
+
+/** loadEvaluationDataset's answer. */
+export interface LoadedDataset {
+  eval_set: EvalSet;
+  /** The recorded invocations of the cases that are traces, by eval id. */
+  actual: { [evalId: string]: Invocation[] };
+  /** Eval ids of the traces, to grade (evaluate with `actual`). */
+  grading: string[];
+  /** Eval ids of the cases an agent must run (a prompt, a conversation ending with the user, a user scenario). */
+  inference: string[];
+}
+
+/**
+ * Reads an agents-cli EvaluationDataset (or any eval set loadEvalSet takes): each case becomes
+ * an eval case (`reference`, `context`, `rubric_groups` and custom fields kept on it), and a case
+ * with complete turns also gives its recorded invocations. Errors point into the file's own keys.
+ */
+export declare function loadEvaluationDataset(input: JsonInput, options?: { id?: string }): LoadedDataset;
+
+/**
+ * An eval set as an agents-cli EvaluationDataset: the cases of `actual` (or of `result`'s first
+ * run) as traces agents-cli can grade, the others as inference input. Read back, the same data.
+ */
+export declare function toEvaluationDataset(args: {
+  evalSet: EvalSet | JsonInput;
+  actual?: { [evalId: string]: Invocation[] };
+  result?: EvalSetResult;
+}): EvaluationDataset;
+
 export interface LoadEvalConfigOptions {
   /** Count every warning of validateEvalConfig as an error (the thrown EvalError lists them). */
   strict?: boolean;
+  /**
+   * The metrics to run (agents-cli's `--metrics`): replaces an agents-cli config's
+   * `metrics_to_run`; of an ADK config keeps these criteria (a metric it does not name runs at
+   * threshold 1).
+   */
+  metrics?: string[];
 }
 
 /**
@@ -507,6 +622,11 @@ export interface EvaluateInvocationsArgs<Custom extends string = never> {
    */
   explain?: boolean;
   /**
+   * What the actual invocations' recording did not hold (`loadTraces`' session `missing`): each
+   * metric that reads such a field is NOT_EVALUATED with the reason instead of being scored.
+   */
+  missing?: TraceMissing[];
+  /**
    * With a judge: called once the case is scored with its judge counters (calls asked for, sent,
    * attempts, retries...), as `judge_stats` counts a whole run's; a run of many cases sums them.
    */
@@ -575,7 +695,7 @@ export declare function metricsInfo(): MetricInfo[];
 /** One metric of the core's registry (metricsInfo, GET /v1/metrics of evalcore/server). */
 export interface MetricInfo {
   name: string;
-  kind: 'scored' | 'judged' | 'informational' | 'unsupported';
+  kind: 'scored' | 'judged' | 'informational';
   needs_judge: boolean;
   criterion_class: string;
   description: string;

@@ -426,6 +426,14 @@ export type JudgeStats = {
 };
 
 /**
+ * What `loadTraces` returns.
+ */
+export type LoadedTraces = {
+  sessions: Array<TraceSession>,
+  warnings: Array<TraceWarning>,
+};
+
+/**
  * genai's ModalityTokenCount (extras forbidden).
  */
 export type ModalityTokenCount = {
@@ -586,6 +594,61 @@ export type Skipped = {
   eval_id: string,
   run: number,
   reason: "budget_exhausted" | "cancelled",
+};
+
+/**
+ * A part of an invocation the trace did not carry; metrics that read it are NOT_EVALUATED.
+ */
+export type TraceMissing = {
+  /**
+   * Index into the session's invocations.
+   */
+  invocation: number,
+  /**
+   * `user_content`, `final_response`, `tool_args`, `tool_responses`, `intermediate_responses`.
+   */
+  field: string,
+  /**
+   * Why, naming the switch that would have recorded it.
+   */
+  reason: string,
+};
+
+/**
+ * One recorded session.
+ */
+export type TraceSession = {
+  session_id: string,
+  /**
+   * The resource's `service.name` (ADK's spans do not name the app: set OTEL_SERVICE_NAME).
+   */
+  app_name?: string,
+  user_id?: string,
+  /**
+   * `adk-python-v1`, `adk-python-v2`, `adk-js`, `genai`, `ai-sdk`.
+   */
+  source: string,
+  invocations: Array<Invocation>,
+  /**
+   * Present when the trace lacks something a metric reads.
+   */
+  missing?: Array<TraceMissing>,
+};
+
+/**
+ * Something the import skipped or could not recover, with where and how to get it next time.
+ */
+export type TraceWarning = {
+  /**
+   * Stable: `bad_span_ids`, `content_not_captured`, `thoughts_unmarked`, `no_invocation_span`, ...
+   */
+  code: string,
+  /**
+   * Into the input (`$.resourceSpans[0].scopeSpans[0].spans[3]`) or the output
+   * (`$.sessions[1].invocations[0].final_response`).
+   */
+  path: string,
+  message: string,
 };
 
 /**

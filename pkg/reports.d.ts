@@ -160,3 +160,189 @@ export interface HtmlOptions {
  * case x metric table, failing cases first, and per failing case its metrics and invocations.
  */
 export declare function toHtml(results: ResultsInput, options?: HtmlOptions): string;
+
+// ---------------------------------------------------------------------------------------------
+// Comparing runs (docs/compare.md; the numbers exactly as ../shared/COMPARE.md defines them)
+
+/** One result in any shape `loadEvalSetResult` reads: JSON text, the file's bytes or the value. */
+export type ResultSource = string | Uint8Array | ArrayBuffer | EvalSetResult | object;
+
+export interface CompareOptions {
+  /** Significance level (default 0.05); a metric is significant when its Holm-adjusted p-value is below it. */
+  alpha?: number;
+}
+
+export type CaseChange = 'added' | 'removed' | 'not_comparable' | 'regressed' | 'improved' | 'unchanged';
+export type CaseSideStatus = 'PASSED' | 'FAILED' | 'NOT_EVALUATED' | null;
+
+/**
+ * Why something on a side was not scored: a NOT_EVALUATED metric (its `details.reason` and
+ * `details.error`) or a case the agent could not complete (its error's code and message).
+ */
+export interface ComparisonNote {
+  side: 'baseline' | 'candidate';
+  /** Which of the case's runs on that side (0-based). */
+  run: number;
+  /** null for the case's agent error. */
+  metric_name: string | null;
+  reason: string | null;
+  error: string | null;
+}
+
+export interface ComparisonCase {
+  eval_id: string;
+  change: CaseChange;
+  /** NOT_EVALUATED when any run is, PASSED when every run passed, else FAILED; null when absent. */
+  baseline_status: CaseSideStatus;
+  candidate_status: CaseSideStatus;
+  /** Per listed metric with a score on at least one side: the means over PASSED/FAILED runs. */
+  metrics: Record<string, {
+    baseline: number | null;
+    candidate: number | null;
+    /** candidate − baseline; null when either is. */
+    delta: number | null;
+    baseline_status: EvalStatus | null;
+    candidate_status: EvalStatus | null;
+  }>;
+  eval_set_id: string;
+  baseline_runs: number;
+  candidate_runs: number;
+  /** Present when something was not scored. */
+  notes?: ComparisonNote[];
+}
+
+export interface ComparisonMetric {
+  metric_name: string;
+  /** Cases scored on both sides. */
+  n: number;
+  baseline_mean: number;
+  candidate_mean: number;
+  mean_delta: number;
+  /** mean ± t(0.975, n − 1) · sd / √n; the mean itself when n = 1 or every difference is equal. */
+  ci95: [number, number];
+  /** Two-sided paired t-test (scipy.stats.ttest_rel). */
+  p_value: number;
+  /** Holm–Bonferroni across the listed metrics. */
+  p_adjusted: number;
+  significant: boolean;
+  threshold: number | null;
+  /** Kept cases whose score rose / fell. */
+  higher: number;
+  lower: number;
+}
+
+export interface Comparison {
+  cases: ComparisonCase[];
+  metrics: ComparisonMetric[];
+  pass_fail: {
+    n: number;
+    baseline_passed: number;
+    candidate_passed: number;
+    /** Passed in the baseline, not in the candidate. */
+    b: number;
+    /** The reverse. */
+    c: number;
+    /** Exact two-sided binomial (McNemar) test on b and c; 1 when b + c = 0. */
+    p_value: number;
+  };
+  verdict: 'regressed' | 'improved' | 'no_significant_change';
+  alpha: number;
+  runs: { baseline: number; candidate: number };
+  eval_set_ids: { baseline: string[]; candidate: string[] };
+}
+
+/**
+ * Compares a baseline with a candidate, each one result or an array of results (several runs
+ * of one eval set). Bad input throws `EvalError` with a path such as `$candidate[1].eval_case_results[0]`.
+ */
+export declare function compareRuns(baseline: ResultSource | ResultSource[], candidate: ResultSource | ResultSource[], options?: CompareOptions): Comparison;
+
+/** The comparison for the console. */
+export declare function comparisonText(comparison: Comparison, options?: { maxCases?: number }): string;
+/** A pull-request comment: the verdict, significant metrics with intervals, regressed cases with why, the rest collapsed. */
+export declare function comparisonMarkdown(comparison: Comparison, options?: { title?: string; maxCases?: number }): string;
+/** JUnit XML: the numbers as properties; a test per metric, one for pass/fail flips, one per case. */
+export declare function comparisonJUnit(comparison: Comparison, options?: { name?: string }): string;
+/** GitHub Actions `::error` / `::warning` lines: errors for what fails the job under `failOn` (default "regressed"). */
+export declare function comparisonAnnotations(comparison: Comparison, options?: { failOn?: 'regressed' | 'significant' | 'never'; maxCases?: number }): string;
+
+// ---------------------------------------------------------------------------------------------
+// Judges against people
+
+/** A person's verdict on one judged verdict (docs/compare.md: the labels file, version 1). */
+export interface JudgeLabel {
+  eval_set_id: string;
+  eval_id: string;
+  /** Which run of the case (evalcore's `run`; absent: run 0 or a result without one). */
+  run?: number | null;
+  /** 0 for the case's first invocation. */
+  invocation_index: number;
+  /** The labelled invocation's id: results holding another invocation there are not what was labelled. */
+  invocation_id?: string | null;
+  metric_name: string;
+  /** A rubric's verdict rather than the invocation's. */
+  rubric_id?: string | null;
+  /** What the judge said when the person labelled (needed by "agree" and "disagree"). */
+  judge_verdict?: 'pass' | 'fail' | null;
+  label: 'agree' | 'disagree' | 'pass' | 'fail';
+  note?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface JudgeLabels {
+  kind: 'evalcore.labels';
+  version: 1;
+  labels: JudgeLabel[];
+  [extra: string]: unknown;
+}
+
+export interface CalibrateOptions {
+  /** Groups whose Cohen's kappa is below this are flagged (default 0.6). */
+  kappaThreshold?: number;
+  /** The model that judged the results, when their criteria do not name it. */
+  judgeModel?: string;
+}
+
+export interface CalibrationGroup {
+  metric_name: string;
+  rubric_id: string | null;
+  judge_model: string;
+  n: number;
+  agreement: number;
+  /** Wilson's 95% interval of the agreement. */
+  agreement_ci95: [number, number];
+  /** null when undefined (the judge and the person each gave one and the same verdict throughout). */
+  kappa: number | null;
+  confusion: { judge_pass_human_pass: number; judge_pass_human_fail: number; judge_fail_human_pass: number; judge_fail_human_fail: number };
+  flagged: boolean;
+  flag_reason: string | null;
+}
+
+export interface Calibration {
+  metrics: CalibrationGroup[];
+  kappa_threshold: number;
+  /** Labels read, and how many were counted. */
+  labels: number;
+  used: number;
+  /** Labels not counted: `unmatched`, `stale` (another invocation now), `ambiguous` or `not_evaluated`. */
+  skipped: { path: string; reason: 'unmatched' | 'stale' | 'ambiguous' | 'not_evaluated'; message: string }[];
+}
+
+/** How far each judge agrees with people's labels, per metric (and rubric) and judge model. */
+export declare function calibrate(labels: string | Uint8Array | ArrayBuffer | JudgeLabels, results: ResultSource | ResultSource[], options?: CalibrateOptions): Calibration;
+
+/** A calibration as console text, or with `markdown` as a Markdown table. */
+export declare function calibrationText(calibration: Calibration, options?: { markdown?: boolean }): string;
+
+/** A metric's course over runs (see {@link runTrend}). */
+export interface RunTrend {
+  /** The results, oldest first (by `creation_timestamp`). */
+  runs: { eval_set_result_id: string; eval_set_id: string; creation_timestamp: number | null; cases: number; passed: number;
+    /** Share of cases that passed, with Wilson's 95% interval. */
+    pass_rate: number | null; pass_rate_ci95: [number | null, number | null] }[];
+  /** Per metric, a point per run (null where the run has no score): the mean case score and its 95% Student-t interval. */
+  metrics: { metric_name: string; points: ({ run: number; n: number; mean: number; ci95: [number, number] } | null)[] }[];
+}
+
+/** Each result as one run of a trend: per metric the mean case score with a 95% interval, and the pass rate with Wilson's. */
+export declare function runTrend(results: ResultSource | ResultSource[]): RunTrend;

@@ -1,9 +1,37 @@
 // The browser / worker (workerd) entry: nothing happens at import; call `await init(source)` or
 // `initSync(bytesOrModule)` once, then use the same API as the Node entry.
+import { EvalError } from './lib/errors.js';
 import { isReady, start, startSync } from './lib/instance.js';
 
 export * from './lib/api.js';
 export { evaluate } from './lib/evaluate.js';
+
+// The trace import (lib/traces.js and its own wasm module) is loaded by `initTraces` only, so a
+// page that never reads traces never fetches it.
+let traces = null;
+
+/** Loads the trace import and compiles its module (`source` as lib/traces.js takes it). */
+export async function initTraces(source) {
+  traces ??= await import('./lib/traces.js');
+  await traces.initTraces(source);
+}
+
+function tracesReady() {
+  if (traces === null) {
+    throw new EvalError('not_initialised', '', 'evalcore: the trace import is a second wasm module: call `await initTraces()` once first');
+  }
+  return traces;
+}
+
+/** See lib/traces.js (after `await initTraces()`). */
+export function loadTraces(input, options) {
+  return tracesReady().loadTraces(input, options);
+}
+
+/** See lib/traces.js (after `await initTraces()`). */
+export function tracesToEvalSet(input, options) {
+  return tracesReady().tracesToEvalSet(input, options);
+}
 
 let pending = null;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's first command: install the tools, build the package, then run the CLI on the
+# The README's set-up command for a clone: install the tools, build the package, then run the CLI on the
 # bundled hello_world example (an agent module replaying recorded turns; no API key):
 #   1. `evalcore eval` with the example's test_config.json (what google-adk 2.13's `adk eval`
 #      prints for the same data);
@@ -8,7 +8,9 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-EVALCORE_SETUP_FUZZ=0 EVALCORE_SETUP_EXAMPLES=0 bash scripts/setup.sh && bash scripts/build.sh || exit 1
+# Only what the build needs: no cargo-fuzz, chromium, deno, workerd, typescript or example projects.
+EVALCORE_SETUP_FUZZ=0 EVALCORE_SETUP_EXAMPLES=0 EVALCORE_SETUP_BROWSER=0 EVALCORE_SETUP_TOOLS=build \
+  bash scripts/setup.sh && bash scripts/build.sh || exit 1
 EX=examples/hello_world
 
 cli() {

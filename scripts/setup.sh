@@ -8,6 +8,13 @@
 #   cargo-fuzz    the fuzz/ targets' runner                   (cargo install, ~1.5 min once)
 #   .tools/       binaryen (wasm-opt), typescript, deno, workerd, miniflare (on that workerd), playwright-core, pinned in scripts/tools/package.json
 #   chromium      Debian's browser for the viewer's tests in tests/e2e (apt-get, as root; skipped when present)
+#
+# What only the tests need can be skipped (scripts/demo.sh skips all of it):
+#   EVALCORE_SETUP_FUZZ=0       no cargo-fuzz
+#   EVALCORE_SETUP_EXAMPLES=0   no npm ci of examples/adk_agent
+#   EVALCORE_SETUP_BROWSER=0    no chromium
+#   EVALCORE_SETUP_TOOLS=build  of .tools/, only what scripts/build.sh runs (binaryen's wasm-opt):
+#                               no typescript, deno, workerd, miniflare or playwright-core
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -101,26 +108,52 @@ tools_ok() {
   [ -x "$TOOLS/node_modules/.bin/wasm-opt" ] && [ -x "$TOOLS/node_modules/.bin/workerd" ] \
     && [ -x "$TOOLS/node_modules/@deno/linux-x64-glibc/deno" ] && [ -x "$TOOLS/node_modules/.bin/tsc" ]
 }
-if tools_ok; then
-  say "npm tools in .tools: present"
-else
-  say "npm tools in .tools: installing"
+# The build's own tool: binaryen's wasm-opt at its pin.
+build_tools_ok() {
+  node -e '
+    const fs = require("fs"), path = require("path");
+    const want = require(process.argv[1]).dependencies.binaryen;
+    const p = path.join(process.argv[2], "node_modules", "binaryen", "package.json");
+    process.exit(fs.existsSync(p) && JSON.parse(fs.readFileSync(p, "utf8")).version === want ? 0 : 1);' \
+    "$ROOT/scripts/tools/package.json" "$TOOLS" && [ -x "$TOOLS/node_modules/.bin/wasm-opt" ]
+}
+# Installs the pinned tools named (all of scripts/tools/package.json without names) into .tools/,
+# keeping the pins another checkout added there.
+install_tools() {
   mkdir -p "$TOOLS"
   node -e '
     const fs = require("fs");
     const ours = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    const only = process.argv.slice(3);
+    if (only.length > 0) ours.dependencies = Object.fromEntries(only.map((n) => [n, ours.dependencies[n]]));
     let theirs = {};
     try { theirs = JSON.parse(fs.readFileSync(process.argv[2], "utf8")).dependencies || {}; } catch {}
     ours.dependencies = { ...theirs, ...ours.dependencies };
     fs.writeFileSync(process.argv[2], JSON.stringify(ours, null, 2) + "\n");' \
-    "$ROOT/scripts/tools/package.json" "$TOOLS/package.json"
+    "$ROOT/scripts/tools/package.json" "$TOOLS/package.json" "$@"
   (cd "$TOOLS" && npm install --no-audit --no-fund --no-save --loglevel=error)
+}
+if [ "${EVALCORE_SETUP_TOOLS:-all}" = build ]; then
+  if build_tools_ok; then
+    say "npm tools in .tools (the build's: binaryen): present"
+  else
+    say "npm tools in .tools (the build's: binaryen): installing"
+    install_tools binaryen
+    build_tools_ok || { echo "[setup] binaryen did not install as pinned" >&2; exit 1; }
+  fi
+elif tools_ok; then
+  say "npm tools in .tools: present"
+else
+  say "npm tools in .tools: installing"
+  install_tools
   tools_ok || { echo "[setup] npm tools did not install as pinned" >&2; exit 1; }
 fi
 
 # 3b. Debian's chromium for tests/e2e (playwright-core drives /usr/bin/chromium; no browser
 #     download from Playwright's CDN). CI runs as root; elsewhere install it yourself.
-if [ -x /usr/bin/chromium ]; then
+if [ "${EVALCORE_SETUP_BROWSER:-1}" = 0 ]; then
+  say "chromium: not needed here"
+elif [ -x /usr/bin/chromium ]; then
   say "chromium: present"
 elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   say "chromium: installing (apt-get; about 30 s)"
@@ -164,4 +197,8 @@ for i in "${!pids[@]}"; do
 done
 rm -rf "$LOGDIR"
 
-say "wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $("$TOOLS/node_modules/.bin/wasm-opt" --version | awk '{print $1, $3}'), tsc $("$TOOLS/node_modules/.bin/tsc" --version | awk '{print $2}'), deno $("$TOOLS/node_modules/@deno/linux-x64-glibc/deno" --version | awk 'NR==1{print $2}'), $("$TOOLS/node_modules/.bin/workerd" --version)"
+if [ "${EVALCORE_SETUP_TOOLS:-all}" = build ]; then
+  say "wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $("$TOOLS/node_modules/.bin/wasm-opt" --version | awk '{print $1, $3}')"
+else
+  say "wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $("$TOOLS/node_modules/.bin/wasm-opt" --version | awk '{print $1, $3}'), tsc $("$TOOLS/node_modules/.bin/tsc" --version | awk '{print $2}'), deno $("$TOOLS/node_modules/@deno/linux-x64-glibc/deno" --version | awk 'NR==1{print $2}'), $("$TOOLS/node_modules/.bin/workerd" --version)"
+fi

@@ -19,6 +19,8 @@ pub enum ErrorCode {
     Unsupported,
     /// Input rejected before parsing because it exceeds a hard limit.
     TooLarge,
+    /// Binary input that is not a well-formed protobuf message (OTLP's default encoding).
+    InvalidProtobuf,
 }
 
 impl ErrorCode {
@@ -30,6 +32,7 @@ impl ErrorCode {
             ErrorCode::CountMismatch => "count_mismatch",
             ErrorCode::Unsupported => "unsupported",
             ErrorCode::TooLarge => "too_large",
+            ErrorCode::InvalidProtobuf => "invalid_protobuf",
         }
     }
 }

@@ -64,7 +64,10 @@ fn every_corpus_file_loads() {
             configs += 1;
             // ADK loads every real config: no errors, and (as written by ADK's own samples) no
             // warnings either, even in strict mode.
-            let strict = evalcore::api::ConfigOptions { strict: true };
+            let strict = evalcore::api::ConfigOptions {
+                strict: true,
+                metrics: None,
+            };
             let report: serde_json::Value =
                 serde_json::from_str(&evalcore::api::validate_eval_config(&text, &strict)).unwrap_or_default();
             if report["ok"] != true {

@@ -31,6 +31,7 @@ fn score(metric: &str, judge: &dyn JudgePort) -> Vec<(EvalStatus, Option<&'stati
         call_index: None,
         explain: true,
         checked: false,
+        gaps: &[],
     };
     let ports = Ports {
         judge: Some(judge),

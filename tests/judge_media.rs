@@ -48,6 +48,7 @@ fn requests(metric: &str) -> Vec<(CallKind, Vec<&'static str>, JudgeRequest)> {
         call_index: None,
         explain: true,
         checked: false,
+        gaps: &[],
     };
     let ports = Ports {
         judge: Some(&judge),

@@ -64,6 +64,7 @@ fn run(config: serde_json::Value, metrics: &[&dyn Metric]) -> evalcore::schema::
         call_index: None,
         explain: true,
         checked: false,
+        gaps: &[],
     };
     let ports = Ports {
         judge: None,

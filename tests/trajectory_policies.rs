@@ -1,6 +1,6 @@
 //! Argument policies, SUBSET / SUPERSET, tool_parameter_match and tool_trajectory_f1 through
 //! the public API: a config is typed at load (bad policies are errors with their paths), a case
-//! scores as the README defines, a failing invocation explains itself in `details.trajectory`,
+//! scores as docs/metrics.md defines, a failing invocation explains itself in `details.trajectory`,
 //! and the detailed console text prints that explanation.
 
 use serde_json::{json, Value};

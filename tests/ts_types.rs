@@ -82,7 +82,7 @@ fn generate() -> String {
         )
     );
     out.push_str(
-        "/** How one argument is compared (README, \"Argument policies\"). */\nexport type ArgPolicy =\n  | ArgPolicyName\n  | { policy: ArgPolicyName }\n  \
+        "/** How one argument is compared (docs/metrics.md, \"Argument policies\"). */\nexport type ArgPolicy =\n  | ArgPolicyName\n  | { policy: ArgPolicyName }\n  \
          | { policy: \"numeric\"; abs_tol?: number; rel_tol?: number; absTol?: number; relTol?: number }\n  \
          | { policy: \"regex\"; pattern: string }\n  | { policy: \"rouge1\"; threshold: number };\n\n\
          /** Per tool name (`*`: every tool): one policy for all its arguments, or one per argument (`*`: the others). */\n\
@@ -266,6 +266,7 @@ mod model {
         c.visit::<JudgeStats>();
         c.visit::<JudgePlan>();
         c.visit::<evalcore::run::client::JudgeOption>();
+        c.visit::<evalcore::traces::Loaded>();
         let mut out = String::from(
             "// Generated from the Rust core's schema types by tests/ts_types.rs (ts-rs; scripts/build.sh\n\
              // writes it, `cargo test` fails when it is stale). Do not edit: change src/schema/ instead.\n\

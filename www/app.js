@@ -41,7 +41,8 @@ async function openFiles(list) {
     const name = f.webkitRelativePath || f.relativePath || f.name;
     let entry;
     try {
-      entry = readFile(api, name, new Uint8Array(await f.arrayBuffer()));
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      entry = await labelsEntry(name, bytes) ?? readFile(api, name, bytes);
     } catch (e) {
       entry = { name, kind: 'error', error: errorText(e) };
     }
@@ -97,6 +98,30 @@ function askToken(origin, tokens) {
 
 // ---------------------------------------------------------------- runs
 
+/** A labels file (its kind named near the start; see labels.js) read into the page's labels, or null. */
+async function labelsEntry(name, bytes) {
+  if (!/"kind"\s*:\s*"evalcore\.labels"/.test(new TextDecoder().decode(bytes.subarray(0, 4096)))) return null;
+  const labels = await import('./labels.js');
+  return { name, kind: 'labels', count: labels.openLabels(bytes) };
+}
+
+/** The loaded results of a run key (a result file, or `set:<id>` for all of an eval set's). */
+function resultsOf(key) {
+  if (key === null || key === undefined) return [];
+  if (key.startsWith('set:')) return resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value);
+  return state.files[Number(key)]?.kind === 'result' ? [state.files[Number(key)].value] : [];
+}
+
+/** A view made by a module loaded on first use: a placeholder, filled when it is there. */
+function lazyView(load) {
+  const holder = h('div', { class: 'lazy' }, h('p', { class: 'muted' }, 'Loading…'));
+  load().then((el) => fill(holder, el)).catch((e) => {
+    const t = errorText(e);
+    fill(holder, h('div', { class: 'err' }, h('code', null, t.code), t.path ? [' at ', h('code', null, t.path)] : null, `: ${t.message}`));
+  });
+  return holder;
+}
+
 function resultFiles() {
   return state.files.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'result');
 }
@@ -141,9 +166,7 @@ function defaultPair(choices) {
 function getRun(key) {
   if (key === null || key === undefined) return null;
   if (state.built.has(key)) return state.built.get(key);
-  let results;
-  if (key.startsWith('set:')) results = resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value);
-  else results = state.files[Number(key)]?.kind === 'result' ? [state.files[Number(key)].value] : [];
+  const results = resultsOf(key);
   if (!results.length) return null;
   const run = buildRun(results);
   state.built.set(key, run);
@@ -169,7 +192,7 @@ function filesView() {
 }
 
 function kindText(f) {
-  const kind = { result: 'result', evalset: 'eval set', config: 'config', error: 'error' }[f.kind];
+  const kind = { result: 'result', evalset: 'eval set', config: 'config', labels: 'labels', error: 'error' }[f.kind];
   const n = f.warnings?.length ?? 0;
   return n ? [kind, h('div', { class: 'warn' }, `loaded with ${n} warning${n === 1 ? '' : 's'}`)] : kind;
 }
@@ -181,6 +204,7 @@ function describeFile(f) {
       x ? h('div', { class: 'json excerpt', 'aria-label': `line ${x.line} of the file` }, x.text.slice(0, x.caret), h('mark', { class: 'arg-diff' }, x.text.slice(x.caret, x.caret + 1) || ' '), x.text.slice(x.caret + 1),
         '\n', `${' '.repeat(x.caret)}^ line ${x.line}, column ${x.column}`) : null);
   }
+  if (f.kind === 'labels') return `${f.count} label${f.count === 1 ? '' : 's'} of judged verdicts (see Labels)`;
   if (f.kind === 'result') {
     const label = labelOf(f.value);
     return [label ? [h('strong', { class: 'run-label' }, label), ': '] : null,
@@ -411,7 +435,31 @@ function compareView() {
     h('div', { class: 'filters' },
       runPicker('base-pick', 'Baseline', state.baseKey, (k) => { state.baseKey = k; render(); }),
       runPicker('cand-pick', 'Candidate', state.candKey, (k) => { state.candKey = k; render(); })),
+    lazyView(async () => (await import('./stats.js')).statsPanel(resultsOf(state.baseKey), resultsOf(state.candKey))),
     compareCards(cmp.tally, card), table, incomparableList(cmp.rows));
+}
+
+/** A folder of runs as a trend per metric over time (each eval set with several result files). */
+function trendView() {
+  const sets = [...new Set(resultFiles().filter(({ f }) => !f.derived).map(({ f }) => f.value.eval_set_id))];
+  const runsOf = (set) => resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === set).map(({ f }) => f.value);
+  const many = sets.filter((set) => runsOf(set).length > 1);
+  if (!many.length) return h('section', null, h('h2', null, 'Trend'), h('p', null, 'Open a folder of runs (several result files of one eval set, such as an ', h('code', null, '.adk/eval_history'), ' folder) to see each metric over time.'));
+  return h('div', null, h('h2', null, 'Trend'), many.map((set) => h('section', { class: 'trend-set', dataset: { set } },
+    h('h3', null, `${set} — ${runsOf(set).length} runs`), lazyView(async () => (await import('./stats.js')).trendView(runsOf(set))))));
+}
+
+/** Judged verdicts of a run to label, and the calibration of its judges against the labels. */
+function labelsRoute() {
+  if (!resultFiles().length) return welcome();
+  if (state.runKey === null || !resultsOf(state.runKey).length) state.runKey = String(resultFiles()[0].i);
+  const key = state.runKey;
+  const info = new Map(api.metricsInfo().map((m) => [m.name, m]));
+  const name = key.startsWith('set:') ? key.slice(4) : state.files[Number(key)].name.replace(/^.*\//, '').replace(/\.json$/, '');
+  return h('div', null, h('h2', null, 'Label judged verdicts'), lazyView(async () => (await import('./labels.js')).labelsView({
+    results: resultsOf(key), judged: (m) => info.get(m)?.needs_judge === true, name,
+    picker: runPicker('label-run-pick', 'Run', key, (k) => { state.runKey = k; render(); }),
+  })));
 }
 
 // ---------------------------------------------------------------- routing
@@ -420,7 +468,7 @@ function currentRoute() {
   const hash = location.hash.slice(1);
   if (hash.startsWith('case/')) return { view: 'case', id: decodeURIComponent(hash.slice(5)) };
   if (hash.startsWith('edit/')) return { view: 'edit', index: Number(hash.slice(5)) };
-  if (hash === 'files' || hash === 'compare' || hash === 'run') return { view: hash };
+  if (['files', 'compare', 'run', 'trend', 'labels'].includes(hash)) return { view: hash };
   return { view: resultFiles().length ? 'run' : 'files' };
 }
 
@@ -434,7 +482,8 @@ function render(refocus) {
   try {
     const file = r.view === 'edit' ? state.files[r.index] : null;
     view = r.view === 'edit' ? (file && file.kind === 'evalset' ? editView(api, file) : h('p', null, 'No such eval set.'))
-      : r.view === 'case' ? caseRoute(r.id) : r.view === 'compare' ? compareView() : r.view === 'files' ? filesView() : runView();
+      : r.view === 'case' ? caseRoute(r.id) : r.view === 'compare' ? compareView() : r.view === 'files' ? filesView()
+        : r.view === 'trend' ? trendView() : r.view === 'labels' ? labelsRoute() : runView();
   } catch (e) {
     const t = errorText(e);
     view = h('div', { class: 'err' }, h('code', null, t.code), t.path ? [' at ', h('code', null, t.path)] : null, `: ${t.message}`);

@@ -93,7 +93,9 @@ export function startsWithList(bytes) {
  */
 export function loadEvalSetBytes(bytes, { legacyId, sessionInput } = {}) {
   const legacy = startsWithList(bytes);
-  const options = legacy && legacyId !== undefined ? { id: legacyId } : {};
+  // Lists and agents-cli datasets have no set id of their own: they take the file's name (an
+  // ADK eval set keeps its eval_set_id whatever `id` says).
+  const options = legacyId !== undefined ? { id: legacyId } : {};
   if (legacy && sessionInput !== undefined && sessionInput !== null) options.sessionInput = sessionInput;
   return { evalSet: loadEvalSet(bytes, Object.keys(options).length ? options : undefined), legacy };
 }

@@ -46,6 +46,54 @@ function asBytes(input, what) {
 }
 
 /**
+ * Reads an agents-cli EvaluationDataset (or any eval set loadEvalSet takes) with what it
+ * recorded: `{ eval_set, actual, grading, inference }`. `actual` holds, by eval id, the
+ * invocations of the cases that are traces (complete turns), `grading` lists those ids and
+ * `inference` the cases that need an agent to run. `options.id` names the eval set.
+ */
+export function loadEvaluationDataset(input, options) {
+  ensureReady();
+  const opts = options === undefined || options === null ? '' : toJson(options, 'options');
+  const bytes = asBytes(input, 'input') ?? new TextEncoder().encode(toJson(input, 'input'));
+  return unwrap(core('loadEvaluationDatasetBytes', bytes, opts));
+}
+
+/**
+ * An eval set as an agents-cli EvaluationDataset (`{eval_cases: [...]}`), to hand a run's traces
+ * to agents-cli or keep a dataset in its format: the cases of `actual` (eval id -> invocations),
+ * or of `result` (an EvalSetResult with its invocations; the first run of each case), are
+ * written as traces; the others as inference input. Read back, it gives the same data.
+ */
+export function toEvaluationDataset(args) {
+  ensureReady();
+  requireObject(args, 'toEvaluationDataset');
+  const { evalSet, actual, result } = args;
+  let traces = actual;
+  if (result !== undefined && result !== null) {
+    if (actual !== undefined) throw new EvalError('schema', '$.result', 'toEvaluationDataset: give `actual` or `result`, not both');
+    traces = actualOf(result);
+  }
+  return unwrap(core('toEvaluationDatasetJson', stringify({ evalSet, actual: traces ?? undefined }, 'args')));
+}
+
+/** The invocations of each case's first run in an EvalSetResult, by eval id. */
+function actualOf(result) {
+  const list = Array.isArray(result?.eval_case_results) ? result.eval_case_results : null;
+  if (list === null) throw new EvalError('schema', '$.result', 'toEvaluationDataset: `result` must be an EvalSetResult (eval_case_results)');
+  const out = {};
+  list.forEach((r, i) => {
+    if (r?.eval_id === undefined || Object.hasOwn(out, r.eval_id)) return;
+    const per = r.eval_metric_result_per_invocation;
+    if (!Array.isArray(per) || per.some((p) => !p?.actual_invocation)) {
+      if (r.error) return; // a case the agent could not complete has no trace
+      throw new EvalError('schema', `$.result.eval_case_results[${i}]`, `toEvaluationDataset: case "${r.eval_id}" has no actual invocations in this result (was it written with includeInvocations: false?)`);
+    }
+    out[r.eval_id] = per.map((p) => p.actual_invocation);
+  });
+  return out;
+}
+
+/**
  * Reads an EvalSetResult in every shape ADK has written (2.x files, 1.x double-encoded files,
  * camelCase, statuses as names or ADK's integers) and evalcore's own: JSON text, the file's
  * bytes or a parsed value. Returns evalcore's shape (statuses as names). `{ runSummary: true }`
@@ -111,7 +159,7 @@ export function getLimits() {
 function configOptions(options, fn) {
   if (options === undefined || options === null) return '';
   if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new EvalError('schema', '$options', `${fn}: options must be {strict?: boolean}, found ${describe(options)}`);
+    throw new EvalError('schema', '$options', `${fn}: options must be {strict?: boolean, metrics?: string[]}, found ${describe(options)}`);
   }
   return toJson(options, 'options');
 }

@@ -34,8 +34,9 @@ function unreportedOf(cases) {
 }
 
 /**
- * `{ count, evaluated, agentErrors, byReason, items, caseErrors, unreported, lines, summary }`:
- * `unreported` lists the efficiency figures the agent did not report (see `unreportedOf`);
+ * `{ count, evaluated, agentErrors, byReason, items, caseErrors, unreported, unreportedLines, lines,
+ * summary }`: `unreported` lists the efficiency figures the agent did not report (see
+ * `unreportedOf`), `unreportedLines` says them (not part of `lines`: they are informational);
  * `items` has one entry
  * per NOT_EVALUATED case-level metric result (`{ evalId, run, metric, reason, error }`),
  * `byReason` groups them (`{ reason, count, metrics, example }`, most frequent first),
@@ -87,20 +88,18 @@ export function runHealth(results) {
   }
   const unreported = unreportedOf(casesOf(results));
   // The model / tool split is a detail of the duration most agents do not time: listed in
-  // `unreported`, not printed.
+  // `unreported`, not said. The rest is said in `unreportedLines`, apart from `lines`: the figures
+  // are informational, so a plain run's summary stays quiet about them (the metric's details and
+  // a detailed report say why each is n/a).
   const said = unreported.filter((u) => !u.reason.startsWith('model_tool_time_'));
-  if (said.length > 0) {
-    lines.push('Figures the agent did not report (informational; they fail nothing):');
-    for (const u of said) {
-      lines.push(`  ${u.metric} in ${u.count} case run${u.count === 1 ? '' : 's'}: ${u.reason}${u.example ? `: ${u.example}` : ''}`);
-    }
-  }
+  const unreportedLines = said.length === 0 ? [] : ['Figures the agent did not report (informational; they fail nothing):',
+    ...said.map((u) => `  ${u.metric} in ${u.count} case run${u.count === 1 ? '' : 's'}: ${u.reason}${u.example ? `: ${u.example}` : ''}`)];
   if (evaluated === 0 && (items.length > 0 || casesOf(results).length > 0) && caseErrors.length < casesOf(results).length) {
     lines.push('No metric was evaluated: check the config (its metric names, a judge for judged metrics).');
   }
   const summary = items.length === 0 ? ''
     : `${items.length} metric result${items.length === 1 ? ' was' : 's were'} NOT_EVALUATED: ${byReason.map((g) => `${g.reason} x${g.count} (${g.metrics.join(', ')})${g.example ? `: ${g.example}` : ''}`).join('; ')}`;
-  return { count: items.length, evaluated, agentErrors: caseErrors.length, byReason, items, caseErrors, unreported, lines, summary };
+  return { count: items.length, evaluated, agentErrors: caseErrors.length, byReason, items, caseErrors, unreported, unreportedLines, lines, summary };
 }
 
 const JUDGE_COUNTERS = ['requests', 'sent', 'attempts', 'retries', 'cassette_hits', 'deduplicated', 'failures'];

@@ -27,6 +27,14 @@ const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|connection refused|Name or service n
 // them is evalcore, not the user's code.
 const OWN_FRAME = /[/\\]pkg[/\\](?:lib|wasm)[/\\]|wasm:\/\/|evalcore[/\\](?:lib|wasm)[/\\]/;
 
+// The reply's key check, loaded with the first agent turn: a page that only reads results (the
+// viewer) never loads it.
+let keyCheck = null;
+function replyKeys() {
+  keyCheck ??= import('./reply_keys.js').then((m) => ({ check: (reply) => m.replyKeyProblem(reply, m.AGENT_REPLY) }));
+  return keyCheck;
+}
+
 /** The stack of what the agent threw, down to where evalcore called it. */
 function agentStack(e) {
   if (typeof e?.stack !== 'string') return undefined;
@@ -189,11 +197,14 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
         if (sig !== NEVER) sig.removeEventListener('abort', stop);
       }
       if (reply === undefined) return fail('failed', 'the agent returned undefined (return a string or {events | finalResponse, toolCalls})');
+      let text;
       try {
-        return JSON.stringify({ ok: reply });
+        text = JSON.stringify({ ok: reply });
       } catch (e) {
         return fail('failed', `the agent's reply cannot be written as JSON: ${errorText(e)}`);
       }
+      const unknown = (await replyKeys()).check(reply);
+      return unknown ? fail('failed', unknown.message) : text;
     },
     emit(eventJson) {
       // Called from inside the core: an exception here would unwind wasm frames (a trap).

@@ -51,7 +51,9 @@ export function toHtml(results, { title = 'evalcore', maxDetails = 200, generate
     const metrics = [];
     for (const { result } of g.cases) {
       for (const m of result.overall_eval_metric_results ?? []) {
-        if (status(m.eval_status) !== 'INFORMATIONAL' && !metrics.includes(m.metric_name)) metrics.push(m.metric_name);
+        // ADK's always-on efficiency metrics (informational, no criterion) stay out of the table;
+        // a configured informational metric (an LLM metric without a threshold) is shown.
+        if ((status(m.eval_status) !== 'INFORMATIONAL' || m.criterion) && !metrics.includes(m.metric_name)) metrics.push(m.metric_name);
       }
     }
     const cases = [...g.cases].sort((a, b) => (RANK[status(a.result.final_eval_status)] ?? 9) - (RANK[status(b.result.final_eval_status)] ?? 9)

@@ -232,3 +232,5 @@ function summaryRows(g, summary, cols) {
 }
 
 export { toHtml } from './report_html.js';
+export { compareRuns, calibrate, runTrend } from './compare.js';
+export { calibrationText, comparisonAnnotations, comparisonJUnit, comparisonMarkdown, comparisonText } from './compare_report.js';

@@ -136,7 +136,7 @@ export function caseArgs(args, fn, withConfig, wire = null) {
 }
 
 function caseMembers(args, fn, withConfig, wire, large) {
-  const { evalCase, actual, config, evalSetId, includeInvocations, perInvocation, efficiencyMetrics, explain } = args;
+  const { evalCase, actual, config, evalSetId, includeInvocations, perInvocation, efficiencyMetrics, explain, missing } = args;
   const members = [];
   // An absent member is left out so the core reports it with its own path.
   if (large && evalCase !== undefined) members.push(`"evalCase":${toMember(evalCase, 'evalCase')}`);
@@ -155,6 +155,7 @@ function caseMembers(args, fn, withConfig, wire, large) {
     members.push(`"efficiencyMetrics":${stringify(efficiencyMetrics, 'efficiencyMetrics')}`);
   }
   if (withConfig && explain !== undefined) members.push(`"explain":${stringify(explain, 'explain')}`);
+  if (missing !== undefined && missing !== null) members.push(`"missing":${stringify(missing, 'missing')}`);
   // The skin's own wire (src/api/columns.rs): per-invocation results as columns, without the
   // invocations the skin already holds.
   if (wire !== null) {

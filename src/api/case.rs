@@ -48,6 +48,9 @@ struct CaseArgs {
     /// (`columns::Echo::CallerIfSame`).
     #[serde(default)]
     caller_objects: Option<bool>,
+    /// What the actual invocations' recording did not hold (`loadTraces`' session `missing`).
+    #[serde(default)]
+    missing: Option<Value>,
 }
 
 /// The arguments of one case's evaluation as JSON text: one object, or (as the JS skin sends
@@ -119,6 +122,8 @@ pub struct PreparedCase {
     wire: Option<columns::Echo<'static>>,
     /// The skin holds the caller's objects the case and invocations were parsed from.
     caller_objects: bool,
+    /// What the actual invocations' recording did not hold.
+    pub(super) gaps: Vec<crate::metrics::case::Gap>,
 }
 
 #[derive(Deserialize, Default)]
@@ -197,6 +202,10 @@ impl PreparedCase {
             reusable: false,
             wire: wire_of(a.columns, a.caller_invocations),
             caller_objects: a.caller_objects.unwrap_or(false),
+            gaps: match &a.missing {
+                None | Some(Value::Null) => Vec::new(),
+                Some(m) => crate::metrics::case::Gap::list(m).map_err(|e| EvalError::schema("$.missing", e))?,
+            },
         })
     }
 
@@ -244,6 +253,7 @@ impl PreparedCase {
             call_index,
             explain: detail.explains(),
             checked: true,
+            gaps: &self.gaps,
         };
         let outcome = evaluate_case(&self.case, &self.actual, config, &run)?;
         Ok(self.result_json(outcome, detail, wire))

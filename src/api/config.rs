@@ -2,7 +2,9 @@
 //! found at load with its JSON path — errors for what ADK rejects, warnings for what ADK
 //! accepts but ignores or cannot evaluate (`validateEvalConfig`, strict `loadEvalConfig`).
 
+use crate::agents_cli;
 use crate::error::{ErrorCode, EvalError, Result};
+use crate::metrics::judged::llm_metric;
 use crate::metrics::{criterion_class, known_metrics, lookup, Kind};
 use crate::run::simulator::SimulatorConfig;
 use crate::schema::config::{key_path, LiveModelConfig};
@@ -30,8 +32,70 @@ const TOP_LEVEL: [&str; 4] = [
     "live_model_config",
 ];
 
-/// Reads a config value; `null` gives ADK's default criteria.
+/// Reads a config value (ADK's, or agents-cli's converted to it); `null` gives ADK's default
+/// criteria.
 pub fn check_config(v: &Value) -> ConfigReport {
+    check_config_with(v, None)
+}
+
+/// [`check_config`] with agents-cli's `--metrics` replacing its `metrics_to_run`.
+pub fn check_config_with(v: &Value, metrics: Option<&[String]>) -> ConfigReport {
+    if !agents_cli::config::is_agents_cli_config(v) {
+        return match metrics {
+            Some(m) => check_adk_config(&select(v, m)),
+            None => check_adk_config(v),
+        };
+    }
+    let converted = agents_cli::config::convert(v, metrics);
+    let (mut errors, mut warnings) = (converted.errors, converted.warnings);
+    if !errors.is_empty() {
+        return ConfigReport {
+            config: None,
+            errors,
+            warnings,
+        };
+    }
+    let report = check_adk_config(&converted.config);
+    // Problems of the converted criteria point at the entry of the file they came from.
+    let origin = |e: EvalError| -> EvalError {
+        let found = converted
+            .origins
+            .iter()
+            .find(|(name, _)| e.path.starts_with(&format!("$.criteria{}", key_path(name))));
+        match found {
+            Some((_, path)) => EvalError {
+                path: path.clone(),
+                ..e
+            },
+            None => e,
+        }
+    };
+    errors.extend(report.errors.into_iter().map(origin));
+    warnings.extend(report.warnings.into_iter().map(origin));
+    ConfigReport {
+        config: report.config,
+        errors,
+        warnings,
+    }
+}
+
+/// An ADK config with only the `metrics` named, in that order: a criterion it gives is kept, a
+/// metric it does not name runs at threshold 1.
+fn select(v: &Value, metrics: &[String]) -> Value {
+    let given = v.get("criteria").and_then(Value::as_object);
+    let criteria: serde_json::Map<String, Value> = metrics
+        .iter()
+        .map(|m| {
+            let c = given.and_then(|g| g.get(m)).cloned();
+            (m.clone(), c.unwrap_or_else(|| serde_json::json!({ "threshold": 1.0 })))
+        })
+        .collect();
+    let mut out = v.as_object().cloned().unwrap_or_default();
+    out.insert("criteria".into(), Value::Object(criteria));
+    Value::Object(out)
+}
+
+fn check_adk_config(v: &Value) -> ConfigReport {
     let mut config = match EvalConfig::from_value(v) {
         Ok(c) => c,
         Err(errors) => {
@@ -68,6 +132,21 @@ pub fn check_config(v: &Value) -> ConfigReport {
         .unwrap_or_default();
     for (name, c) in config.criteria.iter_mut() {
         let path = format!("$.criteria{}", key_path(name));
+        if llm_metric::is_llm_metric(c) {
+            if let Err(m) = llm_metric::read_spec(c, name) {
+                warnings.push(EvalError::schema(
+                    path,
+                    format!("{m} (the metric will be NOT_EVALUATED)"),
+                ));
+            }
+            c.typed = Typed::Base;
+            continue;
+        }
+        if llm_metric::is_code_metric(c) && !custom.iter().any(|n| n == name) {
+            warnings.push(EvalError::schema(path, llm_metric::code_metric(name).message));
+            c.typed = Typed::Base;
+            continue;
+        }
         if custom.iter().any(|n| n == name) {
             // A custom metric's criterion is its own business: kept as written.
             c.typed = Typed::Base;
@@ -81,28 +160,21 @@ pub fn check_config(v: &Value) -> ConfigReport {
                 path,
                 format!(
                     "unknown metric {name:?}{hint} (a custom metric must be listed in `custom_metrics`, or passed \
-                     as `customMetrics` to evaluate); it will be NOT_EVALUATED"
+                     as `customMetrics` to evaluate){}",
+                    criteria::NOT_EVALUATED_NOTE
                 ),
             ));
             c.typed = Typed::Base;
             continue;
         };
-        match lookup(name) {
-            Some(Kind::Informational(_)) => warnings.push(EvalError::schema(
+        if let Some(Kind::Informational(_)) = lookup(name) {
+            warnings.push(EvalError::schema(
                 path.clone(),
                 format!(
                     "{name} is informational and always reported; it takes no threshold, so ADK reports it \
                      NOT_EVALUATED when it is named in `criteria`: remove it"
                 ),
-            )),
-            Some(Kind::Vertex) => warnings.push(EvalError::schema(
-                path.clone(),
-                format!(
-                    "{name} is computed by Google's Vertex AI evaluation service, which evalcore does not call; \
-                     it will be NOT_EVALUATED"
-                ),
-            )),
-            _ => {}
+            ));
         }
         let checked = criteria::check(class, c, name, &path);
         warnings.extend(checked.warnings);
@@ -136,12 +208,15 @@ pub fn check_config(v: &Value) -> ConfigReport {
     }
 }
 
-/// `{"strict"?: bool}`: warnings count as errors.
+/// `{"strict"?: bool, "metrics"?: [names]}`: warnings count as errors; `metrics` selects the
+/// metrics to run (agents-cli's `--metrics`, replacing the config's `metrics_to_run`).
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigOptions {
     #[serde(default)]
     pub strict: bool,
+    #[serde(default)]
+    pub metrics: Option<Vec<String>>,
 }
 
 fn parse(input: &str) -> Result<Value> {
@@ -155,16 +230,25 @@ fn parse(input: &str) -> Result<Value> {
 pub fn validate_eval_config(input: &str, options: &ConfigOptions) -> String {
     let (mut errors, mut warnings) = match parse(input) {
         Ok(v) => {
-            let r = check_config(&v);
+            let r = check_config_with(&v, options.metrics.as_deref());
             (r.errors, r.warnings)
         }
         Err(e) => (vec![e], Vec::new()),
     };
     if options.strict {
         errors.append(&mut warnings);
+        errors = errors.into_iter().map(strict_message).collect();
     }
     let out = serde_json::json!({ "ok": errors.is_empty(), "errors": errors, "warnings": warnings });
     serde_json::to_string(&out).unwrap_or_else(|_| "{\"ok\":false,\"errors\":[],\"warnings\":[]}".into())
+}
+
+/// A problem as a strict load reports it: nothing runs, so the note of what a run would do goes.
+fn strict_message(mut e: EvalError) -> EvalError {
+    if let Some(m) = e.message.strip_suffix(criteria::NOT_EVALUATED_NOTE) {
+        e.message = m.to_string();
+    }
+    e
 }
 
 /// One error that lists several: the first's code and path, every message.
@@ -193,10 +277,11 @@ fn combined(mut list: Vec<EvalError>, what: &str) -> EvalError {
 /// warning.
 pub fn load_config(input: &str, options: &ConfigOptions) -> Result<EvalConfig> {
     let v = parse(input)?;
-    let r = check_config(&v);
+    let r = check_config_with(&v, options.metrics.as_deref());
     let mut problems = r.errors;
     if options.strict {
         problems.extend(r.warnings);
+        problems = problems.into_iter().map(strict_message).collect();
     }
     match r.config {
         Some(c) if problems.is_empty() => Ok(c),
@@ -284,7 +369,12 @@ mod tests {
 
     #[test]
     fn what_adk_rejects_is_an_error_and_strict_counts_warnings() {
-        let v = json!({"criteria": {"response_match_score": 0.8}, "user_simulator_config": {"type": "llm_audio"}});
+        let audio = json!({"criteria": {}, "user_simulator_config": {"type": "llm_audio", "audio_model": "cloud_tts",
+            "include_text_with_audio": false, "max_allowed_invocations": 5}});
+        assert_eq!(report(audio), (vec![], vec![]), "llm_audio loads as ADK loads it");
+        let bad_audio = json!({"criteria": {}, "user_simulator_config": {"type": "llm_audio", "audio_model": 3}});
+        assert_eq!(report(bad_audio).0.len(), 1);
+        let v = json!({"criteria": {"response_match_score": 0.8}, "user_simulator_config": {"type": "llm_video"}});
         let (errors, _) = report(v.clone());
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].0, "$.user_simulator_config");
@@ -294,14 +384,73 @@ mod tests {
 
         let typo = json!({"criteria": {"tool_trajectory_avg_score": {"threshold": 1, "ignoreArg": true}}}).to_string();
         assert!(load_config(&typo, &ConfigOptions::default()).is_ok());
-        let e = load_config(&typo, &ConfigOptions { strict: true }).unwrap_err();
+        let e = load_config(
+            &typo,
+            &ConfigOptions {
+                strict: true,
+                metrics: None,
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.path, "$.criteria.tool_trajectory_avg_score.ignoreArg");
-        let out: Value = serde_json::from_str(&validate_eval_config(&typo, &ConfigOptions { strict: true })).unwrap();
+        let out: Value = serde_json::from_str(&validate_eval_config(
+            &typo,
+            &ConfigOptions {
+                strict: true,
+                metrics: None,
+            },
+        ))
+        .unwrap();
         assert_eq!(out["ok"], false);
         assert_eq!(out["errors"].as_array().map(Vec::len), Some(1));
         let out: Value = serde_json::from_str(&validate_eval_config(&typo, &ConfigOptions::default())).unwrap();
         assert_eq!(out["ok"], true);
         assert_eq!(out["warnings"][0]["code"], "schema");
+    }
+
+    /// Issue 24: under strict nothing runs, so no message says what a run would do.
+    #[test]
+    fn strict_messages_do_not_promise_not_evaluated() {
+        let v = json!({"criteria": {"respone_match_score": 0.8, "rouge_score": 1,
+            "tool_trajectory_avg_score": {"threshold": 1, "match_type": "INORDER"}}})
+        .to_string();
+        let messages = |strict: bool, key: &str| -> Vec<String> {
+            let out: Value = serde_json::from_str(&validate_eval_config(
+                &v,
+                &ConfigOptions {
+                    strict,
+                    ..Default::default()
+                },
+            ))
+            .unwrap();
+            out[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| w["message"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let warned = messages(false, "warnings");
+        assert_eq!(warned.len(), 3);
+        assert!(
+            warned.iter().all(|m| m.ends_with(criteria::NOT_EVALUATED_NOTE)),
+            "{warned:?}"
+        );
+        let errors = messages(true, "errors");
+        assert_eq!(errors.len(), 3);
+        assert!(
+            errors.iter().all(|m| !m.contains("will be NOT_EVALUATED")),
+            "{errors:?}"
+        );
+        let e = load_config(
+            &v,
+            &ConfigOptions {
+                strict: true,
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+        assert!(!e.message.contains("will be NOT_EVALUATED"), "{}", e.message);
     }
 
     #[test]

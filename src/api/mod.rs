@@ -3,12 +3,17 @@
 
 mod case;
 mod columns;
+pub mod compare;
 mod config;
+mod dataset;
 mod run;
 mod same_json;
+mod traces;
 pub use case::{evaluate_invocations, evaluate_invocations_parts, CaseText, PreparedCase};
-pub use config::{check_config, validate_eval_config, ConfigOptions, ConfigReport};
+pub use config::{check_config, check_config_with, validate_eval_config, ConfigOptions, ConfigReport};
+pub use dataset::{load_evaluation_dataset, to_evaluation_dataset};
 pub use run::{evaluate_eval_set, evaluate_invocations_with, plan_judge_calls};
+pub use traces::{eval_set_of, load_traces, split_inputs, traces_to_eval_set};
 
 use crate::error::{EvalError, Result};
 use crate::schema::eval_result;
@@ -114,7 +119,13 @@ pub fn set_limits(update: &str) -> Result<String> {
 
 pub fn load_eval_set(input: &str, opts: &str) -> Result<String> {
     let opts: LoadOptions = options(opts)?;
-    load::load_eval_set(input, &opts).map(|s| to_json(&s))
+    match load::load_eval_set(input, &opts) {
+        Ok(s) => Ok(to_json(&s)),
+        Err(e) => match dataset::read_text(input, opts.id.as_deref()) {
+            Some(d) => d.map(|d| to_json(&d.eval_set)),
+            None => Err(e),
+        },
+    }
 }
 
 /// Every metric evalcore knows: name, kind, whether it needs a judge, criterion class, a line of
@@ -124,7 +135,12 @@ pub fn metrics_info() -> String {
 }
 
 pub fn validate_eval_set(input: &str) -> String {
-    let errors = load::validate_eval_set(input);
+    let mut errors = load::validate_eval_set(input);
+    if !errors.is_empty() {
+        if let Some(d) = dataset::read_all(input) {
+            errors = d.err().unwrap_or_default();
+        }
+    }
     to_json(&serde_json::json!({ "ok": errors.is_empty(), "errors": errors }))
 }
 
@@ -163,6 +179,9 @@ struct ResultOptions {
     /// Add the run summary (AgentEvaluator's verdicts) when the result has none.
     #[serde(default, alias = "run_summary")]
     run_summary: Option<bool>,
+    /// Leave out the per-invocation results (what a comparison reads is the case level).
+    #[serde(default, alias = "case_level")]
+    case_level: Option<bool>,
 }
 
 /// `loadEvalSetResult`: an EvalSetResult in any shape ADK has written (2.x, 1.x double-encoded,
@@ -177,6 +196,11 @@ pub fn load_eval_set_result(input: &str, opts: &str) -> Result<String> {
         let num_runs = u32::try_from(runs.len()).unwrap_or(u32::MAX).max(1);
         let summary = crate::run::summary::run_summary(&result.eval_case_results, num_runs);
         result.run_summary = Some(eval_result::Carried::Built(summary));
+    }
+    if o.case_level == Some(true) {
+        for c in &mut result.eval_case_results {
+            c.eval_metric_result_per_invocation = None;
+        }
     }
     Ok(to_json(&result))
 }

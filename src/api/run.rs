@@ -48,6 +48,7 @@ pub async fn evaluate_invocations_with(
         call_index: None,
         explain: p.detail.explains(),
         checked: false,
+        gaps: &p.gaps,
     };
     let outcome = evaluate_case_with(&p.case, &p.actual, &cfg, &run, ports).await;
     if let Some(c) = &client {
@@ -79,6 +80,7 @@ pub async fn plan_judge_calls(args: CaseText<'_>, judge: &str, host: Rc<dyn Host
         call_index: None,
         explain: false,
         checked: false,
+        gaps: &p.gaps,
     };
     let ports = Ports {
         judge: Some(&client as &dyn JudgePort),

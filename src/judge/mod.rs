@@ -9,6 +9,7 @@ mod media_wire;
 pub mod parse;
 pub mod prompts;
 pub mod provider;
+pub mod score;
 pub mod vote;
 
 pub use crate::schema::criteria::JudgeModelOptions;

@@ -352,3 +352,34 @@ The conversation started with the user saying:
 The user's next message:"#
     )
 }
+
+/// response_evaluation_score: the coherence of the agent's response, 1 to 5 (the scale of the
+/// hosted service's COHERENCE metric ADK delegates to).
+pub fn coherence(user_prompt: &str, response: &str) -> String {
+    format!(
+        r#"You rate the coherence of an AI agent's response: how logically and clearly it presents
+what it says, judged on its own (not its accuracy or style).
+5: fully coherent: ideas follow one another, well organised, no contradiction or jump;
+4: mostly coherent, with a minor lapse in flow or organisation;
+3: partly coherent: some ideas are disconnected or out of order;
+2: mostly incoherent: hard to follow, with contradictions or gaps;
+1: incoherent.
+
+<user_prompt>
+{user_prompt}
+</user_prompt>
+
+<response>
+{response}
+</response>
+
+Reply with a JSON object and nothing else:
+{{"explanation": "<one or two sentences>", "score": <1, 2, 3, 4 or 5>}}
+"#
+    )
+}
+
+/// What a custom LLM metric's prompt gets appended when its template does not ask for a score
+/// itself: the answer format the metric reads.
+pub const SCORE_FORMAT: &str =
+    "\n\nReply with a JSON object and nothing else: {\"score\": <number>, \"explanation\": \"<why>\"}\n";

@@ -2,6 +2,7 @@
 //! the always-on efficiency metrics, and the case status (SPEC §4.3-4.5).
 
 use super::call_index::CallIndex;
+use super::judged::llm_metric;
 use super::{known_metrics, Ctx, Metric, NotEvaluated, Outcome, EFFICIENCY};
 use crate::error::{ErrorCode, EvalError, Result};
 use crate::schema::result::{CaseOutcome, Cell, EvalStatus, MetricHeader, MetricRun};
@@ -124,6 +125,81 @@ pub struct CaseRun<'a> {
     /// The caller has passed this case and these invocations through [`check_case`] already
     /// (a prepared case checks once, not on every run).
     pub checked: bool,
+    /// What the actual invocations' recording did not hold (a trace without content).
+    pub gaps: &'a [Gap],
+}
+
+/// A part of an actual invocation that its recording did not hold (`loadTraces`' `missing`):
+/// a metric that reads it is NOT_EVALUATED with the reason, never scored on what is not there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gap {
+    pub invocation: usize,
+    /// `user_content`, `final_response`, `tool_args`, `tool_responses`.
+    pub field: String,
+    pub reason: String,
+}
+
+impl Gap {
+    /// The gaps of a `missing` list (`[{invocation, field, reason}]`), read by hand: a derived
+    /// reader would cost the main wasm module more than this.
+    pub fn list(v: &serde_json::Value) -> std::result::Result<Vec<Gap>, String> {
+        let items = v
+            .as_array()
+            .ok_or("`missing` must be a list of {invocation, field, reason}")?;
+        items
+            .iter()
+            .map(|g| {
+                let field = g.get("field").and_then(|f| f.as_str());
+                match (g.get("invocation").and_then(|i| i.as_u64()), field) {
+                    (Some(i), Some(f)) => Ok(Gap {
+                        invocation: i as usize,
+                        field: f.to_string(),
+                        reason: g
+                            .get("reason")
+                            .and_then(|r| r.as_str())
+                            .unwrap_or("not recorded")
+                            .to_string(),
+                    }),
+                    _ => Err("each `missing` item needs an `invocation` index and a `field`".to_string()),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The invocation fields a metric reads beyond tool names, usage and timings, by its criterion
+/// class (the efficiency metrics read none); None for a metric the registry does not know (a
+/// custom one may read anything).
+fn reads(metric: &str) -> Option<&'static [&'static str]> {
+    use crate::schema::criteria::CriterionClass as C;
+    let class = super::criterion_class(metric)?;
+    Some(match class {
+        _ if super::EFFICIENCY.iter().any(|(n, _)| *n == metric) => &[],
+        C::ToolName => &[],
+        C::ToolTrajectory | C::ToolParameters | C::TrajectoryF1 => &["tool_args"],
+        // response_match_score.
+        C::Base => &["final_response"],
+        C::LlmAsAJudge => &["user_content", "final_response"],
+        C::UserSimulator => &["user_content"],
+        C::RubricsBased | C::Hallucinations | C::Hosted => {
+            &["user_content", "final_response", "tool_args", "tool_responses"]
+        }
+    })
+}
+
+/// NOT_EVALUATED for `metric` when a gap holds what it reads.
+fn blocked(metric: &str, gaps: &[Gap]) -> Option<NotEvaluated> {
+    let fields = reads(metric);
+    let g = gaps
+        .iter()
+        .find(|g| fields.is_none_or(|f| f.contains(&g.field.as_str())))?;
+    Some(NotEvaluated::new(
+        "not_recorded",
+        format!(
+            "{metric} reads {} of invocation {}, which was not recorded: {}",
+            g.field, g.invocation, g.reason
+        ),
+    ))
 }
 
 /// The host capabilities a case evaluation may use: a judge, and custom metrics.
@@ -136,23 +212,38 @@ pub struct Ports<'a> {
 }
 
 fn header_of(name: &str, criterion: &Criterion) -> MetricHeader {
+    // An informational custom LLM metric was given no threshold: it reports a score only.
+    let informational = criterion.extra.get("informational") == Some(&serde_json::Value::Bool(true));
     MetricHeader {
         name: name.to_string(),
-        threshold: Some(criterion.threshold),
+        threshold: (!informational).then_some(criterion.threshold),
         criterion: Some(criterion.to_json()),
     }
 }
 
 /// One configured metric, the one dispatch path for every caller: a custom metric of the host,
-/// then the embedding application's Rust metrics, then the built-ins (which answer at once
-/// unless they ask the judge).
-async fn run_configured(name: &str, criterion: &Criterion, ctx: &Ctx<'_>, ports: Ports<'_>) -> MetricRun {
+/// then the embedding application's Rust metrics, then a metric the criterion defines itself (an
+/// LLM metric's `prompt_template`; a Python `custom_function`, which cannot run here), then the
+/// built-ins (which answer at once unless they ask the judge).
+async fn run_configured(name: &str, criterion: &Criterion, ctx: &Ctx<'_>, ports: Ports<'_>, gaps: &[Gap]) -> MetricRun {
     let n = ctx.actual.len();
     let header = header_of(name, criterion);
-    let result = if let Some(custom) = ports.custom.filter(|c| c.has(name)) {
+    let result = if let Some(why) = blocked(name, gaps) {
+        Err(why)
+    } else if let Some(custom) = ports.custom.filter(|c| c.has(name)) {
         super::custom::run(custom, name, ctx, criterion).await
     } else if let Some(m) = ports.metrics.iter().find(|m| m.name() == name) {
         m.evaluate(ctx, criterion, ports.judge).await
+    } else if llm_metric::is_llm_metric(criterion) {
+        match ports.judge {
+            Some(j) => llm_metric::llm_metric(ctx, criterion, j, name).await,
+            None => Err(NotEvaluated::new(
+                "needs_judge",
+                format!("{name} is a custom LLM metric: pass a `judge` ({{provider, model, baseUrl?, fetch?}}) to evaluate it"),
+            )),
+        }
+    } else if llm_metric::is_code_metric(criterion) {
+        Err(llm_metric::code_metric(name))
     } else if let Some(b) = super::builtin(name) {
         b.evaluate(ctx, criterion, ports.judge).await
     } else {
@@ -183,12 +274,13 @@ pub async fn evaluate_case_with(
         call_index: run.call_index,
         case_rubrics: case.rubrics.as_deref(),
         explain: run.explain,
+        case_extra: Some(&case.extra),
     };
     let ctx = &ctx;
     let futs = config
         .criteria
         .iter()
-        .map(|(name, criterion)| run_configured(name, criterion, ctx, ports));
+        .map(|(name, criterion)| run_configured(name, criterion, ctx, ports, run.gaps));
     let mut metrics: Vec<MetricRun> = futures_util::future::join_all(futs).await;
     append_efficiency(&mut metrics, config, ctx, run);
     let final_status = final_status(&metrics);

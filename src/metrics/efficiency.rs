@@ -255,6 +255,7 @@ mod tests {
             scenario: None,
             call_index: None,
             case_rubrics: None,
+            case_extra: None,
             explain: true,
         }
     }

@@ -29,17 +29,29 @@ const DESCRIPTIONS: &[(&str, &str)] = &[
         "per_turn_user_simulator_quality_v1",
         "judge: simulated user follows the scenario",
     ),
-    ("response_evaluation_score", VERTEX),
-    ("multi_turn_task_success_v1", VERTEX),
-    ("multi_turn_trajectory_quality_v1", VERTEX),
-    ("multi_turn_tool_use_quality_v1", VERTEX),
+    ("response_evaluation_score", "judge: coherence of the response, 1 to 5"),
+    ("multi_turn_task_success_v1", TASK),
+    ("multi_turn_trajectory_quality_v1", STEPS),
+    ("multi_turn_tool_use_quality_v1", TOOLS),
+    ("multi_turn_task_success", TASK),
+    ("multi_turn_trajectory_quality", STEPS),
+    ("multi_turn_tool_use_quality", TOOLS),
+    (
+        "final_response_quality",
+        "judge: response meets evalcore's quality rubrics",
+    ),
+    ("tool_use_quality", "judge: tool calls meet evalcore's rubrics"),
+    ("hallucination", "judge: share of supported sentences"),
+    ("safety", "judge: response is safe"),
     ("tool_call_count_v1", "tool calls per invocation"),
     ("inference_call_count_v1", "model calls per invocation"),
     ("token_usage_v1", "tokens per invocation"),
     ("invocation_duration_v1", "duration per invocation"),
 ];
 
-const VERTEX: &str = "Vertex AI only: not computed";
+const TASK: &str = "judge: the conversation met the user's goals";
+const STEPS: &str = "judge: the agent's steps were sound and lean";
+const TOOLS: &str = "judge: tool use across the conversation";
 
 fn description(name: &str) -> Option<&'static str> {
     DESCRIPTIONS.iter().find(|(n, _)| *n == name).map(|(_, d)| *d)
@@ -47,8 +59,7 @@ fn description(name: &str) -> Option<&'static str> {
 
 /// Every metric of the registry, in its order, then the efficiency metrics, as a JSON array of
 /// `{name, kind, needs_judge, criterion_class, description, min, max, higher_is_better}`: `kind`
-/// is scored, judged, informational or unsupported (Vertex AI only); `max` is null for unbounded
-/// scores (counts, durations), both bounds are null for a metric evalcore does not compute.
+/// is scored, judged or informational; `max` is null for unbounded scores (counts, durations).
 /// Written by hand, not derived: names and texts are static and need no escaping, and the
 /// serializer a derive brings costs more .wasm than this whole listing.
 pub fn metrics_info_json() -> String {
@@ -59,9 +70,9 @@ pub fn metrics_info_json() -> String {
         };
         let (kind_name, range) = match kind {
             Kind::Scored(_) => ("scored", "0,\"max\":1"),
+            Kind::Judged(_) if name == "response_evaluation_score" => ("judged", "1,\"max\":5"),
             Kind::Judged(_) => ("judged", "0,\"max\":1"),
             Kind::Informational(_) => ("informational", "0,\"max\":null"),
-            Kind::Vertex => ("unsupported", "null,\"max\":null"),
         };
         if out.len() > 1 {
             out.push(',');
@@ -156,7 +167,11 @@ mod tests {
         );
         assert_eq!(
             get("response_evaluation_score"),
-            (v("\"unsupported\""), v("false"), v("null"), v("null"), v("true"))
+            (v("\"judged\""), v("true"), v("1"), v("5"), v("true"))
+        );
+        assert_eq!(
+            get("multi_turn_task_success"),
+            (v("\"judged\""), v("true"), v("0"), v("1"), v("true"))
         );
         assert_eq!(all[0]["criterion_class"], "ToolTrajectoryCriterion");
     }

@@ -33,6 +33,9 @@ pub struct Ctx<'a> {
     /// Per-invocation results will be written: metrics explain an invocation (a trajectory's
     /// mismatch) only then, since a case-level result would throw the explanation away.
     pub explain: bool,
+    /// The case's keys beyond ADK's (an agents-cli case's `reference`, `context`,
+    /// `rubric_groups` and custom fields), which custom LLM metrics and hosted metrics read.
+    pub case_extra: Option<&'a crate::schema::content::JsonObject>,
 }
 
 /// An evaluator's answer: the case-level cell and one cell per actual invocation.
@@ -69,8 +72,6 @@ pub enum Kind {
     Informational(InfoFn),
     /// Judged by an LLM through a [`crate::judge::JudgePort`].
     Judged(judged::JudgedFn),
-    /// Delegated by ADK to the Vertex AI evaluation service.
-    Vertex,
 }
 
 /// Which way a metric's score is better.
@@ -85,7 +86,7 @@ impl Kind {
     /// better; informational metrics have no threshold, and report counts for which the same holds.
     pub fn direction(self) -> Direction {
         match self {
-            Kind::Scored(_) | Kind::Informational(_) | Kind::Judged(_) | Kind::Vertex => Direction::HigherIsBetter,
+            Kind::Scored(_) | Kind::Informational(_) | Kind::Judged(_) => Direction::HigherIsBetter,
         }
     }
 }
@@ -104,8 +105,9 @@ pub const EFFICIENCY: [(&str, InfoFn); 4] = [
     ("invocation_duration_v1", efficiency::invocation_duration),
 ];
 
-/// Every metric evalcore knows (ADK 2.13's registry plus the trajectory extras), how it is
-/// computed and which criterion class it reads; the efficiency metrics are in EFFICIENCY.
+/// Every metric evalcore knows (ADK 2.13's registry, the trajectory extras and agents-cli's names
+/// for the hosted service's metrics), how it is computed and which criterion class it reads; the
+/// efficiency metrics are in EFFICIENCY.
 const REGISTRY: &[(&str, Kind, CriterionClass)] = &[
     (
         "tool_trajectory_avg_score",
@@ -173,11 +175,30 @@ const REGISTRY: &[(&str, Kind, CriterionClass)] = &[
         Kind::Judged(judged::user_turn_quality),
         CriterionClass::UserSimulator,
     ),
-    ("response_evaluation_score", Kind::Vertex, CriterionClass::Base),
-    ("multi_turn_task_success_v1", Kind::Vertex, CriterionClass::Base),
-    ("multi_turn_trajectory_quality_v1", Kind::Vertex, CriterionClass::Base),
-    ("multi_turn_tool_use_quality_v1", Kind::Vertex, CriterionClass::Base),
+    // ADK 2.13's names for metrics of Google's hosted evaluation service, judged here.
+    (
+        "response_evaluation_score",
+        Kind::Judged(judged::coherence),
+        CriterionClass::LlmAsAJudge,
+    ),
+    ("multi_turn_task_success_v1", HOSTED, CriterionClass::Hosted),
+    ("multi_turn_trajectory_quality_v1", HOSTED, CriterionClass::Hosted),
+    ("multi_turn_tool_use_quality_v1", HOSTED, CriterionClass::Hosted),
+    // agents-cli's names for the hosted service's metrics, judged here.
+    ("multi_turn_task_success", HOSTED, CriterionClass::Hosted),
+    ("multi_turn_trajectory_quality", HOSTED, CriterionClass::Hosted),
+    ("multi_turn_tool_use_quality", HOSTED, CriterionClass::Hosted),
+    ("final_response_quality", HOSTED, CriterionClass::Hosted),
+    ("tool_use_quality", HOSTED, CriterionClass::Hosted),
+    (
+        "hallucination",
+        Kind::Judged(judged::hallucinations),
+        CriterionClass::Hallucinations,
+    ),
+    ("safety", Kind::Judged(judged::safety), CriterionClass::LlmAsAJudge),
 ];
+
+const HOSTED: Kind = Kind::Judged(judged::hosted);
 
 /// A metric written in Rust by an application embedding the core: registered per evaluation
 /// through [`case::Ports::metrics`], looked up by name before the built-ins (so it can also
@@ -224,12 +245,6 @@ impl Metric for Builtin {
                 Err(NotEvaluated::new(
                     "threshold_not_allowed",
                     format!("{name} is informational and always reported; it takes no threshold, so remove it from `criteria`"),
-                ))
-            }),
-            (Kind::Vertex, _) => Box::pin(async move {
-                Err(NotEvaluated::new(
-                    "unsupported",
-                    format!("{name} is computed by the Vertex AI evaluation service, which evalcore does not call"),
                 ))
             }),
         }

@@ -155,6 +155,7 @@ fn ctx<'a>(actual: &'a [Invocation], expected: &'a [Invocation]) -> Ctx<'a> {
         call_index: None,
         case_rubrics: None,
         explain: true,
+        case_extra: None,
     }
 }
 

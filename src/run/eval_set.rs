@@ -169,6 +169,13 @@ async fn converse(
             }
         } else if let Some(scenario) = &case.conversation_scenario {
             let sim = sim.map_err(|m| Failure::new("invalid_config", m))?;
+            if sim.audio {
+                return Err(Failure::new(
+                    "unsupported",
+                    "the user simulator is `llm_audio`: audio simulation needs a live audio model, which evalcore \
+                     does not call (use `llm_backed` to simulate the user in text)",
+                ));
+            }
             let Some(j) = judge else {
                 return Err(Failure::new(
                     "needs_judge",
@@ -321,6 +328,12 @@ pub async fn evaluate(
                         skip(case, run, "cancelled");
                         return None;
                     }
+                    // A case that needs what evalcore cannot do is not evaluated rather than failed.
+                    Err(f) if f.code == "unsupported" => {
+                        let mut r = conversation_failure(set_id_ref, case, run, &session, f);
+                        r.final_eval_status = EvalStatus::NotEvaluated;
+                        r
+                    }
                     Err(f) => conversation_failure(set_id_ref, case, run, &session, f),
                     Ok(actual) => score(args_ref, judge_ref, custom, case, actual, run, &session).await,
                 };
@@ -385,6 +398,7 @@ async fn score(
         call_index: None,
         explain: args.detail.explains(),
         checked: false,
+        gaps: &[],
     };
     match evaluate_case_with(case, &actual, &args.config, &case_run, ports).await {
         Err(e) => inference_failure(set_id, case, run, session, e.code.as_str(), &e.message),

@@ -8,9 +8,13 @@ use crate::schema::eval_set::ConversationScenario;
 use crate::schema::Invocation;
 use serde_json::Value;
 
-/// `user_simulator_config` (llm_backed; a config without `type` is llm_backed too).
+/// `user_simulator_config` (llm_backed; a config without `type` is llm_backed too; llm_audio
+/// loads as ADK loads it, and its cases cannot run here).
 #[derive(Debug, Clone)]
 pub struct SimulatorConfig {
+    /// `type: "llm_audio"`: ADK speaks the simulated user's turns through an audio model, which
+    /// evalcore does not call; a case that needs it is NOT_EVALUATED.
+    pub audio: bool,
     pub model: Option<String>,
     pub model_configuration: Option<Value>,
     /// Counts the starting prompt; None = unlimited (-1).
@@ -24,6 +28,7 @@ impl Default for SimulatorConfig {
     /// ADK's defaults: 20 invocations (the starting prompt included), stop signal `</finished>`.
     fn default() -> Self {
         SimulatorConfig {
+            audio: false,
             model: None,
             model_configuration: None,
             max_allowed_invocations: Some(20),
@@ -42,11 +47,17 @@ impl SimulatorConfig {
         };
         let o = v.as_object().ok_or("user_simulator_config must be an object")?;
         let g = |s: &str, k: &str| o.get(s).or_else(|| o.get(k)).filter(|v| !v.is_null());
-        if let Some(t) = g("type", "type").and_then(Value::as_str) {
-            if t != "llm_backed" {
+        match g("type", "type") {
+            None => {}
+            Some(Value::String(t)) if t == "llm_backed" => {}
+            Some(Value::String(t)) if t == "llm_audio" => {
+                c.audio = true;
+                audio_fields(&g)?;
+            }
+            Some(t) => {
                 return Err(format!(
-                    "user_simulator_config.type {t:?} is not supported (evalcore simulates text users: \"llm_backed\")"
-                ));
+                    "user_simulator_config.type {t} is not supported (ADK 2.13 takes \"llm_backed\" or \"llm_audio\")"
+                ))
             }
         }
         c.model = g("model", "model").and_then(Value::as_str).map(str::to_string);
@@ -67,6 +78,22 @@ impl SimulatorConfig {
         }
         Ok(c)
     }
+}
+
+/// The fields `llm_audio` adds, checked as ADK's model checks them.
+fn audio_fields<'a>(g: &impl Fn(&str, &str) -> Option<&'a Value>) -> Result<(), String> {
+    if g("audio_model", "audioModel").is_some_and(|v| !v.is_string()) {
+        return Err("user_simulator_config.audio_model must be a string (a model name, or \"cloud_tts\")".into());
+    }
+    if g("audio_model_configuration", "audioModelConfiguration").is_some_and(|v| !v.is_object()) {
+        return Err(
+            "user_simulator_config.audio_model_configuration must be an object (a GenerateContentConfig)".into(),
+        );
+    }
+    if let Some(v) = g("include_text_with_audio", "includeTextWithAudio") {
+        crate::schema::config::lax_bool(v).ok_or("user_simulator_config.include_text_with_audio must be a boolean")?;
+    }
+    Ok(())
 }
 
 /// The transcript the simulated user sees: `user:` and `<author>:` lines of non-thought text,

@@ -37,6 +37,9 @@ pub enum CriterionClass {
     Hallucinations,
     /// `LlmBackedUserSimulatorCriterion`: `judge_model_options`, `stop_signal`.
     UserSimulator,
+    /// evalcore's hosted-service metrics: `judge_model_options`, `rubrics` (instead of the built-in
+    /// ones) and `rubric_group_key` (which of an agents-cli case's `rubric_groups` to grade).
+    Hosted,
 }
 
 /// What a criterion field holds (for messages, and for the generated TypeScript types).
@@ -57,7 +60,7 @@ pub enum FieldKind {
 }
 
 impl CriterionClass {
-    pub const ALL: [CriterionClass; 9] = [
+    pub const ALL: [CriterionClass; 10] = [
         CriterionClass::Base,
         CriterionClass::ToolTrajectory,
         CriterionClass::ToolParameters,
@@ -67,6 +70,7 @@ impl CriterionClass {
         CriterionClass::RubricsBased,
         CriterionClass::Hallucinations,
         CriterionClass::UserSimulator,
+        CriterionClass::Hosted,
     ];
 
     /// ADK's class name (evalcore's own for `ToolName`).
@@ -81,6 +85,7 @@ impl CriterionClass {
             CriterionClass::RubricsBased => "RubricsBasedCriterion",
             CriterionClass::Hallucinations => "HallucinationsCriterion",
             CriterionClass::UserSimulator => "LlmBackedUserSimulatorCriterion",
+            CriterionClass::Hosted => "HostedMetricCriterion",
         }
     }
 
@@ -108,6 +113,11 @@ impl CriterionClass {
                 ("evaluate_intermediate_nl_responses", Bool),
             ],
             CriterionClass::UserSimulator => &[("judge_model_options", JudgeModelOptions), ("stop_signal", Text)],
+            CriterionClass::Hosted => &[
+                ("judge_model_options", JudgeModelOptions),
+                ("rubrics", Rubrics),
+                ("rubric_group_key", Text),
+            ],
         }
     }
 
@@ -327,10 +337,14 @@ fn read_typed(class: CriterionClass, m: &Map<String, Value>) -> Result<Typed, Ba
         CriterionClass::LlmAsAJudge
         | CriterionClass::RubricsBased
         | CriterionClass::Hallucinations
-        | CriterionClass::UserSimulator => {
+        | CriterionClass::UserSimulator
+        | CriterionClass::Hosted => {
             let mut c = JudgeCriterion::default();
             judge(&mut c)?;
-            if class == CriterionClass::RubricsBased {
+            if let Some(v) = field(m, "rubric_group_key").filter(|v| !v.is_string() && !v.is_null()) {
+                return Err(bad("rubric_group_key", v, "a string"));
+            }
+            if matches!(class, CriterionClass::RubricsBased | CriterionClass::Hosted) {
                 c.rubrics = match field(m, "rubrics") {
                     None | Some(Value::Null) => Vec::new(),
                     Some(v @ Value::Array(_)) => super::load::from_value::<Vec<Rubric>>(v, "$").map_err(|e| Bad {
@@ -394,7 +408,7 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
             } else {
                 format!("{path}.{}", b.field)
             };
-            let message = format!("{metric}: {} (the metric will be NOT_EVALUATED)", b.message);
+            let message = format!("{metric}: {}{NOT_EVALUATED_NOTE}", b.message);
             if EVALCORE_FIELDS.iter().any(|f| b.field.starts_with(f)) {
                 errors.push(EvalError::schema(at.clone(), message.clone()));
             } else {
@@ -409,6 +423,10 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
         errors,
     }
 }
+
+/// How a problem's message ends when a run would report the metric NOT_EVALUATED for it; a
+/// strict load, where nothing runs, leaves it out.
+pub const NOT_EVALUATED_NOTE: &str = " (the metric will be NOT_EVALUATED)";
 
 /// The candidate nearest to `word` by edit distance, when it is near enough to be a typo.
 pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {

@@ -116,15 +116,33 @@ impl<'de> Visitor<'de> for EvalCaseVisitor {
                 }
             }
         }
-        let eval_id = eval_id.ok_or_else(|| de::Error::missing_field("eval_id"))?;
+        // A misspelt key is kept as an extra (as ADK 2.13 keeps it): name it where it is missed.
+        let meant = |wanted: &str| {
+            extra
+                .keys()
+                .find(|k| super::criteria::closest(k, [wanted].iter().copied()).is_some())
+                .map(|k| format!("; the case has `{k}`: did you mean `{wanted}`?"))
+                .unwrap_or_default()
+        };
+        let Some(eval_id) = eval_id else {
+            return Err(de::Error::custom(format_args!(
+                "missing field `eval_id`{}",
+                meant("eval_id")
+            )));
+        };
         let conversation = conversation.flatten();
         let conversation_scenario = scenario.flatten();
-        if conversation.is_some() == conversation_scenario.is_some() {
-            return Err(de::Error::custom(if conversation.is_some() {
-                "an eval case has either `conversation` or `conversation_scenario`, not both"
-            } else {
-                "an eval case needs `conversation` (a list of invocations) or `conversation_scenario`"
-            }));
+        if conversation.is_some() {
+            if conversation_scenario.is_some() {
+                return Err(de::Error::custom(
+                    "an eval case has either `conversation` or `conversation_scenario`, not both",
+                ));
+            }
+        } else if conversation_scenario.is_none() {
+            return Err(de::Error::custom(format_args!(
+                "an eval case needs `conversation` (a list of invocations) or `conversation_scenario`{}",
+                meant("conversation")
+            )));
         }
         Ok(EvalCase {
             eval_id,

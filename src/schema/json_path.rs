@@ -23,15 +23,12 @@ pub fn from_str_within_budget<'a, T: serde::Deserialize<'a>>(text: &'a str) -> R
 /// with the path of the value being read where it stopped.
 #[inline(never)]
 fn error_at(text: &str, e: &serde_json::Error) -> EvalError {
+    if !e.is_data() {
+        return invalid_json(e);
+    }
     let mut message = e.to_string();
     if let Some(at) = message.rfind(" at line ") {
         message.truncate(at);
-    }
-    if !e.is_data() {
-        if message.contains("recursion limit exceeded") {
-            message = format!("{message} (JSON nested more than 128 levels deep)");
-        }
-        return EvalError::new(ErrorCode::InvalidJson, "", message);
     }
     let mut path = path_at(text, e.line(), e.column());
     let missing = message
@@ -40,7 +37,30 @@ fn error_at(text: &str, e: &serde_json::Error) -> EvalError {
     if let Some(field) = missing {
         path = format!("{path}.{field}");
     }
+    if let Some(hint) = unknown_field_hint(&message) {
+        message.push_str(&hint);
+    }
     EvalError::new(ErrorCode::Schema, path, message)
+}
+
+/// serde's "unknown field `conversations`, expected one of `eval_id`, `conversation`, ..." gets
+/// the field that was probably meant: `; did you mean `conversation`?`.
+fn unknown_field_hint(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (field, expected) = rest.split_once('`')?;
+    let meant = super::criteria::closest(field, expected.split('`').skip(1).step_by(2))?;
+    Some(format!("; did you mean `{meant}`?"))
+}
+
+/// Text that is not JSON: serde_json's reason and where it stopped, as a person finds it in an
+/// editor (serde_json's own `at line 3 column 5`; columns count bytes).
+#[inline(never)]
+pub fn invalid_json(e: &serde_json::Error) -> EvalError {
+    let mut message = e.to_string();
+    if message.contains("recursion limit exceeded") {
+        message.push_str(" (JSON nested more than 128 levels deep)");
+    }
+    EvalError::new(ErrorCode::InvalidJson, "", message)
 }
 
 /// One open container while scanning: an object and the key being read, or an array and the
@@ -157,5 +177,25 @@ mod tests {
         assert_eq!(path_of(r#"{"items": {}}"#).1, "$.items");
         assert_eq!(path_of(r#"{"items": [], "x": [1, {"y": 2}]"#).0, ErrorCode::InvalidJson);
         assert_eq!(path_of("[]"), (ErrorCode::Schema, "$".to_string()));
+    }
+
+    /// Issue 24: an unknown key of the eval set names the one that was probably meant.
+    #[test]
+    fn unknown_fields_get_a_did_you_mean() {
+        let hint = |m: &str| unknown_field_hint(m);
+        assert_eq!(
+            hint("unknown field `conversations`, expected one of `eval_id`, `conversation`, `session_input`")
+                .as_deref(),
+            Some("; did you mean `conversation`?")
+        );
+        assert_eq!(
+            hint("unknown field `evalid`, expected `eval_id` or `conversation`").as_deref(),
+            Some("; did you mean `eval_id`?")
+        );
+        assert_eq!(
+            hint("unknown field `zzzzzzzz`, expected `eval_id` or `conversation`"),
+            None
+        );
+        assert_eq!(hint("missing field `eval_id`"), None);
     }
 }

@@ -49,7 +49,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-fn content_id(v: &Value) -> String {
+pub(crate) fn content_id(v: &Value) -> String {
     let canonical = serde_json::to_string(v).unwrap_or_default();
     format!("{:012x}", fnv1a(canonical.as_bytes()) >> 16)
 }

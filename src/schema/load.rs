@@ -54,7 +54,7 @@ fn refine(text: &str, e: EvalError) -> EvalError {
     // JSON we accept, whatever the typed parse stumbled on first.
     if let Err(j) = serde_json::from_str::<Value>(text) {
         if !j.is_data() {
-            return json_error(&j);
+            return super::json_path::invalid_json(&j);
         }
     }
     at_object(e)
@@ -72,17 +72,6 @@ fn at_object(mut e: EvalError) -> EvalError {
         }
     }
     e
-}
-
-fn json_error(e: &serde_json::Error) -> EvalError {
-    let mut message = e.to_string();
-    if let Some(at) = message.rfind(" at line ") {
-        message.truncate(at);
-    }
-    if message.contains("recursion limit exceeded") {
-        message = format!("{message} (JSON nested more than 128 levels deep)");
-    }
-    EvalError::new(ErrorCode::InvalidJson, "", message)
 }
 
 /// Deserializes `T` from an already parsed value; `prefix` is the value's own path (e.g.
@@ -403,5 +392,29 @@ mod tests {
         assert_eq!(errors.len(), n);
         assert_eq!(errors[0].path, "$.eval_cases[0].conversation[0]");
         assert_eq!(errors[n - 1].path, format!("$.eval_cases[0].conversation[{}]", n - 1));
+    }
+
+    /// Issue 24: a misspelt key an eval case keeps (as ADK 2.13 does) shows up in the error of
+    /// the field it was meant to be.
+    #[test]
+    fn a_missing_field_names_its_misspelt_key() {
+        let case = |c: &str| {
+            let e = load_eval_set(
+                &format!(r#"{{"eval_set_id": "s", "eval_cases": [{c}]}}"#),
+                &LoadOptions::default(),
+            )
+            .unwrap_err();
+            assert_eq!(e.path, "$.eval_cases[0]");
+            e.message
+        };
+        let m = case(r#"{"eval_id": "a", "conversations": []}"#);
+        assert!(
+            m.ends_with("; the case has `conversations`: did you mean `conversation`?"),
+            "{m}"
+        );
+        assert_eq!(
+            case(r#"{"evalid": "a", "conversation": []}"#),
+            "missing field `eval_id`; the case has `evalid`: did you mean `eval_id`?"
+        );
     }
 }

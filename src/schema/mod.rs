@@ -1,6 +1,7 @@
 //! ADK's data: content, invocations, eval sets, configs, legacy migration, loading.
 
 pub mod accept;
+pub mod agent_data;
 pub mod arg_policies;
 pub mod budget;
 pub mod bytes;

@@ -4,7 +4,7 @@
 pub use super::arg_policies::{ArgPolicies, ArgPolicy};
 use serde_json::Value;
 
-/// How the actual trajectory must relate to the expected one (README, "SUBSET and SUPERSET").
+/// How the actual trajectory must relate to the expected one (docs/metrics.md, "SUBSET and SUPERSET").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MatchType {
     #[default]

@@ -243,6 +243,20 @@ pub fn adk_api_json(input: &str) -> String {
     api::envelope(api::adk_api_json(input))
 }
 
+/// `loadEvaluationDataset(input, options)` for UTF-8 bytes: an agents-cli dataset (or any eval
+/// set) as `{eval_set, actual, grading, inference}`. Returns an envelope.
+#[wasm_bindgen(js_name = loadEvaluationDatasetBytes)]
+pub fn load_evaluation_dataset_bytes(input: &[u8], options: &str) -> String {
+    api::envelope(api::utf8(input).and_then(|text| api::load_evaluation_dataset(text, options)))
+}
+
+/// `toEvaluationDataset({evalSet, actual?})` as JSON text: the agents-cli dataset. Returns an
+/// envelope.
+#[wasm_bindgen(js_name = toEvaluationDatasetJson)]
+pub fn to_evaluation_dataset_json(args: &str) -> String {
+    api::envelope(api::to_evaluation_dataset(args))
+}
+
 /// A recorded session's events as ADK Invocations. Returns an envelope.
 #[wasm_bindgen(js_name = sessionInvocationsJson)]
 pub fn session_invocations_json(input: &str) -> String {
@@ -284,6 +298,13 @@ pub fn parse_json_bytes(input: &[u8]) -> String {
             .and_then(crate::schema::load::parse_json)
             .map(|v| v.to_string()),
     )
+}
+
+/// The statistics of `compareRuns` and `calibrate` (`api::compare::stats`: `kind` selects the
+/// function, `a` and `b` its numbers).
+#[wasm_bindgen(js_name = statsF64)]
+pub fn stats_f64(kind: u32, a: &[f64], b: &[f64]) -> Vec<f64> {
+    api::compare::stats(kind, a, b)
 }
 
 /// Test hook, not API: grows the heap by `mib` MiB, then traps (`unreachable`), so the JS

@@ -10,7 +10,9 @@ import { readJsonFile } from '../../pkg/lib/node/files.js';
 import * as api from '../../pkg/index.js';
 import { __trapForTesting } from '../../pkg/lib/test_hooks.js';
 import { readEvalSetResult } from '../../pkg/lib/history.js';
-import { toJUnit, toJson, toMarkdown } from '../../pkg/lib/reports.js';
+import {
+  calibrate, calibrationText, compareRuns, comparisonAnnotations, comparisonJUnit, comparisonMarkdown, comparisonText, runTrend, toJUnit, toJson, toMarkdown,
+} from '../../pkg/lib/reports.js';
 import { convertOpenAIMessages, fromFunction } from '../../pkg/lib/adapters/generic.js';
 import { adkApiJson, sessionInvocations } from '../../pkg/lib/adk_text.js';
 import { devUiRoutes } from '../../pkg/lib/server/devui.js';
@@ -274,6 +276,22 @@ export const TARGETS = {
     const set = { eval_set_result_id: 'r', eval_set_id: 's', eval_case_results: c.results };
     const input = mutate(r, r.chance(0.5) ? [set] : c.results, some(r));
     return r.pick([toJUnit, toJson, toMarkdown])(input);
+  },
+  compareRuns: (r, c) => {
+    const set = () => mutate(r, { eval_set_result_id: 'r', eval_set_id: 's', eval_case_results: c.results }, some(r));
+    const side = () => (r.chance(0.5) ? [set(), asInput(r, set())] : asInput(r, set()));
+    if (r.chance(0.2)) return runTrend(side());
+    const cmp = compareRuns(side(), side(), r.chance(0.2) ? mutate(r, { alpha: 0.05 }) : undefined);
+    return r.pick([comparisonText, comparisonMarkdown, comparisonJUnit, comparisonAnnotations])(cmp);
+  },
+  calibrate: (r, c) => {
+    const first = c.results[0];
+    const labels = { kind: 'evalcore.labels', version: 1, labels: [
+      { eval_set_id: 's', eval_id: first.eval_id, invocation_index: 0, metric_name: 'response_match_score', judge_verdict: 'pass', label: 'agree', note: 'n' },
+      { eval_set_id: 's', eval_id: first.eval_id, invocation_index: 0, metric_name: 'tool_trajectory_avg_score', rubric_id: 'r', label: 'fail' }] };
+    const set = { eval_set_result_id: 'r', eval_set_id: 's', eval_case_results: c.results };
+    const options = r.chance(0.2) ? mutate(r, { kappaThreshold: 0.6, judgeModel: 'm' }) : undefined;
+    return calibrationText(calibrate(asInput(r, mutate(r, labels, some(r))), asInput(r, mutate(r, set, some(r))), options));
   },
   history: (r, c) => {
     const set = { eval_set_result_id: 'r', eval_set_id: 's', creation_timestamp: 1, eval_case_results: c.results };

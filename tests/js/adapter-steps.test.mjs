@@ -207,8 +207,9 @@ test('fromFunction: a reply without usage or timings makes the efficiency metric
   assert.equal(health.count, 0, 'informational: nothing is NOT_EVALUATED');
   assert.deepEqual(health.unreported.map((u) => `${u.metric}:${u.reason}`).sort(),
     ['inference_call_count_v1:model_calls_not_reported', 'invocation_duration_v1:model_tool_time_not_reported', 'token_usage_v1:usage_not_reported']);
-  assert.ok(health.lines.some((l) => /token_usage_v1 in 1 case run: usage_not_reported/.test(l)), health.lines.join('\n'));
-  assert.ok(!health.lines.some((l) => /model_tool_time/.test(l)), 'the split is listed, not printed');
+  assert.ok(health.unreportedLines.some((l) => /token_usage_v1 in 1 case run: usage_not_reported/.test(l)), health.unreportedLines.join('\n'));
+  assert.ok(!health.unreportedLines.some((l) => /model_tool_time/.test(l)), 'the split is listed, not said');
+  assert.ok(!health.lines.some((l) => /usage_not_reported/.test(l)), 'informational: not among the lines a plain run prints');
 });
 
 test('fromFunction: malformed steps, usage and timings are agent_reply errors with the path', async () => {

@@ -123,7 +123,7 @@ describe('eval_set add_eval_case', () => {
   });
 
   // ADK hashes and saves a built-in persona id as its own persona text; evalcore's personas are
-  // written in its own words, so such a case's id differs from ADK's (README: differences). Without
+  // written in its own words, so such a case's id differs from ADK's (docs/compatibility.md). Without
   // a persona, or with a persona object, the id is ADK's.
   test("a persona id hashes (and is saved) as evalcore's persona object", () => {
     assert.equal(scenarioEvalId({ starting_prompt: 'Hi', conversation_plan: 'x', user_persona: 'EXPERT' }), '3f975e33');

@@ -57,7 +57,9 @@ describe('running the hello_world example', () => {
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stdout, `${CRITERIA}${STARS}Eval Run Summary\nhello_world:\n  Tests passed: 3\n  Tests failed: 1\n`);
     const files = historyOf(app);
-    assert.equal(r.stderr, `wrote ${files[0]}\n`, 'no progress bar when stderr is not a terminal; the result file named');
+    // No progress bar when stderr is not a terminal; the failing case named (issue 24), the result file named.
+    assert.equal(r.stderr, '1 case run did not pass (--print_detailed_results shows each invocation):\n'
+      + `  hello_world/check_listed_numbers: tool_trajectory_avg_score 0 (threshold 1)\nwrote ${files[0]}\n`);
     assert.equal(files.length, 1);
     assert.match(files[0], /[/\\]hello_world_hello_world_\d+\.\d+\.evalset_result\.json$/);
     const raw = JSON.parse(readFileSync(files[0], 'utf8'));
@@ -150,7 +152,8 @@ describe('running the hello_world example', () => {
     assert.equal(junit.code, 1);
     assert.ok(junit.stdout.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="evalcore" tests="4" failures="1" errors="0">'), junit.stdout);
     assert.match(junit.stdout, /<testcase name="check_listed_numbers" classname="hello_world">\n {6}<failure message="tool_trajectory_avg_score: FAILED/);
-    assert.equal(junit.stderr, `${CRITERIA}wrote ${historyOf(app)[0]}\n`);
+    assert.equal(junit.stderr, `${CRITERIA}1 case run did not pass (--print_detailed_results shows each invocation):\n`
+      + `  hello_world/check_listed_numbers: tool_trajectory_avg_score 0 (threshold 1)\nwrote ${historyOf(app)[0]}\n`);
     const md = cli(['eval', app, `${set}:greeting`, '--format', 'markdown']);
     assert.equal(md.code, 0);
     assert.ok(md.stdout.startsWith('### ✅ evalcore: 1 of 1 eval case passed\n'), md.stdout);
@@ -416,7 +419,10 @@ describe('the CLI tells the truth (NOT_EVALUATED, config warnings, hangs, dry ru
     assert.equal(r.code, 1, 'the case is NOT_EVALUATED');
     const strict = cli(['eval', dir, join(dir, 's.evalset.json'), '--strict']);
     assert.equal(strict.code, 1);
-    assert.match(strict.stderr, /error: --strict: the config has 1 warning\(s\); nothing was run/);
+    assert.match(strict.stderr, /^error: .*test_config\.json: \$\.criteria\.respone_match_score: unknown metric "respone_match_score"; did you mean "response_match_score"\?/m);
+    assert.match(strict.stderr, /error: --strict: the config has 1 problem\(s\) that would leave metrics NOT_EVALUATED; nothing was run/);
+    // Issue 24: nothing runs under --strict, so no line promises a NOT_EVALUATED metric.
+    assert.doesNotMatch(strict.stderr, /will be NOT_EVALUATED|^warning:/m);
     assert.equal(strict.stdout, '');
     assert.equal(historyOf(dir).length, 1, 'only the first run wrote results');
   });

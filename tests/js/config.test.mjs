@@ -39,9 +39,14 @@ test('validateEvalConfig: the usual mistakes are warnings with paths and suggest
 });
 
 test('validateEvalConfig: what ADK rejects is an error; bad input never throws', () => {
-  const r = api.validateEvalConfig({ criteria: {}, user_simulator_config: { type: 'llm_audio' } });
+  const r = api.validateEvalConfig({ criteria: {}, user_simulator_config: { type: 'llm_video' } });
   assert.equal(r.ok, false);
   assert.deepEqual(paths(r.errors), ['$.user_simulator_config']);
+  // ADK 2.13's audio simulator loads (its cases are NOT_EVALUATED when run: run-simulator.test.mjs).
+  const audio = api.validateEvalConfig({ criteria: {}, user_simulator_config: { type: 'llm_audio', audio_model: 'cloud_tts', include_text_with_audio: false } });
+  assert.equal(audio.ok, true);
+  assert.deepEqual(audio.warnings, []);
+  assert.deepEqual(paths(api.validateEvalConfig({ criteria: {}, user_simulator_config: { type: 'llm_audio', audio_model_configuration: 'x' } }).errors), ['$.user_simulator_config']);
   assert.equal(api.validateEvalConfig('{').errors[0].code, 'invalid_json');
   assert.equal(api.validateEvalConfig({ criteria: { a: { match_type: 'EXACT' } } }).errors[0].path, '$.criteria.a');
   assert.equal(api.validateEvalConfig({}, 'strict').errors[0].path, '$options');

@@ -2,9 +2,9 @@
 // throwaway projects and imports `evalcore` from there, through package.json `exports`.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { after, test } from 'node:test';
 import { PKG, ROOT } from './helpers.mjs';
 
@@ -60,30 +60,53 @@ console.log(JSON.stringify(out));
 
 let tarball;
 
-test('npm pack ships exactly the package files', () => {
+/** Every file under `dir` (relative, `/`-separated), with its size and modification time. */
+function snapshot(dir, base = dir, out = new Map()) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) snapshot(p, base, out);
+    else out.set(relative(base, p).split(sep).join('/'), `${statSync(p).size}:${statSync(p).mtimeMs}`);
+  }
+  return out;
+}
+
+test('npm pack ships exactly the package files, and writes nothing into pkg/', () => {
+  const before = snapshot(PKG);
   const [info] = JSON.parse(npm(['pack', '--json', '--pack-destination', work], PKG));
   tarball = join(work, info.filename);
+  assert.deepEqual(snapshot(PKG), before, 'npm pack (its prepack included) leaves pkg/ as it was');
   const files = info.files.map((f) => f.path).sort();
-  // The runtime, its types, the CLI and the Node-only subpaths; no tests, examples or sources.
+  const docs = [...snapshot(join(ROOT, 'docs')).keys()].map((f) => `docs/${f}`);
+  // The runtime, its types, the CLI and the Node-only subpaths, the reference and the starter;
+  // no tests, examples or sources.
   assert.deepEqual(files, [
-    'LICENSE', 'README.md', 'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'criteria.d.ts', 'history.d.ts', 'index.d.ts', 'index.js',
-    'lib/adapters/adk.js', 'lib/adapters/ai_sdk.js', 'lib/adapters/common.js', 'lib/adapters/conversations.js', 'lib/adapters/generic.js',
-    'lib/adapters/index.js', 'lib/adapters/langgraph.js', 'lib/adapters/mastra.js', 'lib/adapters/openai_agents.js', 'lib/adapters/steps.js', 'lib/adk_layout.js', 'lib/adk_text.js', 'lib/api.js',
-    'lib/cli/args.js', 'lib/cli/config.js', 'lib/cli/eval.js',
-    'lib/cli/eval_set.js', 'lib/cli/main.js', 'lib/cli/migrate.js', 
-    'lib/cli/progress.js', 'lib/cli/runs.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/view.js', 'lib/cli/web.js', 'lib/columns.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/health.js', 'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/node/actual.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
-    'lib/recorded.js', 'lib/remote.js', 'lib/report_html.js', 'lib/reports.js', 'lib/reports_node.js', 'lib/results_view.js', 'lib/resume.js', 'lib/run.js', 'lib/runs_client.js', 'lib/server/agents.js', 'lib/server/answer.js', 'lib/server/config.js', 'lib/server/cors.js', 'lib/server/devtools.js', 'lib/server/devui.js',
-    'lib/server/evaluate_route.js', 'lib/server/guard.js', 'lib/server/handler.js', 'lib/server/http.js', 'lib/server/index.js', 'lib/server/job.js',
-    'lib/server/log.js', 'lib/server/media_uris.js', 'lib/server/node.js', 'lib/server/pace.js', 'lib/server/run_job.js',
-    'lib/server/runs/files.js', 'lib/server/runs/input.js', 'lib/server/runs/ledger.js', 'lib/server/runs/local.js', 'lib/server/runs/objects.js', 'lib/server/runs/pace.js',
-    'lib/server/runs/result.js', 'lib/server/runs/routes.js', 'lib/server/runs/score.js', 'lib/server/runs/upload.js', 'lib/server/runs/work.js', 'lib/server/runs/workers.js',
-    'lib/server/runs/workers_config.js',
-    'lib/server/worker.js', 'lib/shard_wire.js', 'lib/shards.js',
-    'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts',
-    'testing.d.ts', 'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
-    'www/app.js', 'www/case.js', 'www/charts.js', 'www/compare.js', 'www/dom.js', 'www/edit.js', 'www/explain.js', 'www/index.html', 'www/model.js', 'www/open.js',
-    'www/rescore.js', 'www/viewer.css', 'www/vlist.js',
-  ]);
+    'LICENSE', 'README.md', 'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'criteria.d.ts', 'history.d.ts', 'index.d.ts',
+    'index.js', 'lib/adapters/adk.js', 'lib/adapters/ai_sdk.js', 'lib/adapters/common.js', 'lib/adapters/conversations.js',
+    'lib/adapters/generic.js', 'lib/adapters/index.js', 'lib/adapters/langgraph.js', 'lib/adapters/mastra.js',
+    'lib/adapters/openai_agents.js', 'lib/adapters/steps.js', 'lib/adk_layout.js', 'lib/adk_text.js', 'lib/api.js',
+    'lib/cli/args.js', 'lib/cli/compare.js', 'lib/cli/config.js', 'lib/cli/eval.js', 'lib/cli/eval_report.js',
+    'lib/cli/eval_set.js', 'lib/cli/grade.js', 'lib/cli/init.js', 'lib/cli/main.js', 'lib/cli/metrics.js', 'lib/cli/migrate.js',
+    'lib/cli/progress.js', 'lib/cli/runs.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/view.js', 'lib/cli/web.js',
+    'lib/columns.js', 'lib/compare.js', 'lib/compare_report.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/health.js',
+    'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/judge_env.js', 'lib/labels.js',
+    'lib/node/actual.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
+    'lib/node/starter.js', 'lib/recorded.js', 'lib/remote.js', 'lib/reply_keys.js', 'lib/report_html.js', 'lib/reports.js',
+    'lib/reports_node.js', 'lib/results_view.js', 'lib/resume.js', 'lib/run.js', 'lib/runs_client.js', 'lib/server/agents.js',
+    'lib/server/answer.js', 'lib/server/config.js', 'lib/server/cors.js', 'lib/server/devtools.js', 'lib/server/devui.js',
+    'lib/server/evaluate_route.js', 'lib/server/guard.js', 'lib/server/handler.js', 'lib/server/http.js', 'lib/server/index.js',
+    'lib/server/job.js', 'lib/server/log.js', 'lib/server/media_uris.js', 'lib/server/node.js', 'lib/server/pace.js',
+    'lib/server/run_job.js', 'lib/server/runs/files.js', 'lib/server/runs/input.js', 'lib/server/runs/ledger.js',
+    'lib/server/runs/local.js', 'lib/server/runs/objects.js', 'lib/server/runs/pace.js', 'lib/server/runs/result.js',
+    'lib/server/runs/routes.js', 'lib/server/runs/score.js', 'lib/server/runs/upload.js', 'lib/server/runs/work.js',
+    'lib/server/runs/workers.js', 'lib/server/runs/workers_config.js', 'lib/server/worker.js', 'lib/shard_wire.js',
+    'lib/shards.js', 'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing.js',
+    'lib/traces.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts', 'starter/agent.mjs',
+    'starter/evals/test_config.json', 'starter/evals/weather.evalset.json', 'starter/evals/weather.test.mjs', 'testing.d.ts',
+    'wasm-traces/evalcore_traces_bg.wasm', 'wasm-traces/evalcore_traces_factory.js', 'wasm/evalcore_core_bg.wasm',
+    'wasm/evalcore_core_factory.js', 'web.js', 'www/app.js', 'www/case.js', 'www/charts.js', 'www/compare.js', 'www/dom.js',
+    'www/edit.js', 'www/explain.js', 'www/index.html', 'www/labels.js', 'www/model.js', 'www/open.js', 'www/rescore.js',
+    'www/stats.js', 'www/viewer.css', 'www/vlist.js',
+  ].concat(docs).sort());
   assert.equal(info.name, 'evalcore');
 });
 
@@ -94,10 +117,15 @@ test("the tarball's README and LICENSE are the repository's: the npm page explai
   execFileSync('tar', ['-xzf', tarball, '-C', dir]);
   const readme = readFileSync(join(dir, 'package', 'README.md'), 'utf8');
   assert.equal(readme, readFileSync(join(ROOT, 'README.md'), 'utf8'));
-  // What a user of the package needs from it: judged-metric configs, the answers each judge
-  // must give, and what a browser page needs (CSP for wasm, CORS for judge calls).
-  for (const needle of ['judge_model_options', 'num_samples', 'rubrics', "'wasm-unsafe-eval'", 'CORS', 'Access-Control-Allow-Origin']) {
-    assert.ok(readme.includes(needle), `README.md mentions ${needle}`);
+  // What a user of the package needs from it, in the pages the README links (shipped beside
+  // it): judged-metric configs, the answers each judge must give, and what a browser page needs
+  // (CSP for wasm, CORS for judge calls).
+  for (const [page, needles] of [['docs/judges.md', ['judge_model_options', 'num_samples', 'rubrics']],
+    ['docs/browser.md', ["'wasm-unsafe-eval'", 'CORS', 'Access-Control-Allow-Origin']]]) {
+    assert.ok(readme.includes(`](${page})`), `README.md links ${page}`);
+    const text = readFileSync(join(dir, 'package', page), 'utf8');
+    assert.equal(text, readFileSync(join(ROOT, page), 'utf8'));
+    for (const needle of needles) assert.ok(text.includes(needle), `${page} mentions ${needle}`);
   }
   const license = readFileSync(join(dir, 'package', 'LICENSE'), 'utf8');
   assert.equal(license, readFileSync(join(ROOT, 'LICENSE'), 'utf8'));
@@ -110,9 +138,10 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   const dir = project('from-tarball');
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
-  assert.deepEqual(out.keys, ['EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
-    'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
-    'validateEvalConfig', 'validateEvalSet']);
+    'EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
+    'initTraces', 'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'loadEvaluationDataset', 'loadTraces', 'metricsInfo',
+    'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
+    'toEvaluationDataset', 'tracesToEvalSet', 'validateEvalConfig', 'validateEvalSet',
   assert.deepEqual(out.subpaths, ['AgentEvaluator', 'createHandler', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);
   assert.deepEqual(out.server, [200, true], 'evalcore/server answers from the installed tarball');
   assert.match(out.version, /^\d+\.\d+\.\d+/);
@@ -134,4 +163,28 @@ test('`npm install ./pkg` (a folder) works in Node 20 too', () => {
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
   assert.equal(out.rouge, 1);
   assert.deepEqual(out.error, [true, true, 'invalid_json']);
+});
+
+test('npm pack refuses an incomplete package (no wasm/, stale docs), naming what is missing', () => {
+  // A copy of the checkout's packing parts, so the real pkg/ is never touched.
+  const root = join(work, 'incomplete');
+  cpSync(PKG, join(root, 'pkg'), { recursive: true, filter: (src) => !src.includes('node_modules') });
+  cpSync(join(ROOT, 'scripts', 'check-pack.mjs'), join(root, 'scripts', 'check-pack.mjs'));
+  for (const f of ['README.md', 'LICENSE']) cpSync(join(ROOT, f), join(root, f));
+  cpSync(join(ROOT, 'docs'), join(root, 'docs'), { recursive: true });
+  const pack = () => {
+    try {
+      npm(['pack', '--dry-run'], join(root, 'pkg'));
+      return '';
+    } catch (e) {
+      return e.stderr;
+    }
+  };
+  assert.equal(pack(), '', 'the complete copy packs');
+  rmSync(join(root, 'pkg', 'wasm', 'evalcore_core_bg.wasm'));
+  writeFileSync(join(root, 'docs', 'cli.md'), 'changed since the build\n');
+  const refused = pack();
+  assert.match(refused, /evalcore: not packing an incomplete package \(run bash scripts\/build\.sh first\):/);
+  assert.match(refused, /- wasm\/evalcore_core_bg\.wasm is missing/);
+  assert.match(refused, /- docs\/cli\.md differs from the repository's docs\/cli\.md/);
 });

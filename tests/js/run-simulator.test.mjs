@@ -206,20 +206,37 @@ describe('simulated user: the conversation', () => {
     assert.match(r.error.message, /401/);
   });
 
-  test('an unsupported simulator type fails scenario cases only', async () => {
+  test('an unknown simulator type fails scenario cases only', async () => {
     const { turns, agent } = logAgent();
     const res = await ec.evaluate({
       evalSet: scenarioSet(SCENARIO, [{ eval_id: 'static', conversation: [{ user_content: U('hi'), final_response: M('agent reply 0') }] }]),
       agent,
       judge: judge(),
-      config: { criteria: { response_match_score: 0.5 }, user_simulator_config: { type: 'llm_audio' } },
+      config: { criteria: { response_match_score: 0.5 }, user_simulator_config: { type: 'llm_video' } },
     });
     const r = Object.fromEntries(res.eval_case_results.map((x) => [x.eval_id, x]));
     assert.equal(r.booking.final_eval_status, 'FAILED');
     assert.equal(r.booking.error.code, 'invalid_config');
-    assert.match(r.booking.error.message, /llm_audio/);
+    assert.match(r.booking.error.message, /llm_video/);
     assert.equal(r.static.final_eval_status, 'PASSED');
     assert.deepEqual(turns.map((t) => t.evalId), ['static']);
+  });
+
+  test('an llm_audio simulator loads, and its scenario cases are NOT_EVALUATED (unsupported)', async () => {
+    const { turns, agent } = logAgent();
+    const res = await ec.evaluate({
+      evalSet: scenarioSet(SCENARIO, [{ eval_id: 'static', conversation: [{ user_content: U('hi'), final_response: M('agent reply 0') }] }]),
+      agent,
+      judge: judge(),
+      config: { criteria: { response_match_score: 0.5 }, user_simulator_config: { type: 'llm_audio', audio_model: 'cloud_tts' } },
+    });
+    const r = Object.fromEntries(res.eval_case_results.map((x) => [x.eval_id, x]));
+    assert.equal(r.booking.final_eval_status, 'NOT_EVALUATED');
+    assert.equal(r.booking.error.code, 'unsupported');
+    assert.match(r.booking.error.message, /audio simulation needs a live audio model/);
+    assert.equal(r.static.final_eval_status, 'PASSED');
+    assert.deepEqual(turns.map((t) => t.evalId), ['static'], 'the audio case never reached the agent');
+    assert.equal(sim.prompts.length, 0, 'and the simulated user was never asked');
   });
 
   test('a persona object is given to the simulated user', async () => {

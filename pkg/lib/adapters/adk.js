@@ -13,6 +13,13 @@ const WHO = 'fromAdkAgent';
 const RUNNER_BRAND = Symbol.for('google.adk.runner');
 const APP_BRAND = Symbol.for('google.adk.app');
 const CAPTURE_PLUGIN = 'evalcore_request_capture';
+// Every agent and workflow is a BaseNode; Apps and Runners carry their own brands.
+const ADK_BRANDS = ['google.adk.workflow.baseNode', 'google.adk.baseAgent', 'google.adk.app', 'google.adk.runner'].map((b) => Symbol.for(b));
+
+/** Whether `value` is an @google/adk (2.x) agent, workflow, App or Runner, by ADK's own brands. */
+export function isAdkObject(value) {
+  return value !== null && typeof value === 'object' && ADK_BRANDS.some((b) => value[b] === true);
+}
 
 const loadAdk = (given) => importPeer({
   load: () => import('@google/adk'), name: '@google/adk', given, option: 'adk', who: WHO,

@@ -6,6 +6,7 @@ import { EvalError, callUser, checkTurn, describe, isPlainObject, rawJson, turnT
 import {
   DEFAULT_AUTHOR, argsObject, checkAuthor, checkCall, stepsToEvents, textResponse, usageAt,
 } from './steps.js';
+import { FUNCTION_REPLY, replyKeyProblem } from '../reply_keys.js';
 
 /** `options.author` (default `"agent"`); bad options are `schema` errors. */
 export function authorOf(options, who) {
@@ -80,6 +81,8 @@ function functionReply(r, author, turnIndex) {
   if (!isPlainObject(r)) {
     throw replyError('$', `${who}: the function must return a string or { text, steps | toolCalls, usage, model, timings }, found ${describe(r)}`);
   }
+  const unknown = replyKeyProblem(r, FUNCTION_REPLY);
+  if (unknown) throw replyError(unknown.path, `${who}: ${unknown.message}`);
   const { steps, short } = functionSteps(r, who);
   const nCalls = short ? steps.length - (typeof r.text === 'string' ? 1 : 0) : 0;
   const events = stepsToEvents(steps, {

@@ -1,9 +1,10 @@
 //! `evalcore eval AGENT_MODULE EVAL_SET[:id,id]...`: `adk eval` for JS agents — ADK's
 //! selection syntax, config discovery, console output, result files and exit codes.
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { evaluate, formatReport, validateEvalConfig } from '../../index.js';
 import { addJudgeStats, judgeStatsLine, runHealth } from '../health.js';
+import { keyHeaders, keyVariables } from '../judge_env.js';
 import { evalHistoryDir, saveEvalSetResult, validatePathSegment, validateRunName } from '../history.js';
 import { toHtml, toJson, toJUnit, toMarkdown } from '../reports.js';
 import { loadAgent, resolveAgentPath, appLocation } from '../node/agent.js';
@@ -12,7 +13,9 @@ import { criteriaLine } from './config.js';
 import { readConfig, resolveConfigPath } from '../node/config.js';
 import { evalSetPath, findEvalFiles, readEvalSetFile } from '../node/evalsets.js';
 import { isRegularFile } from '../node/files.js';
+import { failedCaseLines, healthLines } from './eval_report.js';
 import { createProgress } from './progress.js';
+import { BASELINE_FLAGS, compareAfterEval, readBaseline } from './compare.js';
 import { parseSelectors } from './selectors.js';
 
 export const FLAGS = {
@@ -42,6 +45,9 @@ export const FLAGS = {
   actual: 'string',
   server_agent: 'string',
   idempotency_key: 'string',
+  ...BASELINE_FLAGS,
+  metrics: 'string',
+  custom_metrics: 'string',
 };
 
 /** Default --agent_timeout: a turn that never answers fails its case instead of hanging the run. */
@@ -55,15 +61,22 @@ AGENT_MODULE   a .js/.mjs file (or a folder with agent.mjs / agent.js / index.js
                \`agent\` (an evalcore Agent callback), \`default\`, \`rootAgent\` / \`root_agent\`
                (an @google/adk agent) or \`getAgent()\`. Its folder is the app: eval set ids are
                looked up as <folder>/<id>.evalset.json and results go to <folder>/.adk/eval_history/.
-EVAL_SET       an eval set file (current schema, legacy *.test.json list, legacy named list), a
+EVAL_SET       an eval set file (current schema, legacy *.test.json list, legacy named list,
+               agents-cli's EvaluationDataset: its user turns are played to the agent), a
                folder (every *.test.json / *.evalset.json under it, each with the
                test_config.json beside it, as AgentEvaluator finds them) or, when the first one
                is neither, eval set ids. \`file.json:a,b\` runs only cases a and b (ids are
                trimmed); naming a set twice merges the lists.
 
 Options:
-  --config_file_path PATH     eval config; default: test_config.json beside the one eval set
-                              file given, else ADK's default criteria
+  --config_file_path PATH     eval config: ADK's (JSON) or agents-cli's (metrics_to_run and
+                              custom_metrics, YAML or JSON); default: test_config.json beside
+                              the one eval set file given, else an eval_config.yaml beside it or
+                              one folder up (agents-cli's layout), else ADK's default criteria
+  --metrics A,B               run only these metrics (agents-cli's --metrics: replaces
+                              metrics_to_run; with an ADK config, keeps these criteria)
+  --custom_metrics MODULE     a .js/.mjs module whose exports are custom metric functions, by
+                              metric name (what a Python custom_function becomes in JS)
   --print_detailed_results    print every case's metrics and invocations
   --num_runs N                run every case N times (default 1)
   --run_name LABEL            a label for this run, kept in the result files as
@@ -107,6 +120,14 @@ Options:
   --no_save                   write no result files
   --format FORMAT             text (default) | json | junit | markdown | html
   --output FILE               write the --format report to FILE (stdout keeps the text output)
+  --baseline FILE|DIR         after the run, compare its results with these (evalcore compare):
+                              the exit status then says whether the run is worse than the
+                              baseline beyond chance (see --fail_on), not whether every case passed
+  --fail_on WHEN              with --baseline: regressed (default) | significant | never
+  --alpha A                   with --baseline: significance level (default 0.05)
+  --compare_format FORMAT     with --baseline: text (default) | markdown | json | junit
+  --compare_output FILE       with --baseline: write the comparison there (else it follows the
+                              console output, on stderr when stdout carries a --format report)
   --log_level LEVEL           @google/adk's log level: DEBUG, INFO, WARNING (default), ERROR,
                               CRITICAL; its log lines go to stderr. DEBUG also prints the stack
                               of what an agent threw
@@ -118,7 +139,10 @@ could not complete) and where the results went.
 
 Exit status: 0 when every case PASSED, 1 when any case did not (a case whose status is
 NOT_EVALUATED counts as failed; with --strict so does any NOT_EVALUATED metric) or nothing
-ran, 2 for usage errors.
+ran, 2 for usage errors (a bad flag, a missing or invalid file, an agent module without an
+agent), 70 when evalcore itself failed (an internal error, printed with its stack: please
+report it), 130 when interrupted. With --baseline: 1 when the comparison fails per --fail_on
+(or nothing ran), else 0.
 `;
 
 const COMMAND = 'eval';
@@ -141,14 +165,8 @@ export function judgeFromFlags(opts, env = process.env) {
   if (opts.judge_retries !== undefined) judge.maxRetries = opts.judge_retries;
   if (opts.judge_media) judge.media = true;
   if (opts.dry_run) judge.dryRun = true;
-  const headers = {};
-  if (judge.provider === 'gemini') {
-    const key = env.GEMINI_API_KEY || env.GOOGLE_API_KEY;
-    if (key) headers['x-goog-api-key'] = key;
-  } else if (judge.provider === 'openai') {
-    if (env.OPENAI_API_KEY) headers.authorization = `Bearer ${env.OPENAI_API_KEY}`;
-  } else if (env.ANTHROPIC_API_KEY) headers['x-api-key'] = env.ANTHROPIC_API_KEY;
-  if (Object.keys(headers).length > 0) judge.headers = headers;
+  const headers = keyHeaders(judge.provider, env);
+  if (headers !== undefined) judge.headers = headers;
   return judge;
 }
 
@@ -183,7 +201,7 @@ function detachFlags(opts) {
   if ((opts.actual === undefined) === (opts.server_agent === undefined)) {
     throw new UsageError('--detach needs what the endpoint can score without this process: --actual FILE (recorded invocations) or --server_agent NAME (an agent the server runs), one of them', COMMAND);
   }
-  for (const f of ['judge', 'shards', 'dry_run', 'results_dir', 'no_save', 'output', 'format', 'run_name', 'concurrency']) {
+  for (const f of ['judge', 'judge_cassette', 'judge_mode', 'shards', 'dry_run', 'results_dir', 'no_save', 'output', 'format', 'run_name', 'concurrency', 'baseline', 'custom_metrics']) {
     if (opts[f] !== undefined) throw new UsageError(`--${f} does not go with --detach: the endpoint runs and judges it; \`evalcore runs wait\` prints and saves the result`, COMMAND);
   }
   if (opts.num_runs !== undefined && opts.server_agent === undefined) throw new UsageError('--num_runs applies to --server_agent runs; recorded invocations are one run', COMMAND);
@@ -248,17 +266,14 @@ function collectEvalSets(selectors, appDir, warn) {
         continue;
       }
       if (!isFile(key)) {
-        throw new UsageError(existsSync(key) ? `eval set file ${key} is not a regular file or a folder with eval files` : `eval set file not found: ${key}`, COMMAND);
+        const st = statSync(key, { throwIfNoEntry: false });
+        if (st?.isDirectory()) throw noEvalSets(key);
+        throw new UsageError(st ? `eval set file ${key} is not a regular file or a folder with eval files` : `eval set file not found: ${key}`, COMMAND);
       }
       path = realpathSync(key);
     } else {
-      try {
-        validatePathSegment(key, 'eval set id');
-      } catch (e) {
-        throw new UsageError(`eval set not found: ${key} is neither a file nor a valid eval set id (${e.message})`, COMMAND);
-      }
+      notAnId(key, ids, appDir);
       path = evalSetPath(appDir, key);
-      if (!existsSync(path)) throw new UsageError(`eval set not found: no file ${key} and no eval set "${key}" at ${path}`, COMMAND);
       if (!isFile(path)) throw new UsageError(`eval set "${key}": ${path} is not a regular file`, COMMAND);
     }
     const entry = byPath.get(path);
@@ -289,6 +304,32 @@ function collectEvalSets(selectors, appDir, warn) {
   return sets;
 }
 
+const noEvalSets = (folder) => new UsageError(`folder ${folder} has no eval sets: no *.evalset.json or *.test.json file under it`, COMMAND);
+
+/**
+ * Throws the UsageError for an argument that names no eval set file or folder and is not the id
+ * of an eval set in the app folder: a folder without eval files says so, and a file name is not
+ * looked up as an id (`x.evalset.json.evalset.json`).
+ */
+function notAnId(key, ids, appDir) {
+  const st = statSync(key, { throwIfNoEntry: false });
+  const asId = evalSetPath(appDir, key);
+  if (isRegularFile(asId) && !/[\\/]/.test(key)) return;
+  if (st?.isDirectory() && ids.length === 0) throw noEvalSets(key);
+  if (/\.json$/i.test(key) || /[\\/]/.test(key)) {
+    // The file the user probably meant: one of that name in the agent's folder.
+    const same = findEvalFiles(appDir).find((f) => basename(f) === basename(key));
+    const hint = same ? `; did you mean ${relative(process.cwd(), same)}?` : '';
+    throw new UsageError(`eval set file not found: ${key} (from ${process.cwd()})${hint}`, COMMAND);
+  }
+  try {
+    validatePathSegment(key, 'eval set id');
+  } catch (e) {
+    throw new UsageError(`eval set not found: ${key} is neither a file nor a valid eval set id (${e.message})`, COMMAND);
+  }
+  if (!existsSync(asId)) throw new UsageError(`eval set not found: no file ${key} and no eval set "${key}" at ${asId}`, COMMAND);
+}
+
 /** The test_config.json beside an eval file found in a folder, or null (ADK's defaults). */
 function besideConfig(path) {
   const c = join(dirname(path), 'test_config.json');
@@ -305,27 +346,39 @@ function splitByRun(result) {
   return [...runs.entries()].sort((a, b) => a[0] - b[0]);
 }
 
-/** Config warnings of validateEvalConfig, as lines naming the file. */
-function configWarnings(raw, path) {
-  if (raw === null) return [];
-  const { warnings } = validateEvalConfig(raw);
-  return warnings.map((w) => `warning: ${path}: ${w.path}: ${w.message}`);
+/**
+/**
+ * Config warnings of validateEvalConfig, as lines naming the file; under --strict they are the
+ * errors that stop the run (worded as such: nothing will be NOT_EVALUATED, nothing runs). A Python
+ * metric that a --custom_metrics module computes in JS is no warning.
+ */
+export function configWarnings({ source, options }, path, strict, customMetrics = undefined) {
+  if (source === null || source === undefined) return [];
+  const { errors, warnings } = validateEvalConfig(source, { ...options, strict });
+  const given = Object.keys(customMetrics ?? {});
+  const computed = (w) => given.some((name) => w.message.startsWith(`${name} is a Python function`));
+  return strict ? errors.filter((e) => !computed(e)).map((e) => `error: ${path}: ${e.path}: ${e.message}`)
+    : warnings.filter((w) => !computed(w)).map((w) => `warning: ${path}: ${w.path}: ${w.message}`);
 }
 
-/** What could not be evaluated, for stderr: the summary, and with `detailed` every item. */
-function healthLines(results, { detailed, debug }) {
-  const h = runHealth(results);
-  const lines = [...h.lines];
-  if (detailed && h.items.length > 0) {
-    lines.push('NOT_EVALUATED, each:');
-    for (const it of h.items) lines.push(`  ${it.label}: ${it.metric}: ${it.reason}${it.error ? `: ${it.error}` : ''}`);
-  }
-  if (debug) {
-    for (const e of h.caseErrors) if (e.stack) lines.push(`stack of ${e.label} (turn ${e.turn ?? '?'}):`, ...e.stack.split('\n').map((l) => `  ${l}`));
-  } else if (h.caseErrors.some((e) => e.stack)) {
-    lines.push('(--log_level DEBUG prints the stack of what the agent threw)');
-  }
-  return { h, lines };
+/** The metrics of --metrics a,b, or undefined. */
+export function metricsFromFlag(value, command) {
+  if (value === undefined) return undefined;
+  const names = value.split(',').map((m) => m.trim()).filter((m) => m !== '');
+  if (names.length === 0) throw new UsageError('--metrics needs metric names, separated by commas', command);
+  return names;
+}
+
+/** The custom metric functions a --custom_metrics module exports, by name. */
+export async function customMetricsFrom(path, command) {
+  if (path === undefined) return undefined;
+  const { pathToFileURL } = await import('node:url');
+  if (!isRegularFile(path)) throw new UsageError(`--custom_metrics: ${path} is not a file`, command);
+  const mod = await import(pathToFileURL(resolve(path)).href);
+  const fns = Object.fromEntries(Object.entries(mod.default && typeof mod.default === 'object' ? mod.default : mod)
+    .filter(([, f]) => typeof f === 'function'));
+  if (Object.keys(fns).length === 0) throw new UsageError(`--custom_metrics: ${path} exports no functions`, command);
+  return fns;
 }
 
 /** Runs `evalcore eval`; returns the exit code. */
@@ -346,9 +399,22 @@ export async function runEval(argv, io) {
   const remote = detached ? undefined : remoteFromFlags(opts, judge, io.env ?? {});
   const logLevel = opts.log_level ?? 'WARNING';
   const say = (line) => io.stderr.write(`${line}\n`);
+  if (judge?.cassette?.mode === 'replay' && !existsSync(judge.cassette.path)) {
+    throw new UsageError(`--judge_cassette ${opts.judge_cassette}: no such file; --judge_mode replay answers only from a recorded `
+      + 'cassette: record one first (--judge_mode auto, with the judge\'s key)', COMMAND);
+  }
+  if (!remote && judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay' && !judge.dryRun) {
+    // Under --strict a judge call that fails fails the run: say so before any turn.
+    const missing = `no API key for the ${judge.provider} judge: set ${keyVariables(judge.provider)}`;
+    if (opts.strict) throw new UsageError(`--judge ${opts.judge}: ${missing} (or --judge_base_url for a server that needs no key)`, COMMAND);
+    say(`warning: ${missing}; until then its judge calls fail and judged metrics are NOT_EVALUATED (judge_error)`);
+  }
 
+  const baseline = readBaseline(opts, COMMAND);
   const modulePath = resolveAgentPath(agentArg, COMMAND);
   const { appDir, appName } = appLocation(modulePath);
+  const metrics = metricsFromFlag(opts.metrics, COMMAND);
+  const customMetrics = await customMetricsFrom(opts.custom_metrics, COMMAND);
   const selectors = parseSelectors(setArgs);
   const sets = collectEvalSets(selectors, appDir, say);
   const runConfigPath = resolveConfigPath(opts.config_file_path, [...selectors.keys()], COMMAND);
@@ -356,7 +422,7 @@ export async function runEval(argv, io) {
   const configs = new Map();
   const configOf = (set) => {
     const path = opts.config_file_path === undefined && set.configPath !== undefined ? set.configPath : runConfigPath;
-    if (!configs.has(path)) configs.set(path, { path, ...readConfig(path) });
+    if (!configs.has(path)) configs.set(path, { path, ...readConfig(path, { metrics }) });
     return configs.get(path);
   };
   for (const set of sets) configOf(set);
@@ -364,10 +430,10 @@ export async function runEval(argv, io) {
   validatePathSegment(appName, 'app_name');
 
   // Config warnings come before the run; under --strict they stop it.
-  const warnings = [...configs.values()].flatMap((c) => configWarnings(c.raw, c.path));
+  const warnings = [...configs.values()].flatMap((c) => configWarnings(c, c.path, opts.strict === true, customMetrics));
   for (const w of warnings) say(w);
   if (opts.strict && warnings.length > 0) {
-    say(`error: --strict: the config has ${warnings.length} warning(s); nothing was run`);
+    say(`error: --strict: the config has ${warnings.length} problem(s) that would leave metrics NOT_EVALUATED; nothing was run`);
     return 1;
   }
 
@@ -380,9 +446,6 @@ export async function runEval(argv, io) {
   const info = reportToStdout ? io.stderr : io.stdout;
   const first = sets.length > 0 ? configOf(sets[0]) : configOf({});
   info.write(`${criteriaLine(first.config, first.raw)}\n`);
-  if (!remote && judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay' && !judge.dryRun) {
-    say(`warning: no API key for the ${judge.provider} judge in the environment; judged metrics will be NOT_EVALUATED`);
-  }
 
   const numRuns = opts.num_runs ?? 1;
   const progress = createProgress(io.stderr, { runs: numRuns, env: io.env ?? {} });
@@ -403,6 +466,7 @@ export async function runEval(argv, io) {
       };
       if (judge) args.judge = judge;
       if (remote) args.remote = remote;
+      if (customMetrics) args.customMetrics = customMetrics;
       if (opts.concurrency !== undefined) args.concurrency = opts.concurrency;
       if (evalIds !== undefined) args.evalIds = evalIds;
       try {
@@ -455,7 +519,8 @@ export async function runEval(argv, io) {
   }
 
   // What ADK's output leaves unsaid, on stderr: stdout stays ADK's text (or the report).
-  const { h, lines } = healthLines(setResults, { detailed: opts.print_detailed_results === true, debug: logLevel === 'DEBUG' });
+  for (const l of failedCaseLines(setResults, numRuns)) say(l);
+  const { h, lines } = healthLines(setResults, { detailed: opts.print_detailed_results === true, debug: logLevel === 'DEBUG', judge, opts });
   for (const l of lines) say(l);
   // What the judges did (here, or the endpoints' with --remote), summed over the eval sets.
   const judged = setResults.reduce((s, r) => (r.judge_stats ? addJudgeStats(s, r.judge_stats) : s), null);
@@ -468,6 +533,15 @@ export async function runEval(argv, io) {
   }
   for (const path of written) say(`wrote ${path}`);
 
+  if (baseline !== null) {
+    const code = compareAfterEval(baseline, setResults, opts, io, reportToStdout);
+    if (caseResults.length === 0) return 1;
+    if (opts.strict && h.count > 0) {
+      say(`error: --strict: ${h.count} metric result(s) were NOT_EVALUATED`);
+      return 1;
+    }
+    return writeFailed ? 2 : code;
+  }
   const failed = caseResults.filter((r) => r.final_eval_status !== 'PASSED').length;
   if (failed > 0 || caseResults.length === 0) return 1;
   if (opts.strict && h.count > 0) {

@@ -6,6 +6,11 @@ export const HELP = `Usage: evalcore <command> [options]
 
 Commands:
   eval AGENT_MODULE EVAL_SET[:id,id]...      run an agent on eval sets and score it (adk eval)
+  compare BASELINE CANDIDATE                 compare two runs (files or folders) with statistics; exit 1
+                                             when the candidate regressed (see --fail_on)
+  calibrate LABELS RESULT...                 how far each LLM judge agrees with people's labels
+  grade [DATASET...] [--config C]            score agents-cli traces (agents-cli eval grade)
+  metrics [--json]                           list every metric name evalcore accepts
   eval_set create AGENT_MODULE EVAL_SET_ID   create an empty eval set
   eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S
                                              add conversation-scenario cases to an eval set
@@ -14,6 +19,7 @@ Commands:
                                              runs kept by an endpoint: submit, leave, come back
   serve [--port N] [--host H]                serve the evaluation endpoint (prints its URL first)
   view [FILES...] [--port N] [--no-open]     open results, eval sets and configs in the viewer
+  init [DIR] [--force]                       write a starter: an agent, an eval set, a config, a vitest test
   web AGENTS_DIR [--port N] [--host H]       ADK's dev UI for @google/adk agents, Eval tab by evalcore
 
 Run \`evalcore <command> --help\` for a command's options.
@@ -51,6 +57,22 @@ export async function main(argv, io) {
         const { runEval } = await import('./eval.js');
         return await runEval(rest, io);
       }
+      case 'compare': {
+        const { runCompare } = await import('./compare.js');
+        return await runCompare(rest, io);
+      }
+      case 'calibrate': {
+        const { runCalibrate } = await import('./compare.js');
+        return await runCalibrate(rest, io);
+      }
+      case 'grade': {
+        const { runGrade } = await import('./grade.js');
+        return await runGrade(rest, io);
+      }
+      case 'metrics': {
+        const { runMetrics } = await import('./metrics.js');
+        return await runMetrics(rest, io);
+      }
       case 'eval_set': case 'eval-set': {
         const { runEvalSet } = await import('./eval_set.js');
         return await runEvalSet(rest, io);
@@ -71,12 +93,16 @@ export async function main(argv, io) {
         const { runView } = await import('./view.js');
         return await runView(rest, io);
       }
+      case 'init': {
+        const { runInit } = await import('./init.js');
+        return runInit(rest, io);
+      }
       case 'web': {
         const { runWeb } = await import('./web.js');
         return await runWeb(rest, io);
       }
       default:
-        throw new UsageError(`unknown command "${command}" (expected eval, eval_set, migrate, runs, serve, view or web; see evalcore --help)`);
+        throw new UsageError(`unknown command "${command}" (expected eval, grade, compare, calibrate, metrics, eval_set, init, migrate, runs, serve, view or web; see evalcore --help)`);
     }
   } catch (e) {
     const line = describeError(e);

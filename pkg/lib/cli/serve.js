@@ -6,6 +6,7 @@ import { listenHosts, serveNode } from '../server/node.js';
 import { hostList, hostPolicy } from '../server/guard.js';
 import { localRuns } from '../server/runs/local.js';
 import { resolve as resolvePath } from 'node:path';
+import { keyVariables } from '../judge_env.js';
 import { parseArgs, UsageError } from './args.js';
 import '../../index.js';
 
@@ -100,7 +101,8 @@ export async function runServe(argv, io) {
   await handler.runs?.engine.ready;
   const { url, close } = await serveNode(handler, { port: options.port ?? 8787, host });
   io.stdout.write(`${url}\n`);
-  const judge = config.judge ? `${config.judge.provider}:${config.judge.model}${config.judge.headers ? ' (key from the environment)' : ''}` : 'none';
+  const keyNote = (j) => (j.headers ? ' (key from the environment)' : j.baseUrl ? '' : ` (no API key: set ${keyVariables(j.provider)})`);
+  const judge = config.judge ? `${config.judge.provider}:${config.judge.model}${keyNote(config.judge)}` : 'none';
   io.stderr.write(`evalcore serve: judge ${judge}; token ${config.token ? 'required' : 'not required'}; agents ${Object.keys(config.agents ?? {}).join(', ') || 'none'}${options.runs_dir === undefined ? '' : `; runs in ${resolvePath(options.runs_dir)}`}\n`);
   await new Promise((resolve) => {
     const stop = () => resolve();

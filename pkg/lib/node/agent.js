@@ -4,6 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { fromAdkAgent, isAdkObject } from '../adapters/adk.js';
 import { UsageError } from '../errors.js';
 import { isRegularFile, readJsonFile } from './files.js';
 
@@ -171,16 +172,28 @@ export function routeAdkLogs(adk, level, stream) {
   return true;
 }
 
-async function wrapAdk(value, file, what, command, adk) {
-  const { fromAdkAgent } = await import('../adapters/adk.js');
+/**
+ * The load error for an exported object that is not an @google/adk agent (`export default
+ * { name, run }`): evalcore would otherwise fail every turn trying to run it through ADK.
+ */
+function notAnAgent(value, file, what, command) {
+  const keys = Object.keys(value);
+  const shape = `{ ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', ...' : ''} }`;
+  const call = keys.find((k) => typeof value[k] === 'function') ?? 'run';
+  return new AgentLoadError(`${file}: ${what} is an object ${shape}, not an agent: evalcore calls one function per user turn. `
+    + `Export the function: \`export const agent = fromFunction((text) => myAgent.${call}(text))\` (fromFunction from `
+    + 'evalcore/adapters; return a string or { text, toolCalls }), or export an @google/adk agent, App or Runner', command);
+}
+
+/** An exported @google/adk agent, App or Runner as an Agent callback (fromAdkAgent). */
+function toAgent(value, file, what, command, adk) {
+  if (!isAdkObject(value)) throw notAnAgent(value, file, what, command);
   try {
     return fromAdkAgent(value, adk ? { adk } : {});
   } catch (e) {
     throw new AgentLoadError(`${file}: ${what} is not a usable @google/adk agent: ${e.message}`, command);
   }
 }
-
-const isAdkObject = (v) => v !== null && typeof v === 'object';
 
 async function fromFactory(fn, file, name, command, adk) {
   let value;
@@ -192,7 +205,7 @@ async function fromFactory(fn, file, name, command, adk) {
   // ADK Python's get_agent_async returns (agent, exit_stack); take the agent.
   if (Array.isArray(value)) value = value[0];
   if (typeof value === 'function') return value;
-  if (isAdkObject(value)) return wrapAdk(value, file, `the value ${name}() returned`, command, adk);
+  if (value !== null && typeof value === 'object') return toAgent(value, file, `the value ${name}() returned`, command, adk);
   throw new AgentLoadError(`${file}: ${name}() must return an Agent callback or an @google/adk agent`, command);
 }
 
@@ -213,8 +226,10 @@ export async function loadAgent(path, command, { logLevel = 'WARNING', logStream
     const value = mod[name];
     if (value === undefined || value === null) continue;
     if (typeof value === 'function' && (name === 'agent' || name === 'default')) agent = value;
-    else if (isAdkObject(value)) agent = await wrapAdk(value, modulePath, `export ${name}`, command, adk);
-    else continue;
+    // Another kind of `app` (a web server's, say) is not ours to refuse.
+    else if (typeof value === 'object' && (name !== 'app' || isAdkObject(value))) {
+      agent = toAgent(value, modulePath, `export ${name}`, command, adk);
+    } else continue;
     break;
   }
   if (!agent) {

@@ -5,7 +5,7 @@ import { EvalError } from '../errors.js';
 import { hostList, hostPolicy } from './guard.js';
 import { uriRule } from './media_uris.js';
 
-/** Every limit of the endpoint, with its default (README "The evaluation endpoint"). */
+/** Every limit of the endpoint, with its default (docs/endpoint.md). */
 export const DEFAULT_LIMITS = Object.freeze({
   maxBodyBytes: 10 * 1024 * 1024, // a request body (EVALCORE_MAX_BODY_BYTES)
   maxCases: 100, // eval cases in one request (EVALCORE_MAX_CASES)

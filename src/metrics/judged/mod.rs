@@ -2,12 +2,18 @@
 //! [`JudgePort`] for `num_samples` answers per invocation (all at once, bounded by the port and
 //! by an explicit `parallelism_limit`), parses and votes, then aggregates as ADK 2.13 does.
 
+mod coherence;
 mod hallucinations;
+mod hosted;
+pub mod llm_metric;
 mod response_match_v2;
 mod rubric;
 mod user_turn;
 
+pub use coherence::coherence;
 pub use hallucinations::hallucinations;
+pub use hosted::{builtin_rubrics, hosted};
+pub use llm_metric::llm_metric;
 pub use response_match_v2::{response_match_v2, safety};
 pub use rubric::{final_response_quality, multi_turn_trajectory, tool_use_quality};
 pub use user_turn::{persona_text, user_turn_quality};
@@ -140,4 +146,49 @@ pub(crate) fn aligned(ctx: &Ctx) -> Result<(), NotEvaluated> {
         )),
         _ => Ok(()),
     }
+}
+
+/// An invocation's cell from score answers (`{"score", "explanation"}`): a failed sample makes it
+/// NOT_EVALUATED; otherwise the mean of the samples' scores that could be read (and, when
+/// `range` is given, lie in it), with the first explanation kept as ADK keeps the hosted
+/// service's (a rubric score `explanation` holding only a rationale).
+pub(crate) fn score_cell(
+    samples: &[Result<String, JudgeFailure>],
+    threshold: f64,
+    range: Option<(f64, f64)>,
+) -> crate::schema::result::Cell {
+    use crate::schema::eval_set::RubricScore;
+    use crate::schema::result::Cell;
+    if let Some(f) = first_failure(samples) {
+        return Cell::not_evaluated(f.reason, f.message.clone());
+    }
+    let answers: Vec<(f64, String)> = samples
+        .iter()
+        .filter_map(|s| s.as_ref().ok())
+        .filter_map(|t| crate::judge::score::score_answer(t))
+        .filter(|(v, _)| range.is_none_or(|(lo, hi)| (lo..=hi).contains(v)))
+        .collect();
+    let scores: Vec<f64> = answers.iter().map(|a| a.0).collect();
+    let score = crate::judge::vote::exact_mean(&scores);
+    let mut cell = Cell::new(score, super::pass(score, threshold));
+    match answers.iter().find(|a| !a.1.is_empty()) {
+        Some((_, why)) => {
+            cell.details.rubric_scores = Some(vec![RubricScore {
+                rubric_id: "explanation".into(),
+                rationale: Some(why.clone()),
+                score: None,
+            }])
+        }
+        None if score.is_none() => {
+            cell.details.reason = Some("unparsable_answer");
+            cell.details.error = Some(match range {
+                Some((lo, hi)) => {
+                    format!("no judge answer carried a score from {lo} to {hi} (`{{\"score\": <number>}}`)")
+                }
+                None => "no judge answer carried a score (`{\"score\": <number>}`)".to_string(),
+            });
+        }
+        None => {}
+    }
+    cell
 }

@@ -169,18 +169,34 @@ fn summarize(per_invocation: Vec<Cell>, threshold: f64) -> Outcome {
     }
 }
 
-type PromptFn = fn(&Invocation, &Criterion, &[Rubric]) -> Result<String, NotEvaluated>;
+pub(super) type PromptFn = fn(&Invocation, &Criterion, &[Rubric]) -> Result<String, NotEvaluated>;
 
-fn per_invocation_rubric_metric<'a>(
+/// Where a per-invocation rubric metric gets each invocation's rubrics.
+pub(super) enum Rubrics {
+    /// ADK's rule: the criterion's rubrics plus the invocation's, the case's and the expected
+    /// invocation's rubrics of this type.
+    Adk(&'static str),
+    /// The same list for every invocation (a hosted metric's own rubrics, or the case's group).
+    Fixed(Vec<Rubric>),
+}
+
+/// A per-invocation rubric metric: how its prompt is made and what it shows the judge.
+pub(super) struct PerTurn {
+    pub rubrics: Rubrics,
+    pub prompt: PromptFn,
+    /// Whether the prompt shows the agent's answer (final response quality) or only the tool
+    /// usage (tool use quality): the media sent follow what the prompt shows.
+    pub with_response: bool,
+    /// Invocations without tool calls are not judged (tool-use metrics of the hosted service).
+    pub needs_calls: bool,
+}
+
+pub(super) fn per_invocation_rubric_metric<'a>(
     ctx: &'a Ctx<'a>,
     c: &'a Criterion,
     port: &'a dyn JudgePort,
     metric: &'a str,
-    rubric_type: &'static str,
-    prompt: PromptFn,
-    // Whether the prompt shows the agent's answer (final response quality) or only the tool
-    // usage (tool use quality): the media sent follow what the prompt shows.
-    with_response: bool,
+    how: PerTurn,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
     Box::pin(async move {
         let jc = judge_criterion(metric, c)?;
@@ -191,34 +207,55 @@ fn per_invocation_rubric_metric<'a>(
         }
         let mut rubrics = Vec::new();
         let mut asks = Vec::new();
+        let mut skipped = Vec::new();
         for (i, a) in ctx.actual.iter().enumerate() {
-            let eff = effective_rubrics(ctx, i, criterion, rubric_type, metric)?;
+            if how.needs_calls && a.tool_call_count() == 0 {
+                skipped.push(i);
+                continue;
+            }
+            let eff = match &how.rubrics {
+                Rubrics::Adk(rubric_type) => effective_rubrics(ctx, i, criterion, rubric_type, metric)?,
+                Rubrics::Fixed(r) => r.clone(),
+            };
             asks.push(Ask {
                 invocation: i,
-                prompt: prompt(a, c, &eff)?,
+                prompt: (how.prompt)(a, c, &eff)?,
                 samples: opts.samples(5),
                 first_sample: 0,
                 kind: CallKind::Judge,
                 media: media::for_turn(
                     a,
-                    Some(a).filter(|_| with_response),
+                    Some(a).filter(|_| how.with_response),
                     None,
                     c.include_intermediate_responses_in_final,
                 ),
             });
             rubrics.push(eff);
         }
+        if asks.is_empty() {
+            return Err(NotEvaluated::new(
+                "nothing_to_judge",
+                format!("{metric} judges tool calls, and no invocation of this case made one"),
+            ));
+        }
         let answers = ask_all(port, metric, opts, asks).await;
-        let per_invocation = answers
+        let mut judged = answers
             .iter()
             .zip(&rubrics)
-            .map(|(samples, eff)| invocation_cell(samples, eff, c.threshold))
+            .map(|(samples, eff)| invocation_cell(samples, eff, c.threshold));
+        let per_invocation = (0..ctx.actual.len())
+            .map(|i| match skipped.contains(&i) {
+                true => Cell::not_evaluated("nothing_to_judge", "this invocation made no tool calls".to_string()),
+                false => judged
+                    .next()
+                    .unwrap_or_else(|| Cell::not_evaluated("judge_error", String::new())),
+            })
             .collect();
         Ok(summarize(per_invocation, c.threshold))
     })
 }
 
-fn frq_prompt(a: &Invocation, c: &Criterion, rubrics: &[Rubric]) -> Result<String, NotEvaluated> {
+pub(super) fn frq_prompt(a: &Invocation, c: &Criterion, rubrics: &[Rubric]) -> Result<String, NotEvaluated> {
     Ok(prompts::final_response_quality(
         &developer_instructions(a).map_err(|m| NotEvaluated::new("invalid_input", m))?,
         &tool_declarations(a),
@@ -230,7 +267,7 @@ fn frq_prompt(a: &Invocation, c: &Criterion, rubrics: &[Rubric]) -> Result<Strin
     ))
 }
 
-fn tuq_prompt(a: &Invocation, _c: &Criterion, rubrics: &[Rubric]) -> Result<String, NotEvaluated> {
+pub(super) fn tuq_prompt(a: &Invocation, _c: &Criterion, rubrics: &[Rubric]) -> Result<String, NotEvaluated> {
     Ok(prompts::tool_use_quality(
         &tool_declarations(a),
         &user_text(a),
@@ -245,7 +282,13 @@ pub fn final_response_quality<'a>(
     port: &'a dyn JudgePort,
     metric: &'a str,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
-    per_invocation_rubric_metric(ctx, c, port, metric, "FINAL_RESPONSE_QUALITY", frq_prompt, true)
+    let how = PerTurn {
+        rubrics: Rubrics::Adk("FINAL_RESPONSE_QUALITY"),
+        prompt: frq_prompt,
+        with_response: true,
+        needs_calls: false,
+    };
+    per_invocation_rubric_metric(ctx, c, port, metric, how)
 }
 
 pub fn tool_use_quality<'a>(
@@ -254,7 +297,13 @@ pub fn tool_use_quality<'a>(
     port: &'a dyn JudgePort,
     metric: &'a str,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
-    per_invocation_rubric_metric(ctx, c, port, metric, "TOOL_USE_QUALITY", tuq_prompt, false)
+    let how = PerTurn {
+        rubrics: Rubrics::Adk("TOOL_USE_QUALITY"),
+        prompt: tuq_prompt,
+        with_response: false,
+        needs_calls: false,
+    };
+    per_invocation_rubric_metric(ctx, c, port, metric, how)
 }
 
 /// rubric_based_multi_turn_trajectory_quality_v1: the whole conversation judged once, at the
@@ -266,14 +315,29 @@ pub fn multi_turn_trajectory<'a>(
     metric: &'a str,
 ) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
     Box::pin(async move {
-        let jc = judge_criterion(metric, c)?;
-        let (opts, criterion) = (&jc.options, &jc.rubrics);
-        let n = ctx.actual.len();
-        if n == 0 {
+        let Some(last) = ctx.actual.len().checked_sub(1) else {
             return Ok(empty_outcome());
-        }
-        let last = n - 1;
+        };
+        let criterion = &judge_criterion(metric, c)?.rubrics;
         let eff = effective_rubrics(ctx, last, criterion, "TRAJECTORY_QUALITY", metric)?;
+        judge_conversation(ctx, c, port, metric, eff).await
+    })
+}
+
+/// The whole conversation judged once against `eff`, at the last turn; earlier turns are
+/// NOT_EVALUATED and the case takes the last turn's result.
+pub(super) fn judge_conversation<'a>(
+    ctx: &'a Ctx<'a>,
+    c: &'a Criterion,
+    port: &'a dyn JudgePort,
+    metric: &'a str,
+    eff: Vec<Rubric>,
+) -> LocalBoxFuture<'a, Result<Outcome, NotEvaluated>> {
+    Box::pin(async move {
+        let opts = &judge_criterion(metric, c)?.options;
+        let Some(last) = ctx.actual.len().checked_sub(1) else {
+            return Ok(empty_outcome());
+        };
         let (instructions, tools) = agents_overview(ctx.actual);
         let props: Vec<Value> = eff
             .iter()
@@ -307,19 +371,24 @@ pub fn multi_turn_trajectory<'a>(
         .await;
         let samples = answers.into_iter().next().unwrap_or_default();
         let cell = invocation_cell(&samples, &eff, c.threshold);
-        let mut per_invocation: Vec<Cell> = (0..last)
-            .map(|_| {
-                Cell::not_evaluated(
-                    "judged_at_last_turn",
-                    "the conversation is judged as a whole at its last turn".to_string(),
-                )
-            })
-            .collect();
-        let overall = cell.clone();
-        per_invocation.push(cell);
-        Ok(Outcome {
-            overall,
-            per_invocation,
-        })
+        Ok(at_last_turn(last, cell))
     })
+}
+
+/// A conversation's one result: the last turn carries it, earlier turns say where it is.
+pub(super) fn at_last_turn(last: usize, cell: Cell) -> Outcome {
+    let mut per_invocation: Vec<Cell> = (0..last)
+        .map(|_| {
+            Cell::not_evaluated(
+                "judged_at_last_turn",
+                "the conversation is judged as a whole at its last turn".to_string(),
+            )
+        })
+        .collect();
+    let overall = cell.clone();
+    per_invocation.push(cell);
+    Outcome {
+        overall,
+        per_invocation,
+    }
 }

@@ -250,3 +250,49 @@ const page: string = toHtml(readBack, { title: 'run', maxDetails: 5, generated: 
 // @ts-expect-error rouge1Spans takes strings
 rouge1Spans(1, 'a');
 void firstSpan; void aligned; void page;
+
+// Comparing runs and calibrating judges (evalcore/reports).
+import { calibrate, calibrationText, compareRuns, comparisonAnnotations, comparisonJUnit, comparisonMarkdown, comparisonText, runTrend } from 'evalcore/reports';
+import type { Comparison, ComparisonMetric, Calibration, JudgeLabels, RunTrend } from 'evalcore/reports';
+const cmp: Comparison = compareRuns([readBack, readBack], '{"eval_set_result_id": "b", "eval_set_id": "s", "eval_case_results": []}', { alpha: 0.01 });
+const worst: ComparisonMetric | undefined = cmp.metrics.find((m) => m.significant && m.mean_delta < 0);
+const gate: boolean = cmp.verdict === 'regressed' || cmp.cases.some((c) => c.change === 'regressed');
+const reports: string[] = [comparisonText(cmp), comparisonMarkdown(cmp, { title: 'PR' }), comparisonJUnit(cmp), comparisonAnnotations(cmp, { failOn: 'significant' })];
+const labels: JudgeLabels = { kind: 'evalcore.labels', version: 1, labels: [{ eval_set_id: 's', eval_id: 'c', invocation_index: 0, metric_name: 'final_response_match_v2', judge_verdict: 'pass', label: 'agree' }] };
+const cal: Calibration = calibrate(labels, [readBack], { kappaThreshold: 0.7, judgeModel: 'gemini-2.5-flash' });
+const flagged: boolean = cal.metrics.some((g) => g.flagged && (g.kappa === null || g.kappa < cal.kappa_threshold));
+const trend: RunTrend = runTrend([readBack, readBack]);
+// @ts-expect-error alpha is a number
+compareRuns(readBack, readBack, { alpha: '0.05' });
+// @ts-expect-error a label says agree, disagree, pass or fail
+const badLabel: JudgeLabels = { kind: 'evalcore.labels', version: 1, labels: [{ eval_set_id: 's', eval_id: 'c', invocation_index: 0, metric_name: 'm', label: 'maybe' }] };
+void worst; void gate; void reports; void flagged; void trend; void calibrationText; void badLabel;
+
+// Traces: OTLP in (text, bytes, objects, several at once), ADK sessions out.
+import { initTraces, loadTraces, tracesToEvalSet } from 'evalcore';
+import type { LoadedTraces, TraceMissing, TraceSession } from 'evalcore';
+const loadedTraces: LoadedTraces = loadTraces(['{"resourceSpans": []}', new Uint8Array(0)], { sessionIds: ['s'] });
+const session: TraceSession | undefined = loadedTraces.sessions[0];
+const gaps: TraceMissing[] = session?.missing ?? [];
+const fromTraces = tracesToEvalSet({ resourceSpans: [] }, { evalSetId: 'prod', text: true });
+const setText: string | undefined = fromTraces.text;
+const tracesReady: Promise<void> = initTraces();
+// @ts-expect-error tracesToEvalSet needs evalSetId
+tracesToEvalSet('{}', {});
+void gaps; void setText; void tracesReady;
+
+// agents-cli: datasets read and written, its config as loadEvalConfig takes it.
+import { loadEvaluationDataset, toEvaluationDataset } from 'evalcore';
+import type { AgentsCliConfigInput, LoadedDataset, EvaluationDataset } from 'evalcore';
+const dataset: LoadedDataset = loadEvaluationDataset('{"eval_cases": []}', { id: 'traces' });
+const toGrade: string[] = dataset.grading;
+const written: EvaluationDataset = toEvaluationDataset({ evalSet: dataset.eval_set, actual: dataset.actual });
+const fromRun: EvaluationDataset = toEvaluationDataset({ evalSet: dataset.eval_set, result: readBack });
+const agentsCli: AgentsCliConfigInput = {
+  metrics_to_run: ['multi_turn_task_success', 'helpfulness'],
+  custom_metrics: [{ name: 'helpfulness', prompt_template: 'Rate {response}', judge_model_sampling_count: 3, threshold: 3 }],
+};
+const converted = loadEvalConfig(agentsCli, { metrics: ['helpfulness'] });
+// @ts-expect-error metrics_to_run lists names
+loadEvalConfig({ metrics_to_run: [1] });
+void toGrade; void written; void fromRun; void converted;

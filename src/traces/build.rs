@@ -1,0 +1,343 @@
+//! From spans to sessions: each invocation tree becomes a turn of steps (per source), its steps
+//! ADK events ([`super::events`]), the events of a session invocations by ADK's own conversion,
+//! and the span timings give each invocation its model, tool and framework time.
+
+pub use super::events::{ModelStep, Step, ToolStep};
+use super::model::{attr, attr_str, Batch, LogRecord, Span};
+use super::tree::{invocation_roots, op, union_seconds, Op, Tree};
+use super::{adk, ai_sdk, events::events, semconv, Loaded, Missing, Options, TraceSession, Warning};
+use crate::metrics::efficiency::round3;
+use crate::run::session::invocations_from_session;
+use serde_json::{json, Value as Json};
+use std::collections::HashMap;
+
+/// What a source recovered of one invocation.
+#[derive(Default)]
+pub struct Turn {
+    pub invocation_id: Option<String>,
+    pub session_id: Option<String>,
+    pub user_id: Option<String>,
+    pub user: Option<Json>,
+    pub steps: Vec<Step>,
+    /// Fields not recovered, and why (naming the switch that records them).
+    pub missing: Vec<(&'static str, String)>,
+    /// What was recovered with less fidelity than the agent had it: (warning code, field, why).
+    pub notes: Vec<(&'static str, &'static str, String)>,
+}
+
+impl Turn {
+    pub fn lacks(&mut self, field: &'static str, why: &str) {
+        if !self.missing.iter().any(|(f, _)| *f == field) {
+            self.missing.push((field, why.to_string()));
+        }
+    }
+}
+
+/// The spans and log records of one invocation, and where they came from.
+pub struct Ctx<'t, 'b, 'a> {
+    pub tree: &'t Tree<'b, 'a>,
+    pub root: usize,
+    /// The invocation's spans by start time, without those run inside a tool (an agent used as a
+    /// tool runs its own session: its calls are not this invocation's events).
+    pub spans: Vec<usize>,
+    pub logs: &'t HashMap<(u128, u64), Vec<&'b LogRecord<'a>>>,
+}
+
+impl<'t, 'b, 'a> Ctx<'t, 'b, 'a> {
+    pub fn span(&self, i: usize) -> Option<&'b Span<'a>> {
+        self.tree.span(i)
+    }
+
+    /// The log records emitted in span `i`.
+    pub fn logs_of(&self, i: usize) -> &[&'b LogRecord<'a>] {
+        self.span(i)
+            .and_then(|s| self.logs.get(&(s.trace_id, s.span_id)))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The first value of `key` on the spans of this invocation.
+    pub fn first_str(&self, keys: &[&str]) -> Option<String> {
+        std::iter::once(self.root)
+            .chain(self.spans.iter().copied())
+            .find_map(|i| {
+                let s = self.span(i)?;
+                keys.iter().find_map(|k| attr_str(&s.attrs, k)).map(str::to_string)
+            })
+    }
+
+    /// The first value of `key` on the invocation's spans or the spans around it (a session id
+    /// set on an enclosing request span applies to the invocations inside).
+    pub fn around_str(&self, keys: &[&str]) -> Option<String> {
+        self.first_str(keys).or_else(|| {
+            self.tree
+                .ancestors(self.root)
+                .find_map(|a| keys.iter().find_map(|k| attr_str(&self.span(a)?.attrs, k)))
+                .map(str::to_string)
+        })
+    }
+
+    /// The agent that made span `i`: its own `gen_ai.agent.name`, else its nearest agent span's.
+    pub fn agent_of(&self, i: usize) -> Option<String> {
+        std::iter::once(i)
+            .chain(self.tree.ancestors(i))
+            .find_map(|a| attr_str(&self.span(a)?.attrs, "gen_ai.agent.name"))
+            .map(str::to_string)
+    }
+}
+
+/// Which instrumentation made an invocation's spans.
+fn source_of(ctx: &Ctx, batch: &Batch) -> &'static str {
+    let spans = || {
+        std::iter::once(ctx.root)
+            .chain(ctx.spans.iter().copied())
+            .filter_map(|i| ctx.span(i))
+    };
+    if spans().any(|s| s.name.starts_with("ai."))
+        && !spans().any(|s| op(s) == Op::Model && attr(&s.attrs, "gen_ai.operation.name").is_some())
+    {
+        return "ai-sdk";
+    }
+    if !spans().any(|s| s.scope == "gcp.vertex.agent") {
+        return "genai";
+    }
+    if !spans().any(|s| op(s) == Op::CallLlm) {
+        return "adk-python-v2";
+    }
+    // ADK JS names the agent on `call_llm` and writes its JSON in camelCase; Python does neither.
+    let lang = spans()
+        .next()
+        .and_then(|s| batch.resources.get(s.resource))
+        .and_then(|r| attr_str(r, "telemetry.sdk.language"));
+    let js = spans().any(|s| {
+        op(s) == Op::CallLlm
+            && (attr(&s.attrs, "gen_ai.agent.name").is_some()
+                || attr(&s.attrs, "gcp.vertex.agent.llm_response")
+                    .and_then(|r| r.as_raw_str())
+                    .is_some_and(|r| r.contains("usageMetadata")))
+    });
+    match lang {
+        Some("nodejs" | "webjs") => "adk-js",
+        Some("python") => "adk-python-v1",
+        _ if js => "adk-js",
+        _ => "adk-python-v1",
+    }
+}
+
+/// Seconds of the invocation, of model calls, and of tools not awaiting a model (ADK's split).
+fn durations(ctx: &Ctx) -> [f64; 3] {
+    let all = ctx.tree.subtree(ctx.root);
+    let spans: Vec<&Span> = all.iter().filter_map(|&i| ctx.span(i)).collect();
+    let model_op = if spans.iter().any(|s| op(s) == Op::Model) {
+        Op::Model
+    } else {
+        Op::CallLlm
+    };
+    // A model span that states the provider call's own duration (the GenAI conventions'
+    // `gen_ai.client.operation.duration`) counts only that, ending with the span.
+    let own = |s: &Span| match attr(&s.attrs, "gen_ai.client.operation.duration") {
+        Some(super::model::Value::Double(d)) if *d >= 0.0 => s.end.saturating_sub((d * 1e9) as u64).max(s.start),
+        _ => s.start,
+    };
+    let iv = |o: Op| -> Vec<(u64, u64)> {
+        spans
+            .iter()
+            .filter(|s| op(s) == o && !s.name.ends_with("(merged)"))
+            .map(|s| (own(s), s.end))
+            .collect()
+    };
+    let mut model = iv(model_op);
+    let mut both = [model.clone(), iv(Op::Tool)].concat();
+    let root = ctx.span(ctx.root).map_or(0.0, |s| (s.end - s.start) as f64 / 1e9);
+    let model_s = union_seconds(&mut model);
+    [
+        round3(root),
+        round3(model_s),
+        round3(union_seconds(&mut both) - model_s),
+    ]
+}
+
+struct Built {
+    source: &'static str,
+    session: String,
+    user_id: Option<String>,
+    app_name: Option<String>,
+    start: u64,
+    id: String,
+    user: Option<Json>,
+    events: Vec<Json>,
+    durations: [f64; 3],
+    missing: Vec<(&'static str, String)>,
+    notes: Vec<(&'static str, &'static str, String)>,
+}
+
+fn build_one(ctx: &Ctx, batch: &Batch) -> Built {
+    let source = source_of(ctx, batch);
+    let mut turn = match source {
+        "adk-python-v1" | "adk-js" => adk::turn(ctx),
+        "ai-sdk" => ai_sdk::turn(ctx),
+        _ => semconv::turn(ctx),
+    };
+    let root = ctx.span(ctx.root);
+    let trace = root.map_or(0, |s| s.trace_id);
+    let id = turn
+        .invocation_id
+        .clone()
+        .unwrap_or_else(|| format!("{:032x}-{:016x}", trace, root.map_or(0, |s| s.span_id)));
+    let events = events(&mut turn, &id);
+    let app_name = root
+        .and_then(|s| batch.resources.get(s.resource))
+        .and_then(|r| attr_str(r, "service.name"))
+        .filter(|n| !n.starts_with("unknown_service"))
+        .map(str::to_string);
+    Built {
+        source,
+        session: turn.session_id.clone().unwrap_or_else(|| format!("{trace:032x}")),
+        user_id: turn.user_id.clone(),
+        app_name,
+        start: root.map_or(0, |s| s.start),
+        id,
+        user: turn.user.take(),
+        events,
+        durations: durations(ctx),
+        missing: turn.missing,
+        notes: turn.notes,
+    }
+}
+
+/// Groups a batch's invocations into sessions (first-seen order by start time).
+pub fn sessions(batch: &Batch, opts: &Options) -> Loaded {
+    let tree = Tree::new(&batch.spans);
+    let mut logs: HashMap<(u128, u64), Vec<&LogRecord>> = HashMap::new();
+    for l in &batch.logs {
+        logs.entry((l.trace_id, l.span_id)).or_default().push(l);
+    }
+    let mut warnings = Vec::new();
+    let (roots, orphans) = invocation_roots(&tree);
+    for &o in &orphans {
+        if let Some(s) = tree.span(o) {
+            warnings.push(Warning {
+                code: "no_invocation_span",
+                path: span_path(s),
+                message: format!(
+                    "trace {:032x} has model calls but no invocation or agent span: its top span {:?} is taken as one invocation",
+                    s.trace_id, s.name
+                ),
+            });
+        }
+    }
+    let mut built: Vec<Built> = roots
+        .iter()
+        .chain(orphans.iter())
+        .map(|&root| {
+            let spans = tree
+                .subtree(root)
+                .into_iter()
+                .filter(|&i| {
+                    i != root
+                        && !tree
+                            .ancestors(i)
+                            .take_while(|&a| a != root)
+                            .any(|a| tree.span(a).is_some_and(|s| op(s) == Op::Tool))
+                })
+                .collect();
+            build_one(
+                &Ctx {
+                    tree: &tree,
+                    root,
+                    spans,
+                    logs: &logs,
+                },
+                batch,
+            )
+        })
+        .collect();
+    built.sort_by_key(|b| b.start);
+    let mut order: Vec<String> = Vec::new();
+    let mut by_session: HashMap<String, Vec<Built>> = HashMap::new();
+    for b in built {
+        if !order.contains(&b.session) {
+            order.push(b.session.clone());
+        }
+        by_session.entry(b.session.clone()).or_default().push(b);
+    }
+    if let Some(keep) = &opts.session_ids {
+        order.retain(|s| keep.contains(s));
+    }
+    let mut out = Loaded::default();
+    for sid in order {
+        let Some(turns) = by_session.remove(&sid) else { continue };
+        let at = out.sessions.len();
+        out.sessions.push(assemble(sid, turns, at, &mut warnings));
+    }
+    out.warnings = warnings;
+    out
+}
+
+fn assemble(session_id: String, mut turns: Vec<Built>, at: usize, warnings: &mut Vec<Warning>) -> TraceSession {
+    let mut events = Vec::new();
+    let first = turns.first();
+    let (source, app_name) = (
+        first.map_or("genai", |t| t.source),
+        first.and_then(|t| t.app_name.clone()),
+    );
+    let user_id = turns.iter().find_map(|t| t.user_id.clone());
+    for t in &mut turns {
+        let mut user = json!({ "invocation_id": t.id, "author": "user", "timestamp": t.start as f64 / 1e9 });
+        if let (Some(c), Some(m)) = (t.user.take(), user.as_object_mut()) {
+            m.insert("content".into(), c);
+        }
+        events.push(user);
+        events.append(&mut t.events);
+    }
+    let mut invocations = invocations_from_session(&json!({ "events": events })).unwrap_or_else(|e| {
+        warnings.push(Warning {
+            code: "unreadable_content",
+            path: format!("$.sessions[{at}]"),
+            message: format!(
+                "the recorded content is not ADK's shape, so no invocation could be made: {}",
+                e.message
+            ),
+        });
+        Vec::new()
+    });
+    let mut missing = Vec::new();
+    for (k, (inv, t)) in invocations.iter_mut().zip(&turns).enumerate() {
+        inv.duration = Some(t.durations[0]);
+        inv.model_duration = Some(t.durations[1]);
+        inv.tool_duration = Some(t.durations[2]);
+        for (field, reason) in &t.missing {
+            warnings.push(Warning {
+                code: "not_recorded",
+                path: format!("$.sessions[{at}].invocations[{k}].{field}"),
+                message: reason.clone(),
+            });
+            missing.push(Missing {
+                invocation: k,
+                field,
+                reason: reason.clone(),
+            });
+        }
+        for (code, field, why) in &t.notes {
+            warnings.push(Warning {
+                code,
+                path: format!("$.sessions[{at}].invocations[{k}].{field}"),
+                message: why.clone(),
+            });
+        }
+    }
+    TraceSession {
+        session_id,
+        app_name,
+        user_id,
+        source,
+        invocations,
+        missing,
+    }
+}
+
+/// Where a span sat in the input.
+pub fn span_path(s: &Span) -> String {
+    let (n, r, sc, k) = s.at;
+    let head = if n == 0 { "$".to_string() } else { format!("$[{n}]") };
+    format!("{head}.resourceSpans[{r}].scopeSpans[{sc}].spans[{k}]")
+}

@@ -1,0 +1,29 @@
+//! The second wasm module: the trace import's exports only (JSON in bytes, envelopes out, as the
+//! main module's). It is a module of its own because the import adds ~80 KB gzip, past the main
+//! module's size ceiling, for something most runs never call; the package loads it on first use.
+
+#[path = "alloc.rs"]
+mod alloc;
+
+use crate::api;
+use wasm_bindgen::prelude::*;
+
+/// `loadTraces(inputs, options)`: the inputs' bytes joined, with each one's length (OTLP/JSON
+/// text or protobuf); `options` is `{"sessionIds"?}` JSON or "". Returns an envelope.
+#[wasm_bindgen(js_name = loadTracesBytes)]
+pub fn load_traces_bytes(joined: &[u8], lens: &[u32], options: &str) -> String {
+    api::envelope(api::split_inputs(joined, lens).and_then(|inputs| api::load_traces(&inputs, options)))
+}
+
+/// `tracesToEvalSet(inputs, options)`: as [`load_traces_bytes`]; `options` is `{"evalSetId",
+/// "sessionIds"?, "text"?}` JSON. Returns an envelope.
+#[wasm_bindgen(js_name = tracesToEvalSetBytes)]
+pub fn traces_to_eval_set_bytes(joined: &[u8], lens: &[u32], options: &str) -> String {
+    api::envelope(api::split_inputs(joined, lens).and_then(|inputs| api::traces_to_eval_set(&inputs, options)))
+}
+
+/// `setLimits` for this module (the package passes the main module's limits on).
+#[wasm_bindgen(js_name = setLimitsJson)]
+pub fn set_limits_json(update: &str) -> String {
+    api::envelope(api::set_limits(update))
+}
