@@ -11,7 +11,7 @@ import { httpAgent } from '../../pkg/lib/server/index.js';
 import { ndjsonRun, runsClient } from '../../pkg/lib/runs_client.js';
 import { startJudgeServer } from '../js/support/judge-server.mjs';
 import { CONFIG, cli, corpus, unmeasured, verdict } from './shard-support.mjs';
-import { call, rawCall, removeWork, stable, startAgentServer, startCli, workDir } from './support.mjs';
+import { call, freePort, rawCall, removeWork, stable, startAgentServer, startCli, workDir } from './support.mjs';
 import { caseOfCall, readEvents } from './runs-support.mjs';
 
 const KEY = 'judge-key-node-runs';
@@ -204,6 +204,28 @@ describe('runs on Node (evalcore serve --runs_dir)', () => {
       const usage = await cli(['eval', join(files, 'agent.mjs'), join(files, 'cli_runs.evalset.json'), '--remote', server.url, '--detach'], cenv);
       assert.equal(usage.code, 2);
       assert.match(usage.stderr, /--actual FILE .* or --server_agent NAME/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('`runs wait` exits as `eval` would: a dead judge leaves metrics NOT_EVALUATED, exit 0, and 1 under --strict', async () => {
+    const { evalSet, actual } = corpus(2, 'dead_judge_run');
+    const dir = join(work, 'dead-judge');
+    const server = await serve(dir, { EVALCORE_JUDGE_BASE_URL: `http://127.0.0.1:${await freePort()}` });
+    const cenv = { EVALCORE_REMOTE_TOKEN: TOKEN };
+    try {
+      // A case whose judged metric is NOT_EVALUATED passes on its other metric (ADK's rule).
+      const config = { criteria: { response_match_score: 0, final_response_match_v2: { threshold: 0.5, judge_model_options: { num_samples: 1 } } } };
+      const made = await submit(server.url, { evalSet, actual, config });
+      assert.equal(made.status, 202, made.text);
+      const plain = await cli(['runs', 'wait', made.body.id, '--remote', server.url], cenv);
+      assert.equal(plain.code, 0, plain.stdout + plain.stderr);
+      assert.match(plain.stdout, /Tests passed: 2\n {2}Tests failed: 0\n$/);
+      assert.match(plain.stderr, /2 metric results were NOT_EVALUATED .*\n {2}judge_error x2 \(final_response_match_v2\)/);
+      const strict = await cli(['runs', 'wait', made.body.id, '--remote', server.url, '--strict'], cenv);
+      assert.equal(strict.code, 1, strict.stderr);
+      assert.match(strict.stderr, /^error: --strict: 2 metric result\(s\) were NOT_EVALUATED$/m);
     } finally {
       await server.stop();
     }
