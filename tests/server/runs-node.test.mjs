@@ -204,6 +204,10 @@ describe('runs on Node (evalcore serve --runs_dir)', () => {
       const usage = await cli(['eval', join(files, 'agent.mjs'), join(files, 'cli_runs.evalset.json'), '--remote', server.url, '--detach'], cenv);
       assert.equal(usage.code, 2);
       assert.match(usage.stderr, /--actual FILE .* or --server_agent NAME/);
+      // What only a local run can do is refused before anything is sent.
+      const local2 = await cli(['eval', join(files, 'agent.mjs'), join(files, 'cli_runs.evalset.json'), '--remote', server.url, '--detach', '--actual', join(files, 'actual.json'), '--custom_metrics', join(files, 'agent.mjs')], cenv);
+      assert.equal(local2.code, 2);
+      assert.match(local2.stderr, /--custom_metrics does not go with --detach/);
     } finally {
       await server.stop();
     }
