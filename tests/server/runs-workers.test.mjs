@@ -249,12 +249,14 @@ describe('runs on Workers (miniflare: Queues, Durable Objects, R2)', () => {
 
   // Last: the pace stays cut for a while after it.
   test('a burst of 429s holds every consumer, then halves the pace for all of them (AIMD)', async () => {
-    const N = 120;
+    // The 429s come 5 s in, so the 3 s before them are the steady pace (not the first calls, while
+    // the queue is still being fed), and enough cases are left for 3 s after the hold.
+    const N = 200;
     const { evalSet, actual } = corpus(N, 'runs_429');
     const local = await api.evaluate({ evalSet, actual, config: CONFIG, judge: localJudge(), concurrency: 16 });
     let burst = null;
     judge.script((rec) => {
-      burst ??= rec.arrivedAt + 2500;
+      burst ??= rec.arrivedAt + 5000;
       if (rec.arrivedAt >= burst && rec.arrivedAt < burst + 300) return { status: 429, error: 'slow down', retryAfter: 1 };
       return verdict(rec);
     });
