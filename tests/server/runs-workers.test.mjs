@@ -282,7 +282,12 @@ describe('runs on Workers (miniflare: Queues, Durable Objects, R2)', () => {
     const before = calls.filter((c) => c.at >= t429 - 3000 && c.at < t429);
     const afterHold = calls.filter((c) => c.at >= holdEnd && c.at < holdEnd + 3000);
     console.log(`# 3 s before the 429s: ${before.length} calls; 3 s after the hold: ${afterHold.length}; by consumer ${Array.from({ length: QUEUES }, (_, q) => `${before.filter((c) => c.queue === q).length}->${afterHold.filter((c) => c.queue === q).length}`).join(', ')}`);
-    assert.ok(afterHold.length <= 0.65 * before.length, `the pace was cut: ${afterHold.length} calls in the 3 s after the hold against ${before.length} before`);
+    // The cut is of the pace (the budget before the 429s, 90 starts in 3 s): the calls counted before
+    // them are printed, but a busy machine's missed starts make them vary (73 to 88 seen), so the
+    // starts after the hold are held to about half of what the pace allowed. Without a cut they
+    // would be back at the budget.
+    const allowed = (BUDGET * 3) / 60;
+    assert.ok(afterHold.length <= 0.65 * allowed, `the pace was cut: ${afterHold.length} calls in the 3 s after the hold, where the budget allows ${allowed} (${before.length} came in the 3 s before)`);
     // Every consumer was judging when the 429s came, was held, and judged again after the hold
     // at the shared, cut pace (which consumer gets the next start is whoever asks first).
     for (let q = 0; q < QUEUES; q++) {
