@@ -10,7 +10,7 @@ import { histogramCard, statusBar } from './charts.js';
 import { caseView, badge } from './case.js';
 import { rescorePanel } from './rescore.js';
 import { editView, promote } from './edit.js';
-import { errorText, readFile, droppedFiles, urlFiles } from './open.js';
+import { errorText, readFile, droppedFiles, urlFiles, runResults } from './open.js';
 
 const state = {
   files: [],      // {name, kind: 'result'|'evalset'|'config'|'error', value?, error?, warnings?}
@@ -63,11 +63,37 @@ async function openFiles(list) {
 }
 
 async function openFromUrl() {
-  if (!new URLSearchParams(location.search).has('file')) return;
+  const params = new URLSearchParams(location.search);
+  if (params.has('run')) await openRuns(new Map());
+  if (!params.has('file')) return;
   const { files, errors } = await urlFiles(location.search, location.href);
   state.files.push(...errors);
   await openFiles(files);
   if (!files.length) route();
+}
+
+/** `?run=URL`: runs' results from the endpoints that keep them; a token asked for where one is needed. */
+async function openRuns(tokens) {
+  say('Fetching the runs…');
+  const { files, errors, needToken } = await runResults(location.search, tokens);
+  state.files.push(...errors);
+  await openFiles(files);
+  if (!files.length) route();
+  if (needToken.length) askToken(needToken[0], tokens);
+}
+
+/** A form for an endpoint's bearer token (kept in this page's memory, sent only to that endpoint). */
+function askToken(origin, tokens) {
+  const input = h('input', { type: 'password', id: 'run-token', placeholder: 'bearer token', 'aria-label': `token for ${origin}`, autocomplete: 'off' });
+  const form = h('form', { class: 'token-form' }, h('label', { for: 'run-token' }, `${origin} needs its token (EVALCORE_TOKEN) to show this run: `), input, h('button', { type: 'submit' }, 'Open'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    tokens.set(origin, input.value.trim());
+    form.remove();
+    openRuns(tokens);
+  });
+  notice.replaceChildren(form);
+  input.focus();
 }
 
 // ---------------------------------------------------------------- runs
@@ -200,7 +226,8 @@ function welcome() {
   return h('section', { class: 'welcome' },
     h('h2', null, 'Open eval results'),
     h('p', null, 'Open ADK result files (', h('code', null, '*.evalset_result.json'), '), eval sets and eval configs with the buttons above, drop them (or a whole ',
-      h('code', null, '.adk/eval_history'), ' folder) anywhere on the page, or list same-origin files in the URL: ', h('code', null, '?file=a.json&file=b.json'), '.'),
+      h('code', null, '.adk/eval_history'), ' folder) anywhere on the page, or list same-origin files in the URL: ', h('code', null, '?file=a.json&file=b.json'),
+      ', or a run an evaluation endpoint keeps: ', h('code', null, '?run=https://evals.example.com/v1/runs/r_…'), '.'),
     h('p', { class: 'muted' }, 'Everything stays in this page: files are read by the evalcore WebAssembly module and nothing is uploaded.'));
 }
 

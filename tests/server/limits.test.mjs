@@ -213,6 +213,8 @@ describe('limits', () => {
     assert.deepEqual({ ...DEFAULT_LIMITS }, {
       maxBodyBytes: 10 * 1024 * 1024, maxCases: 100, maxRuns: 5, maxCalls: 200, maxConcurrent: 64, agentTimeoutMs: 60_000, caseConcurrency: 4,
       judgeConcurrency: 16, maxParseBytes: 128 * 1024 * 1024, maxAnswerBytes: 32 * 1024 * 1024, bodyTimeoutMs: 60_000,
+      // The run limits (docs/runs.md).
+      maxRunCases: 10_000, maxRunBodyBytes: 64 * 1024 * 1024, runConcurrency: 8, maxActiveRuns: 16,
     });
     const s = await serve({ limits: { maxCases: 2, maxBodyBytes: 5000 } });
     const many = await call(s.url, '/v1/evaluate', { body: { evalSet: setOf(3), actual: recorded(setOf(3)) } });
