@@ -31,7 +31,11 @@ const OWN_FRAME = /[/\\]pkg[/\\](?:lib|wasm)[/\\]|wasm:\/\/|evalcore[/\\](?:lib|
 // viewer) never loads it.
 let keyCheck = null;
 function replyKeys() {
-  keyCheck ??= import('./reply_keys.js').then((m) => ({ check: (reply) => m.replyKeyProblem(reply, m.AGENT_REPLY) }));
+  // A bundle that left the module out loses the hint, never the turn.
+  keyCheck ??= import('./reply_keys.js').then(
+    (m) => ({ check: (reply) => m.replyKeyProblem(reply, m.AGENT_REPLY) }),
+    () => ({ check: () => null }),
+  );
   return keyCheck;
 }
 

@@ -110,7 +110,10 @@ Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log
   });
 }
 
-/** The package files the worker entry imports, found by following its static imports. */
+/**
+ * The package files the worker entry imports, found by following its static imports and its
+ * dynamic `import('./literal.js')`s, as a bundler (wrangler's esbuild) includes both.
+ */
 export function workerFiles(entry) {
   const seen = new Set();
   const queue = [entry];
@@ -120,8 +123,8 @@ export function workerFiles(entry) {
     seen.add(rel);
     if (!rel.endsWith('.js')) continue;
     const text = readFileSync(join(PKG, rel), 'utf8');
-    for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|^\s*import\s+'(\.[^']+)'/gm)) {
-      queue.push(posix.normalize(posix.join(posix.dirname(rel), m[1] ?? m[2])));
+    for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|^\s*import\s+'(\.[^']+)'|\bimport\('(\.[^']+\.js)'\)/gm)) {
+      queue.push(posix.normalize(posix.join(posix.dirname(rel), m[1] ?? m[2] ?? m[3])));
     }
   }
   return [...seen];
