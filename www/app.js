@@ -42,7 +42,7 @@ async function openFiles(list) {
     let entry;
     try {
       const bytes = new Uint8Array(await f.arrayBuffer());
-      entry = await labelsEntry(name, bytes) ?? readFile(api, name, bytes);
+      entry = await labelsEntry(name, bytes) ?? await readEntry(name, bytes);
     } catch (e) {
       entry = { name, kind: 'error', error: errorText(e) };
     }
@@ -98,6 +98,17 @@ function askToken(origin, tokens) {
 
 // ---------------------------------------------------------------- runs
 
+/** A file read by the package; one only the extras module reads (an agents-cli dataset) loads it first. */
+async function readEntry(name, bytes) {
+  try {
+    return readFile(api, name, bytes);
+  } catch (e) {
+    if (e?.code !== 'not_initialised') throw e;
+  }
+  await api.initExtras();
+  return readFile(api, name, bytes);
+}
+
 /** A labels file (its kind named near the start; see labels.js) read into the page's labels, or null. */
 async function labelsEntry(name, bytes) {
   if (!/"kind"\s*:\s*"evalcore\.labels"/.test(new TextDecoder().decode(bytes.subarray(0, 4096)))) return null;
@@ -113,6 +124,15 @@ function resultsOf(key) {
 }
 
 /** A view made by a module loaded on first use: a placeholder, filled when it is there. */
+/**
+ * A view module whose numbers come from the package's extras module (comparison statistics,
+ * calibration): both loaded on first use, so the empty page fetches neither.
+ */
+async function withExtras(view) {
+  const [m] = await Promise.all([view, api.initExtras()]);
+  return m;
+}
+
 function lazyView(load) {
   const holder = h('div', { class: 'lazy' }, h('p', { class: 'muted' }, 'Loading…'));
   load().then((el) => fill(holder, el)).catch((e) => {
@@ -435,7 +455,7 @@ function compareView() {
     h('div', { class: 'filters' },
       runPicker('base-pick', 'Baseline', state.baseKey, (k) => { state.baseKey = k; render(); }),
       runPicker('cand-pick', 'Candidate', state.candKey, (k) => { state.candKey = k; render(); })),
-    lazyView(async () => (await import('./stats.js')).statsPanel(resultsOf(state.baseKey), resultsOf(state.candKey))),
+    lazyView(async () => (await withExtras(import('./stats.js'))).statsPanel(resultsOf(state.baseKey), resultsOf(state.candKey))),
     compareCards(cmp.tally, card), table, incomparableList(cmp.rows));
 }
 
@@ -446,7 +466,7 @@ function trendView() {
   const many = sets.filter((set) => runsOf(set).length > 1);
   if (!many.length) return h('section', null, h('h2', null, 'Trend'), h('p', null, 'Open a folder of runs (several result files of one eval set, such as an ', h('code', null, '.adk/eval_history'), ' folder) to see each metric over time.'));
   return h('div', null, h('h2', null, 'Trend'), many.map((set) => h('section', { class: 'trend-set', dataset: { set } },
-    h('h3', null, `${set} — ${runsOf(set).length} runs`), lazyView(async () => (await import('./stats.js')).trendView(runsOf(set))))));
+    h('h3', null, `${set} — ${runsOf(set).length} runs`), lazyView(async () => (await withExtras(import('./stats.js'))).trendView(runsOf(set))))));
 }
 
 /** Judged verdicts of a run to label, and the calibration of its judges against the labels. */
@@ -456,7 +476,7 @@ function labelsRoute() {
   const key = state.runKey;
   const info = new Map(api.metricsInfo().map((m) => [m.name, m]));
   const name = key.startsWith('set:') ? key.slice(4) : state.files[Number(key)].name.replace(/^.*\//, '').replace(/\.json$/, '');
-  return h('div', null, h('h2', null, 'Label judged verdicts'), lazyView(async () => (await import('./labels.js')).labelsView({
+  return h('div', null, h('h2', null, 'Label judged verdicts'), lazyView(async () => (await withExtras(import('./labels.js'))).labelsView({
     results: resultsOf(key), judged: (m) => info.get(m)?.needs_judge === true, name,
     picker: runPicker('label-run-pick', 'Run', key, (k) => { state.runKey = k; render(); }),
   })));

@@ -35,6 +35,8 @@ export function readFile(api, name, bytes) {
       if (!report.ok) throw report.errors[0];
       return { name, kind, value: api.loadEvalConfig(text), warnings: report.warnings };
     } catch (e) {
+      // A reader in the extras module that is not loaded yet: the caller loads it and asks again.
+      if (e?.code === 'not_initialised') throw e;
       if (first === null) first = errorText(e);
     }
   }

@@ -87,8 +87,8 @@ test('npm pack ships exactly the package files, and writes nothing into pkg/', (
     'lib/cli/args.js', 'lib/cli/compare.js', 'lib/cli/config.js', 'lib/cli/eval.js', 'lib/cli/eval_report.js',
     'lib/cli/eval_set.js', 'lib/cli/grade.js', 'lib/cli/init.js', 'lib/cli/main.js', 'lib/cli/metrics.js', 'lib/cli/migrate.js',
     'lib/cli/progress.js', 'lib/cli/runs.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/view.js', 'lib/cli/web.js',
-    'lib/columns.js', 'lib/compare.js', 'lib/compare_report.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/health.js',
-    'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/judge_env.js', 'lib/labels.js',
+    'lib/columns.js', 'lib/compare.js', 'lib/compare_report.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/extras.js',
+    'lib/health.js', 'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/judge_env.js', 'lib/labels.js',
     'lib/node/actual.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
     'lib/node/starter.js', 'lib/recorded.js', 'lib/remote.js', 'lib/reply_keys.js', 'lib/report_html.js', 'lib/reports.js',
     'lib/reports_node.js', 'lib/results_view.js', 'lib/resume.js', 'lib/run.js', 'lib/runs_client.js', 'lib/server/agents.js',
@@ -102,10 +102,11 @@ test('npm pack ships exactly the package files, and writes nothing into pkg/', (
     'lib/shards.js', 'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing.js',
     'lib/traces.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts', 'starter/agent.mjs',
     'starter/evals/test_config.json', 'starter/evals/weather.evalset.json', 'starter/evals/weather.test.mjs', 'testing.d.ts',
-    'wasm-traces/evalcore_traces_bg.wasm', 'wasm-traces/evalcore_traces_factory.js', 'wasm/evalcore_core_bg.wasm',
-    'wasm/evalcore_core_factory.js', 'web.js', 'www/app.js', 'www/case.js', 'www/charts.js', 'www/compare.js', 'www/dom.js',
-    'www/edit.js', 'www/explain.js', 'www/index.html', 'www/labels.js', 'www/model.js', 'www/open.js', 'www/rescore.js',
-    'www/stats.js', 'www/viewer.css', 'www/vlist.js',
+    'wasm-extras/evalcore_extras_bg.wasm', 'wasm-extras/evalcore_extras_factory.js',
+    'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
+    'www/app.js', 'www/case.js', 'www/charts.js', 'www/compare.js', 'www/dom.js', 'www/edit.js', 'www/explain.js',
+    'www/index.html', 'www/labels.js', 'www/model.js', 'www/open.js', 'www/rescore.js', 'www/stats.js', 'www/viewer.css',
+    'www/vlist.js',
   ].concat(docs).sort());
   assert.equal(info.name, 'evalcore');
 });
@@ -139,7 +140,7 @@ test('the packed tarball installs and `import "evalcore"` is ready at once', () 
   npm(['install', tarball], dir);
   const out = JSON.parse(node(['--input-type=module', '-e', CONSUMER], dir));
     'EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync',
-    'initTraces', 'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'loadEvaluationDataset', 'loadTraces', 'metricsInfo',
+    'initExtras', 'initTraces', 'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'loadEvaluationDataset', 'loadTraces', 'metricsInfo',
     'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
     'toEvaluationDataset', 'tracesToEvalSet', 'validateEvalConfig', 'validateEvalSet',
   assert.deepEqual(out.subpaths, ['AgentEvaluator', 'createHandler', 'fromAdkAgent', 'fromFunction', 'fromOpenAIMessages', 'readEvalSetResult', 'toJUnit']);

@@ -269,7 +269,7 @@ const badLabel: JudgeLabels = { kind: 'evalcore.labels', version: 1, labels: [{ 
 void worst; void gate; void reports; void flagged; void trend; void calibrationText; void badLabel;
 
 // Traces: OTLP in (text, bytes, objects, several at once), ADK sessions out.
-import { initTraces, loadTraces, tracesToEvalSet } from 'evalcore';
+import { initExtras, initTraces, loadTraces, tracesToEvalSet } from 'evalcore';
 import type { LoadedTraces, TraceMissing, TraceSession } from 'evalcore';
 const loadedTraces: LoadedTraces = loadTraces(['{"resourceSpans": []}', new Uint8Array(0)], { sessionIds: ['s'] });
 const session: TraceSession | undefined = loadedTraces.sessions[0];
@@ -277,9 +277,10 @@ const gaps: TraceMissing[] = session?.missing ?? [];
 const fromTraces = tracesToEvalSet({ resourceSpans: [] }, { evalSetId: 'prod', text: true });
 const setText: string | undefined = fromTraces.text;
 const tracesReady: Promise<void> = initTraces();
+const extrasReady: Promise<void> = initExtras(new Uint8Array(0));
 // @ts-expect-error tracesToEvalSet needs evalSetId
 tracesToEvalSet('{}', {});
-void gaps; void setText; void tracesReady;
+void gaps; void setText; void tracesReady; void extrasReady;
 
 // agents-cli: datasets read and written, its config as loadEvalConfig takes it.
 import { loadEvaluationDataset, toEvaluationDataset } from 'evalcore';
