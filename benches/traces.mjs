@@ -44,8 +44,8 @@ function makeTraces(mb) {
 
 if (process.argv[2] === '--child') {
   const ec = await import(path.join(root, 'pkg', 'index.js'));
-  const { tracesMemory } = await import(path.join(root, 'pkg', 'lib', 'traces.js'));
-  ec.setMemoryCeiling(Infinity); // keep the trace module's instance (and its memory) to read it
+  const { extrasMemory: tracesMemory } = await import(path.join(root, 'pkg', 'lib', 'extras.js'));
+  ec.setMemoryCeiling(Infinity); // keep the extras module's instance (and its memory) to read it
   const input = makeTraces(MB);
   ec.loadTraces(readFileSync(path.join(root, 'tests/data/traces/adk-js.otlp.json'))); // compile + warm
   const before = tracesMemory();

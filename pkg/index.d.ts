@@ -461,18 +461,24 @@ export interface LoadTracesOptions {
 }
 
 /**
+ * Compiles the extras module, the package's second wasm module (browser and worker entries; the
+ * Node entry loads it by itself on first use): what is not on the scoring path — `loadTraces`,
+ * `tracesToEvalSet`, `compareRuns`, `calibrate`, `loadEvaluationDataset`,
+ * `toEvaluationDataset`, and `loadEvalSet` / `validateEvalSet` of an agents-cli dataset. Before
+ * it, those throw EvalError `not_initialised`. `source` is a `WebAssembly.Module`, the .wasm
+ * bytes, a `Response` or a URL; without one, `wasm-extras/evalcore_extras_bg.wasm` of the
+ * package is fetched. Idempotent.
+ */
+export declare function initExtras(source?: unknown): Promise<void>;
+/** @deprecated The same as `initExtras` (the extras module first held only the trace import). */
+export declare function initTraces(source?: unknown): Promise<void>;
+
+/**
  * OpenTelemetry traces (google-adk schema 1 and 2, @google/adk, GenAI semantic conventions, the
  * AI SDK's spans) as ADK sessions, each session's invocations as ADK derives them from its
  * events. What a trace lacks is in `warnings` (with its path and the switch that records it) and
- * in each session's `missing`. See docs/traces.md.
+ * in each session's `missing`. See docs/traces.md. In the extras module (see `initExtras`).
  */
-/**
- * Compiles the trace import's own wasm module (browser and worker entries; the Node entry loads
- * it by itself): a `WebAssembly.Module`, the .wasm bytes, a `Response` or a URL; without one,
- * `wasm-traces/evalcore_traces_bg.wasm` of the package is fetched.
- */
-export declare function initTraces(source?: unknown): Promise<void>;
-
 export declare function loadTraces(input: TraceInput | TraceInput[], options?: LoadTracesOptions): LoadedTraces;
 
 /** `evalSetId`, `addTo` or both (then they must name the same set). */

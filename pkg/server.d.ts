@@ -39,6 +39,14 @@ export interface ServerLimits {
   maxHeldTraceBytes?: number;
   /** /v1/traces: how long a session is quiet before it is scored, in ms (default 300000; EVALCORE_TRACE_IDLE_MS). */
   traceIdleMs?: number;
+  /** Eval cases of one run (POST /v1/runs; default 10000; EVALCORE_MAX_RUN_CASES). 413 too_many_cases. */
+  maxRunCases?: number;
+  /** Bytes of a run's request body (default 64 MiB; EVALCORE_MAX_RUN_BODY_BYTES). 413 too_large. */
+  maxRunBodyBytes?: number;
+  /** Node: cases of all runs scored at once (default 8; EVALCORE_RUN_CONCURRENCY). */
+  runConcurrency?: number;
+  /** Node: runs not yet ended kept at once (default 16; EVALCORE_MAX_ACTIVE_RUNS). 429 too_many_runs. */
+  maxActiveRuns?: number;
 }
 
 /** What /v1/traces scores recorded sessions with (docs/traces.md, "Online"). */
@@ -82,14 +90,51 @@ export interface HandlerOptions {
   traces?: TracesOptions;
   /** One entry per request (a stream's when it ends; 499 client_closed when the client left); the path without its query or a known secret; never a header, a body or a key. */
   log?: (entry: { method: string; path: string; status: number; ms: number; code?: string }) => void;
+  /** Who keeps runs (the job API under /v1/runs, docs/runs.md): `localRuns({dir})` on Node; the module worker keeps them in its bindings. */
+  runs?: RunsKeeper | null;
+  /** The judge key's budget, calls a minute, shared by every run (EVALCORE_JUDGE_CALLS_PER_MINUTE). */
+  judgeCallsPerMinute?: number;
+}
+
+/** What keeps runs for a handler (made by localRuns, or the module worker's own). */
+export type RunsKeeper = (server: unknown) => { backend(env?: unknown, ctx?: unknown): unknown; engine?: { ready: Promise<void>; close(): Promise<void> }; queue?: (batch: unknown, env: unknown, ctx: unknown) => Promise<void> };
+
+/**
+ * Runs kept by this process in `dir` (`evalcore serve --runs_dir DIR`): a server started again
+ * on the same folder resumes every unfinished run. A unit (one case of one run) that fails is
+ * tried `maxAttempts` times (default 3), waiting `retryDelayMs` (default 1000) and twice as long
+ * each time, then reported as a dead letter of its run.
+ */
+export declare function localRuns(options: { dir: string; maxAttempts?: number; retryDelayMs?: number; log?: (entry: object) => void }): RunsKeeper;
+
+/** A run's status: `GET /v1/runs/{id}`, and the `summary` line of its events. */
+export interface RunStatus {
+  id: string;
+  name: string | null;
+  status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  eval_set_id: string;
+  num_runs: number;
+  counts: { cases: number; scored: number; passed: number; failed: number; not_evaluated: number; dead_letter: number };
+  /** The judge counters of every case kept (as a local run's judge_stats); null without a judge. */
+  judge_stats: Record<string, number | boolean> | null;
+  /** Judge calls the recorded cases take at most, planned when the run was submitted. */
+  planned_judge_calls?: number;
+  /** Why a run failed (`dead_letter`: cases given up on after every retry; `input_missing`). */
+  error?: { code: string; path?: string; message: string };
+  /** Events so far (case results and dead letters): `GET .../events?after=N` resumes after N. */
+  events: number;
+  created: string;
+  updated: string;
+  started?: string;
+  finished?: string;
 }
 
 export type FetchHandler = (request: Request, env?: unknown, ctx?: unknown) => Promise<Response>;
 
-/** The handler createHandler returns: `evalSets` is the manager over `options.store` (null without one). */
-export type EvalHandler = FetchHandler & { readonly evalSets: EvalSetsManager | null };
+/** The handler createHandler returns: `evalSets` is the manager over `options.store` (null without one); `runs` what `options.runs` made (null without). */
+export type EvalHandler = FetchHandler & { readonly evalSets: EvalSetsManager | null; readonly runs: ReturnType<RunsKeeper> | null };
 
-/** POST /v1/evaluate, POST /v1/validate, GET /v1/metrics, GET /healthz; POST /v1/traces, POST /v1/logs, GET /v1/traces/sessions[/<id>], POST /v1/traces/flush. */
+/** POST /v1/evaluate, POST /v1/validate, GET /v1/metrics, GET /healthz; with `runs`, the job API under /v1/runs; POST /v1/traces, POST /v1/logs, GET /v1/traces/sessions[/<id>], POST /v1/traces/flush. */
 export declare function createHandler(options?: HandlerOptions): EvalHandler;
 
 /** createHandler's options from EVALCORE_* variables and the provider key variables. */
@@ -98,8 +143,12 @@ export declare function optionsFromEnv(env: Record<string, string | undefined>):
 /** An Agent posting each turn as JSON to `url`, reading the agent's reply from the JSON answer. */
 export declare function httpAgent(name: string, url: string, options?: { headers?: Record<string, string>; fetch?: typeof fetch }): Agent;
 
-/** The module worker: configured from `env` (workerd) or the host's environment (Deno, Node). */
-declare const worker: { fetch: FetchHandler };
+/**
+ * The module worker: configured from `env` (workerd) or the host's environment (Deno, Node). In
+ * workerd it is also the runs' queue consumer (`queue`), and the entry exports the Durable Object
+ * classes `EvalcoreRun` and `EvalcoreJudgePace` (wrangler.toml binds them; docs/runs.md).
+ */
+declare const worker: { fetch: FetchHandler; queue?: (batch: unknown, env: unknown, ctx: unknown) => Promise<void> };
 export default worker;
 
 // ---------------------------------------------------------------------------------------------

@@ -1,34 +1,35 @@
 // The browser / worker (workerd) entry: nothing happens at import; call `await init(source)` or
 // `initSync(bytesOrModule)` once, then use the same API as the Node entry.
-import { EvalError } from './lib/errors.js';
-import { isReady, start, startSync } from './lib/instance.js';
+import { isReady, notLoaded, start, startSync } from './lib/instance.js';
 
 export * from './lib/api.js';
 export { evaluate } from './lib/evaluate.js';
 
-// The trace import (lib/traces.js and its own wasm module) is loaded by `initTraces` only, so a
-// page that never reads traces never fetches it.
+// The extras module (lib/extras.js and its own wasm: traces, comparison statistics, agents-cli
+// datasets) is loaded by `initExtras` only, so a page that never needs it never fetches it.
 let traces = null;
 
-/** Loads the trace import and compiles its module (`source` as lib/traces.js takes it). */
-export async function initTraces(source) {
-  traces ??= await import('./lib/traces.js');
-  await traces.initTraces(source);
+/** Loads the extras module and compiles its wasm (`source` as lib/extras.js takes it). */
+export async function initExtras(source) {
+  const [extras, t] = await Promise.all([import('./lib/extras.js'), import('./lib/traces.js')]);
+  await extras.initExtras(source);
+  traces = t;
 }
 
+/** The extras module under the name it had when it held only the trace import. */
+export const initTraces = initExtras;
+
 function tracesReady() {
-  if (traces === null) {
-    throw new EvalError('not_initialised', '', 'evalcore: the trace import is a second wasm module: call `await initTraces()` once first');
-  }
+  if (traces === null) throw notLoaded();
   return traces;
 }
 
-/** See lib/traces.js (after `await initTraces()`). */
+/** See lib/traces.js (after `await initExtras()`). */
 export function loadTraces(input, options) {
   return tracesReady().loadTraces(input, options);
 }
 
-/** See lib/traces.js (after `await initTraces()`). */
+/** See lib/traces.js (after `await initExtras()`). */
 export function tracesToEvalSet(input, options) {
   return tracesReady().tracesToEvalSet(input, options);
 }

@@ -87,7 +87,7 @@ count_cargo "$LOGS/cargo.log"
 # STYLE.md §3: no unwrap/expect/panic/indexing in library code (Cargo.toml [lints.clippy]),
 # on the native and the wasm build, and rustfmt's layout.
 step "lint: cargo fmt --check, cargo clippy -D warnings (native and wasm32)" "$LOGS/lint.log" \
-  bash -c 'cargo fmt --check && cargo clippy --lib -- -D warnings && cargo clippy --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings && cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features traces-wasm -- -D warnings'
+  bash -c 'cargo fmt --check && cargo clippy --lib -- -D warnings && cargo clippy --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings && cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features extras-wasm -- -D warnings'
 
 if ! step "build (scripts/build.sh: wasm32 -> wasm-bindgen -> wasm-opt, size budget)" "$LOGS/build.log" bash scripts/build.sh; then
   summary; exit 1

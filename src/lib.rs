@@ -15,12 +15,13 @@ pub mod schema;
 pub mod text;
 pub mod traces;
 
-#[cfg(all(target_arch = "wasm32", not(feature = "traces-wasm")))]
+#[cfg(all(target_arch = "wasm32", not(feature = "extras-wasm")))]
 mod wasm;
-/// The trace import's own, lazily loaded wasm module: only its exports, so the main module keeps
-/// to its size ceiling (scripts/build.sh builds it second).
-#[cfg(all(target_arch = "wasm32", feature = "traces-wasm"))]
-#[path = "wasm/traces.rs"]
+/// The extras module, lazily loaded: what is not on the scoring path (traces, comparison
+/// statistics, agents-cli datasets), so the main module keeps to its size ceiling
+/// (scripts/build.sh builds it second).
+#[cfg(all(target_arch = "wasm32", feature = "extras-wasm"))]
+#[path = "wasm/extras.rs"]
 mod wasm;
 
 pub use error::{ErrorCode, EvalError};

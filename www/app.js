@@ -10,7 +10,7 @@ import { histogramCard, statusBar } from './charts.js';
 import { caseView, badge } from './case.js';
 import { rescorePanel } from './rescore.js';
 import { editView, promote } from './edit.js';
-import { errorText, readFile, droppedFiles, urlFiles, sniffTraces } from './open.js';
+import { errorText, readFile, droppedFiles, urlFiles, runResults, sniffTraces } from './open.js';
 
 const state = {
   files: [],      // {name, kind: 'result'|'evalset'|'config'|'error', value?, error?, warnings?}
@@ -42,7 +42,7 @@ async function openFiles(list) {
     let entry;
     try {
       const bytes = new Uint8Array(await f.arrayBuffer());
-      entry = await labelsEntry(name, bytes) ?? await tracesEntry(name, bytes) ?? readFile(api, name, bytes);
+      entry = await labelsEntry(name, bytes) ?? await tracesEntry(name, bytes) ?? await readEntry(name, bytes);
     } catch (e) {
       entry = { name, kind: 'error', error: errorText(e) };
     }
@@ -63,14 +63,51 @@ async function openFiles(list) {
 }
 
 async function openFromUrl() {
-  if (!new URLSearchParams(location.search).has('file')) return;
+  const params = new URLSearchParams(location.search);
+  if (params.has('run')) await openRuns(new Map());
+  if (!params.has('file')) return;
   const { files, errors } = await urlFiles(location.search, location.href);
   state.files.push(...errors);
   await openFiles(files);
   if (!files.length) route();
 }
 
+/** `?run=URL`: runs' results from the endpoints that keep them; a token asked for where one is needed. */
+async function openRuns(tokens) {
+  say('Fetching the runs…');
+  const { files, errors, needToken } = await runResults(location.search, tokens);
+  state.files.push(...errors);
+  await openFiles(files);
+  if (!files.length) route();
+  if (needToken.length) askToken(needToken[0], tokens);
+}
+
+/** A form for an endpoint's bearer token (kept in this page's memory, sent only to that endpoint). */
+function askToken(origin, tokens) {
+  const input = h('input', { type: 'password', id: 'run-token', placeholder: 'bearer token', 'aria-label': `token for ${origin}`, autocomplete: 'off' });
+  const form = h('form', { class: 'token-form' }, h('label', { for: 'run-token' }, `${origin} needs its token (EVALCORE_TOKEN) to show this run: `), input, h('button', { type: 'submit' }, 'Open'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    tokens.set(origin, input.value.trim());
+    form.remove();
+    openRuns(tokens);
+  });
+  notice.replaceChildren(form);
+  input.focus();
+}
+
 // ---------------------------------------------------------------- runs
+
+/** A file read by the package; one only the extras module reads (an agents-cli dataset) loads it first. */
+async function readEntry(name, bytes) {
+  try {
+    return readFile(api, name, bytes);
+  } catch (e) {
+    if (e?.code !== 'not_initialised') throw e;
+  }
+  await api.initExtras();
+  return readFile(api, name, bytes);
+}
 
 /** A labels file (its kind named near the start; see labels.js) read into the page's labels, or null. */
 async function labelsEntry(name, bytes) {
@@ -99,6 +136,15 @@ function resultsOf(key) {
   if (key === null || key === undefined) return [];
   if (key.startsWith('set:')) return resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value);
   return state.files[Number(key)]?.kind === 'result' ? [state.files[Number(key)].value] : [];
+}
+
+/**
+ * A view module whose numbers come from the package's extras module (comparison statistics,
+ * calibration): both loaded on first use, so the empty page fetches neither.
+ */
+async function withExtras(view) {
+  const [m] = await Promise.all([view, api.initExtras()]);
+  return m;
 }
 
 /** A view made by a module loaded on first use: a placeholder, filled when it is there. */
@@ -216,7 +262,8 @@ function welcome() {
   return h('section', { class: 'welcome' },
     h('h2', null, 'Open eval results'),
     h('p', null, 'Open ADK result files (', h('code', null, '*.evalset_result.json'), '), eval sets and eval configs with the buttons above, drop them (or a whole ',
-      h('code', null, '.adk/eval_history'), ' folder) anywhere on the page, or list same-origin files in the URL: ', h('code', null, '?file=a.json&file=b.json'), '.'),
+      h('code', null, '.adk/eval_history'), ' folder) anywhere on the page, or list same-origin files in the URL: ', h('code', null, '?file=a.json&file=b.json'),
+      ', or a run an evaluation endpoint keeps: ', h('code', null, '?run=https://evals.example.com/v1/runs/r_…'), '.'),
     h('p', { class: 'muted' }, 'Everything stays in this page: files are read by the evalcore WebAssembly module and nothing is uploaded.'));
 }
 
@@ -424,7 +471,7 @@ function compareView() {
     h('div', { class: 'filters' },
       runPicker('base-pick', 'Baseline', state.baseKey, (k) => { state.baseKey = k; render(); }),
       runPicker('cand-pick', 'Candidate', state.candKey, (k) => { state.candKey = k; render(); })),
-    lazyView(async () => (await import('./stats.js')).statsPanel(resultsOf(state.baseKey), resultsOf(state.candKey))),
+    lazyView(async () => (await withExtras(import('./stats.js'))).statsPanel(resultsOf(state.baseKey), resultsOf(state.candKey))),
     compareCards(cmp.tally, card), table, incomparableList(cmp.rows));
 }
 
@@ -435,7 +482,7 @@ function trendView() {
   const many = sets.filter((set) => runsOf(set).length > 1);
   if (!many.length) return h('section', null, h('h2', null, 'Trend'), h('p', null, 'Open a folder of runs (several result files of one eval set, such as an ', h('code', null, '.adk/eval_history'), ' folder) to see each metric over time.'));
   return h('div', null, h('h2', null, 'Trend'), many.map((set) => h('section', { class: 'trend-set', dataset: { set } },
-    h('h3', null, `${set} — ${runsOf(set).length} runs`), lazyView(async () => (await import('./stats.js')).trendView(runsOf(set))))));
+    h('h3', null, `${set} — ${runsOf(set).length} runs`), lazyView(async () => (await withExtras(import('./stats.js'))).trendView(runsOf(set))))));
 }
 
 /** Judged verdicts of a run to label, and the calibration of its judges against the labels. */
@@ -445,7 +492,7 @@ function labelsRoute() {
   const key = state.runKey;
   const info = new Map(api.metricsInfo().map((m) => [m.name, m]));
   const name = key.startsWith('set:') ? key.slice(4) : state.files[Number(key)].name.replace(/^.*\//, '').replace(/\.json$/, '');
-  return h('div', null, h('h2', null, 'Label judged verdicts'), lazyView(async () => (await import('./labels.js')).labelsView({
+  return h('div', null, h('h2', null, 'Label judged verdicts'), lazyView(async () => (await withExtras(import('./labels.js'))).labelsView({
     results: resultsOf(key), judged: (m) => info.get(m)?.needs_judge === true, name,
     picker: runPicker('label-run-pick', 'Run', key, (k) => { state.runKey = k; render(); }),
   })));

@@ -47,6 +47,8 @@ export function readFile(api, name, bytes) {
       if (!report.ok) throw report.errors[0];
       return { name, kind, value: api.loadEvalConfig(text), warnings: report.warnings };
     } catch (e) {
+      // A reader in the extras module that is not loaded yet: the caller loads it and asks again.
+      if (e?.code === 'not_initialised') throw e;
       if (first === null) first = errorText(e);
     }
   }
@@ -124,4 +126,48 @@ export async function urlFiles(search, href) {
     }
   }
   return { files, errors };
+}
+
+/** A run's URL as the endpoints give it: `<endpoint>/v1/runs/<id>` (or its `/result`). */
+const RUN_PATH = /^(.*)\/v1\/runs\/(r_[0-9a-f]{24})(?:\/result)?\/?$/;
+
+/**
+ * `?run=https://evals.example.com/v1/runs/r_...`: a run kept by an evaluation endpoint, its
+ * result fetched from `<endpoint>/v1/runs/<id>/result` (the endpoint must list this page's
+ * origin in EVALCORE_CORS_ORIGINS, and the page's CSP connect-src must allow it: https and this
+ * machine do). `tokens` maps an endpoint's origin to the bearer token typed in the page (kept in
+ * memory only; a token never travels in a URL). Resolves to `{files, errors, needToken}`:
+ * `needToken` lists the origins that answered 401.
+ */
+export async function runResults(search, tokens = new Map()) {
+  const files = [];
+  const errors = [];
+  const needToken = [];
+  for (const given of new URLSearchParams(search).getAll('run')) {
+    let url;
+    try { url = new URL(given); } catch { url = null; }
+    const m = url && (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password ? RUN_PATH.exec(url.pathname) : null;
+    if (!m) {
+      errors.push({ name: given.slice(0, 200), kind: 'error', error: { code: 'not_a_run', path: '', message: 'a run is opened by its URL: https://<endpoint>/v1/runs/r_<24 hex digits>' } });
+      continue;
+    }
+    const token = tokens.get(url.origin);
+    try {
+      const res = await fetch(`${url.origin}${m[1]}/v1/runs/${m[2]}/result`, {
+        credentials: 'omit', headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      });
+      if (res.status === 401) {
+        needToken.push(url.origin);
+        continue;
+      }
+      if (!res.ok) {
+        const body = await res.json().catch(() => null);
+        throw Object.assign(new Error(body?.error?.message ?? `HTTP ${res.status}`), { code: body?.error?.code ?? `http_${res.status}` });
+      }
+      files.push(new File([await res.blob()], `${m[2]}.evalset_result.json`));
+    } catch (e) {
+      errors.push({ name: `${url.origin}/…/${m[2]}`, kind: 'error', error: errorText(e) });
+    }
+  }
+  return { files, errors, needToken: [...new Set(needToken)] };
 }

@@ -10,7 +10,7 @@ const W = 900, ROW = 16, LABEL = 260;
 
 /** A trace file as an entry of the page's files: `{name, kind: 'traces', value, bytes}`. */
 export async function tracesEntry(api, name, bytes) {
-  await api.initTraces();
+  await api.initExtras();
   return { name, kind: 'traces', value: api.loadTraces(bytes, { timeline: true }), bytes };
 }
 

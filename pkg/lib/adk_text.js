@@ -1,7 +1,7 @@
 // ADK's file text and Python's text forms, written by the core: values in, text out. The rules
 // (pydantic field order, Python floats, integer statuses, repr) live in the core only.
 import { EvalError } from './errors.js';
-import { callSync, instance as ensureReady } from './instance.js';
+import { callExtras, callSync, instance as ensureReady } from './instance.js';
 import { stringify, unwrap } from './wire.js';
 
 /** A raw export of the live instance; a trap during it is thrown as EvalError `trap`. */
@@ -22,10 +22,11 @@ export function adkEvalSetText(evalSet, { compact = false } = {}) {
 /**
  * ADK's eval id for a conversation scenario `add_eval_case` adds: the first 8 hex digits of the
  * SHA-256 of its Python dump (a built-in persona id dumped as evalcore's persona object).
+ * In the extras module (the Node entry loads it on first use).
  */
 export function scenarioEvalId(scenario) {
   ensureReady();
-  return unwrap(core('scenarioEvalIdJson', stringify(scenario, 'scenario')));
+  return unwrap(callExtras('scenarioEvalIdJson', stringify(scenario, 'scenario')));
 }
 
 /** `repr()` of the Python value `json.loads` makes of `value`. */

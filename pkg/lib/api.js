@@ -5,9 +5,12 @@
 // they are, bytes are decoded, anything else is JSON.stringify'd) and errors into EvalError.
 import { EvalError, fromWire } from './errors.js';
 import {
-  MAX_TEXT_LENGTH, checkLength, checkTextPair, describe, toJson, stringify, unwrap, requireObject, caseParts,
+  MAX_TEXT_LENGTH, TO_EXTRAS, checkLength, checkTextPair, configMember, describe, toJson, stringify, unwrap, requireObject,
+  caseParts,
 } from './wire.js';
-import { callOn, callSync, checkAlive, coreMemory, instance, onFreshInstance, setMemoryCeiling } from './instance.js';
+import {
+  callExtras, callOn, callSync, checkAlive, coreMemory, instance, onFreshInstance, setMemoryCeiling,
+} from './instance.js';
 import { evaluateInvocationsJudged } from './run.js';
 import { expandColumns } from './columns.js';
 
@@ -26,9 +29,12 @@ export function loadEvalSet(input, options) {
   ensureReady();
   const opts = options === undefined || options === null ? '' : toJson(options, 'options');
   const bytes = asBytes(input, 'input');
-  if (bytes) return unwrap(core('loadEvalSetBytes', bytes, opts));
-  return unwrap(core('loadEvalSetJson', toJson(input, 'input'), opts));
+  const text = bytes ? null : toJson(input, 'input');
+  const raw = bytes ? core('loadEvalSetBytes', bytes, opts) : core('loadEvalSetJson', text, opts);
+  return unwrap(raw === TO_EXTRAS ? callExtras('loadEvalSetBytes', bytes ?? utf8.encode(text), opts) : raw);
 }
+
+const utf8 = new TextEncoder();
 
 /**
  * File contents as bytes go to the core as they are (it checks the UTF-8 itself): no decoding
@@ -54,8 +60,8 @@ function asBytes(input, what) {
 export function loadEvaluationDataset(input, options) {
   ensureReady();
   const opts = options === undefined || options === null ? '' : toJson(options, 'options');
-  const bytes = asBytes(input, 'input') ?? new TextEncoder().encode(toJson(input, 'input'));
-  return unwrap(core('loadEvaluationDatasetBytes', bytes, opts));
+  const bytes = asBytes(input, 'input') ?? utf8.encode(toJson(input, 'input'));
+  return unwrap(callExtras('loadEvaluationDatasetBytes', bytes, opts));
 }
 
 /**
@@ -73,7 +79,7 @@ export function toEvaluationDataset(args) {
     if (actual !== undefined) throw new EvalError('schema', '$.result', 'toEvaluationDataset: give `actual` or `result`, not both');
     traces = actualOf(result);
   }
-  return unwrap(core('toEvaluationDatasetJson', stringify({ evalSet, actual: traces ?? undefined }, 'args')));
+  return unwrap(callExtras('toEvaluationDatasetJson', stringify({ evalSet, actual: traces ?? undefined }, 'args')));
 }
 
 /** The invocations of each case's first run in an EvalSetResult, by eval id. */
@@ -119,7 +125,16 @@ export function validateEvalSet(input) {
     if (e instanceof EvalError) return { ok: false, errors: [e] };
     throw e;
   }
-  const report = JSON.parse(bytes ? core('validateEvalSetBytes', bytes) : core('validateEvalSetJson', text));
+  let raw = bytes ? core('validateEvalSetBytes', bytes) : core('validateEvalSetJson', text);
+  if (raw === TO_EXTRAS) {
+    try {
+      raw = callExtras('validateEvalSetBytes', bytes ?? utf8.encode(text));
+    } catch (e) {
+      if (e instanceof EvalError) return { ok: false, errors: [e] };
+      throw e;
+    }
+  }
+  const report = JSON.parse(raw);
   const errors = Array.isArray(report.errors) ? report.errors.map(fromWire) : [];
   return { ok: report.ok === true && errors.length === 0, errors };
 }
@@ -171,7 +186,9 @@ function configOptions(options, fn) {
 export function loadEvalConfig(input, options) {
   ensureReady();
   const opts = configOptions(options, 'loadEvalConfig');
-  return unwrap(core('loadEvalConfigJson', input === undefined || input === null ? '' : toJson(input, 'input', true), opts));
+  const text = input === undefined || input === null ? '' : toJson(input, 'input', true);
+  const raw = core('loadEvalConfigJson', text, opts);
+  return unwrap(raw === TO_EXTRAS ? callExtras('loadEvalConfigJson', text, opts) : raw);
 }
 
 /**
@@ -191,7 +208,16 @@ export function validateEvalConfig(input, options) {
     if (e instanceof EvalError) return { ok: false, errors: [e], warnings: [] };
     throw e;
   }
-  const report = JSON.parse(core('validateEvalConfigJson', text, opts));
+  let raw = core('validateEvalConfigJson', text, opts);
+  if (raw === TO_EXTRAS) {
+    try {
+      raw = callExtras('validateEvalConfigJson', text, opts);
+    } catch (e) {
+      if (e instanceof EvalError) return { ok: false, errors: [e], warnings: [] };
+      throw e;
+    }
+  }
+  const report = JSON.parse(raw);
   const errors = Array.isArray(report.errors) ? report.errors.map(fromWire) : [];
   const warnings = Array.isArray(report.warnings) ? report.warnings.map(fromWire) : [];
   return { ok: errors.length === 0, errors, warnings };
@@ -294,7 +320,7 @@ class PreparedCase {
     if (slot.handle === null) {
       throw new EvalError('freed', '', 'PreparedCase.evaluate: this PreparedCase has been freed; prepare the case again');
     }
-    const cfg = config === undefined || config === null ? '' : toJson(config, 'config', true);
+    const cfg = config === undefined || config === null ? '' : configMember(config, toJson(config, 'config', true));
     let includeInvocations;
     let perInvocation;
     let efficiencyMetrics;
@@ -365,7 +391,7 @@ export function prepareCase(args) {
   });
 }
 
-/** ADK's console summary (and with `{detailed: true}` the per-case tables) as text. */
+/** ADK's console summary (and with `{detailed: true}` the per-case tables) as text (the extras module). */
 export function formatReport(results, options) {
   ensureReady();
   let list = results;
@@ -374,7 +400,7 @@ export function formatReport(results, options) {
     list = list.eval_case_results;
   }
   const opts = options === undefined || options === null ? '' : toJson(options, 'options');
-  return unwrap(core('formatReportJson', toJson(list, 'results'), opts));
+  return unwrap(callExtras('formatReportJson', toJson(list, 'results'), opts));
 }
 
 /**

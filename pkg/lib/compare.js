@@ -7,15 +7,15 @@
 // the numbers alone). Labels are read and matched in labels.js.
 import { loadEvalSetResult } from './api.js';
 import { EvalError } from './errors.js';
-import { callSync, instance } from './instance.js';
+import { callExtras, instance } from './instance.js';
 import { DEFAULT_KAPPA_THRESHOLD, calibrateLabels, readLabels } from './labels.js';
 import { MAX_TEXT_LENGTH, describe, parseJsonBytes } from './wire.js';
 
 const encoder = new TextEncoder();
 const NONE = new Float64Array(0);
 
-/** The core's statistics (src/api/compare.rs: `kind` selects the function). */
-const stats = (kind, a, b = NONE) => callSync((g) => g.statsF64(kind, Float64Array.from(a), Float64Array.from(b)));
+/** The core's statistics (src/api/compare.rs: `kind` selects the function), in the extras module. */
+const stats = (kind, a, b = NONE) => callExtras('statsF64', kind, Float64Array.from(a), Float64Array.from(b));
 
 /** One result as UTF-8 bytes (text encoded) or as it is (bytes, a value) for loadEvalSetResult. */
 function bytesOf(input, what) {

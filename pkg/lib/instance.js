@@ -250,3 +250,27 @@ export function setMemoryCeiling(bytes) {
   }
   ceiling = bytes;
 }
+
+// The extras module (lib/extras.js) registers its caller when it is imported: the Node entry
+// imports it at start, the browser/worker entry's `initExtras` on first use.
+let extrasCall = null;
+
+/** @internal lib/extras.js's caller of its raw exports. */
+export function setExtrasCall(call) {
+  extrasCall = call;
+}
+
+/**
+ * A raw export of the extras module (the trace import, comparison statistics, agents-cli
+ * datasets); EvalError `not_initialised`, naming `initExtras`, while it is not loaded.
+ */
+export function callExtras(name, ...args) {
+  if (extrasCall === null) throw notLoaded();
+  return extrasCall(name, ...args);
+}
+
+/** @internal The error of a call that needs the extras module before it is loaded. */
+export function notLoaded() {
+  return new EvalError('not_initialised', '', 'evalcore: traces, run comparison and agents-cli datasets are read by a '
+    + 'second wasm module: call `await initExtras()` once first (the Node entry loads it by itself)');
+}

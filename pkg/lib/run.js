@@ -4,9 +4,12 @@
 // checks the options, hands the core the host's capabilities (host.js), keeps judge cassettes,
 // and carries evaluate() across a trap (resume.js).
 import { EvalError } from './errors.js';
-import { callSync, instance as ensureReady } from './instance.js';
+import { callExtras, callSync, instance as ensureReady } from './instance.js';
 import { expandColumns } from './columns.js';
-import { caseParts, describe, requireObject, stringify, toMember, unwrap, checkLength, parseJsonBytes } from './wire.js';
+import {
+  TO_EXTRAS, caseParts, configMember, describe, evalSetMember, requireObject, stringify, toMember, unwrap, checkLength,
+  parseJsonBytes,
+} from './wire.js';
 import { RunRecord, merge, pairsOf } from './resume.js';
 import { callWithHost, errorText, makeHost } from './host.js';
 import { runHealth } from './health.js';
@@ -15,7 +18,8 @@ import { runHealth } from './health.js';
 function strictConfig(config, fn) {
   try {
     const text = config === undefined || config === null ? '' : toMember(config, 'config', true);
-    unwrap(callSync((g) => g.loadEvalConfigJson(text, '{"strict":true}')));
+    const raw = callSync((g) => g.loadEvalConfigJson(text, '{"strict":true}'));
+    unwrap(raw === TO_EXTRAS ? callExtras('loadEvalConfigJson', text, '{"strict":true}') : raw);
   } catch (e) {
     if (!(e instanceof EvalError)) throw e;
     throw new EvalError(e.code, e.path === '' || e.path === '$' ? '$.config' : e.path.replace(/^\$/, '$.config'), `${fn} (strict): ${e.message}`, { cause: e });
@@ -218,8 +222,8 @@ export async function evaluate(args) {
   if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
     throw new EvalError('schema', '$.signal', `evaluate: signal must be an AbortSignal, found ${describe(signal)}`);
   }
-  const members = [`"evalSet":${toMember(evalSet, 'evalSet')}`];
-  if (config !== undefined && config !== null) members.push(`"config":${toMember(config, 'config', true)}`);
+  const members = [`"evalSet":${evalSetMember(evalSet)}`];
+  if (config !== undefined && config !== null) members.push(`"config":${configMember(config)}`);
   const num = (v, name, min) => {
     if (v === undefined || v === null) return undefined;
     if (!Number.isInteger(v) || v < min) {

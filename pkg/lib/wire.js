@@ -1,6 +1,6 @@
 // Values to JSON text for the core and envelopes back: shared by the API and the run loop.
 import { EvalError, fromWire } from './errors.js';
-import { callSync } from './instance.js';
+import { callExtras, callSync } from './instance.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -108,6 +108,47 @@ export function toMember(value, what, exact = false) {
   return text;
 }
 
+/**
+ * What a main-module export answers for a text only the extras module reads (an agents-cli
+ * dataset or config, a legacy or @iqai/adk eval set: `api::TO_EXTRAS` in src/api): the skin
+ * makes the same call there.
+ */
+export const TO_EXTRAS = '{"extras":true}';
+
+/** The `ok` member's JSON text of a successful envelope (else it throws, as unwrap does). */
+function okText(envelope, at) {
+  if (envelope.startsWith('{"ok":')) return envelope.slice(6, -1);
+  try {
+    unwrap(envelope);
+  } catch (e) {
+    if (!(e instanceof EvalError)) throw e;
+    throw new EvalError(e.code, e.path.replace(/^\$?/, at), e.message, { cause: e });
+  }
+  return 'null';
+}
+
+/**
+ * An eval set as the main module's run loop reads it: a legacy list or an @iqai/adk set (a text
+ * that may be one is asked about) is read by the extras module first, as `loadEvalSet` reads it.
+ */
+export function evalSetMember(evalSet) {
+  const text = toMember(evalSet, 'evalSet');
+  if (!/^[\s\ufeff]*\[/.test(text) && !text.includes('"evalSetId"') && !text.includes('"evalCases"')) return text;
+  if (callSync((g) => g.loadEvalSetJson(text, '')) !== TO_EXTRAS) return text;
+  return okText(callExtras('loadEvalSetBytes', new TextEncoder().encode(text), ''), '$.evalSet');
+}
+
+/**
+ * A config as the main module scores with it: agents-cli's (`metrics_to_run`, `custom_metrics`
+ * as a list; a text that may be one is asked about) is converted by the extras module first, as
+ * `loadEvalConfig` converts it.
+ */
+export function configMember(config, text = toMember(config, 'config', true)) {
+  if (!text.includes('"metrics_to_run"') && !/"custom_metrics"\s*:\s*\[/.test(text)) return text;
+  if (callSync((g) => g.loadEvalConfigJson(text, '')) !== TO_EXTRAS) return text;
+  return okText(callExtras('loadEvalConfigJson', text, ''), '$.config');
+}
+
 /** `{"ok": v}` → v; `{"error": e}` → throws EvalError. */
 export function unwrap(text) {
   const envelope = JSON.parse(text);
@@ -142,7 +183,7 @@ function caseMembers(args, fn, withConfig, wire, large) {
   if (large && evalCase !== undefined) members.push(`"evalCase":${toMember(evalCase, 'evalCase')}`);
   if (large && actual !== undefined) members.push(`"actual":${toMember(actual, 'actual')}`);
   if (withConfig && config !== undefined && config !== null) {
-    members.push(`"config":${toMember(config, 'config', true)}`);
+    members.push(`"config":${configMember(config)}`);
   }
   if (evalSetId !== undefined && evalSetId !== null) members.push(`"evalSetId":${stringify(evalSetId, 'evalSetId')}`);
   if (withConfig && includeInvocations !== undefined) {

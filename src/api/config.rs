@@ -46,6 +46,24 @@ pub fn check_config_with(v: &Value, metrics: Option<&[String]>) -> ConfigReport 
             None => check_adk_config(v),
         };
     }
+    #[cfg(not(feature = "other-shapes"))]
+    return ConfigReport {
+        config: None,
+        errors: vec![EvalError::new(
+            ErrorCode::Unsupported,
+            "$",
+            "an agents-cli config (metrics_to_run) is converted by evalcore's extras module: read it with \
+             loadEvalConfig first",
+        )],
+        warnings: Vec::new(),
+    };
+    #[cfg(feature = "other-shapes")]
+    convert(v, metrics)
+}
+
+/// An agents-cli config converted and checked as ADK's, each problem at its entry of the file.
+#[cfg(feature = "other-shapes")]
+fn convert(v: &Value, metrics: Option<&[String]>) -> ConfigReport {
     let converted = agents_cli::config::convert(v, metrics);
     let (mut errors, mut warnings) = (converted.errors, converted.warnings);
     if !errors.is_empty() {

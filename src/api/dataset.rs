@@ -16,12 +16,23 @@ pub fn read_all(text: &str) -> Option<std::result::Result<Dataset, Vec<EvalError
 }
 
 fn read_with(text: &str, id: Option<&str>) -> Option<std::result::Result<Dataset, Vec<EvalError>>> {
+    parsed(text).map(|v| dataset::read(&v, id))
+}
+
+/// The dataset in `text` as a value, when it is one.
+fn parsed(text: &str) -> Option<Value> {
     // A quick look first: only a text with `eval_cases` and no eval set id can be one.
     if !text.contains("\"eval_cases\"") || text.contains("\"eval_set_id\"") {
         return None;
     }
     let v = load::parse_json(text).ok()?;
-    dataset::is_dataset(&v).then(|| dataset::read(&v, id))
+    dataset::is_dataset(&v).then_some(v)
+}
+
+/// Whether `text` is an agents-cli dataset, without reading its cases: the main wasm module,
+/// which has no dataset reader, hands such a text to the extras module.
+pub fn is_dataset(text: &str) -> bool {
+    parsed(text).is_some()
 }
 
 /// [`read_all`] as one error: the first problem, saying how many more there are.

@@ -117,6 +117,11 @@ pub fn set_limits(update: &str) -> Result<String> {
     })))
 }
 
+/// What an export of the main wasm module answers for a text only the extras module reads (an
+/// agents-cli dataset or config, a legacy or @iqai/adk eval set): the JS skin makes the same call
+/// there.
+pub const TO_EXTRAS: &str = "{\"extras\":true}";
+
 pub fn load_eval_set(input: &str, opts: &str) -> Result<String> {
     let opts: LoadOptions = options(opts)?;
     match load::load_eval_set(input, &opts) {
@@ -125,6 +130,20 @@ pub fn load_eval_set(input: &str, opts: &str) -> Result<String> {
             Some(d) => d.map(|d| to_json(&d.eval_set)),
             None => Err(e),
         },
+    }
+}
+
+/// [`load_eval_set`] as the main wasm module gives it: `None` when `input` is a dataset or a
+/// legacy or @iqai/adk eval set (it answers [`TO_EXTRAS`]; the extras module reads those).
+pub fn load_eval_set_main(input: &str, opts: &str) -> Option<Result<String>> {
+    let opts: LoadOptions = match options(opts) {
+        Ok(o) => o,
+        Err(e) => return Some(Err(e)),
+    };
+    match load::load_eval_set(input, &opts) {
+        Ok(s) => Some(Ok(to_json(&s))),
+        Err(_) if load::is_other_shape(input) || dataset::is_dataset(input) => None,
+        Err(e) => Some(Err(e)),
     }
 }
 
@@ -141,6 +160,20 @@ pub fn validate_eval_set(input: &str) -> String {
             errors = d.err().unwrap_or_default();
         }
     }
+    validation_report(&errors)
+}
+
+/// [`validate_eval_set`] as the main wasm module gives it: `None` for a dataset or a legacy or
+/// @iqai/adk eval set with problems (it answers [`TO_EXTRAS`]).
+pub fn validate_eval_set_main(input: &str) -> Option<String> {
+    let errors = load::validate_eval_set(input);
+    if !errors.is_empty() && (load::is_other_shape(input) || dataset::is_dataset(input)) {
+        return None;
+    }
+    Some(validation_report(&errors))
+}
+
+fn validation_report(errors: &[EvalError]) -> String {
     to_json(&serde_json::json!({ "ok": errors.is_empty(), "errors": errors }))
 }
 
@@ -156,6 +189,13 @@ pub fn parse_config(input: &str) -> Result<EvalConfig> {
 /// A config value read for scoring, its criteria typed once (see [`config::run_config`]).
 pub fn config_from_value(v: &Value) -> Result<EvalConfig> {
     config::run_config(v)
+}
+
+/// Whether a config text is agents-cli's (`metrics_to_run`, `custom_metrics` as a list): the
+/// main wasm module hands it to the extras module, which converts it.
+pub fn is_agents_cli_config(input: &str) -> bool {
+    (input.contains("\"metrics_to_run\"") || input.contains("\"custom_metrics\""))
+        && load::parse_json(input).is_ok_and(|v| crate::agents_cli::config::is_agents_cli_config(&v))
 }
 
 /// `loadEvalConfig(input, {strict?})`: criteria in object form.

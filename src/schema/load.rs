@@ -1,7 +1,9 @@
 //! Parsing entry points: JSON text to typed values with JSON-path errors, and shape detection.
 
 use super::eval_set::{EvalCase, EvalSet, SessionInput};
-use super::{iqai, legacy};
+use super::iqai;
+#[cfg(feature = "other-shapes")]
+use super::legacy;
 use crate::error::{ErrorCode, EvalError, Result};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -113,10 +115,7 @@ pub fn load_eval_set(text: &str, opts: &LoadOptions) -> Result<EvalSet> {
                     if !iqai::is_iqai(&v) {
                         return Err(camel_hint(e, text.contains("\"evalSetId\"")));
                     }
-                    return iqai::load(&v, |c| {
-                        let set: EvalSet = from_value(c, "")?;
-                        check_ids(&set).map(|()| set)
-                    });
+                    return iqai_set(&v);
                 }
                 Err(e) => return Err(e),
             };
@@ -125,7 +124,7 @@ pub fn load_eval_set(text: &str, opts: &LoadOptions) -> Result<EvalSet> {
         }
         Some('[') => {
             let v = parse_json(text)?;
-            let set = legacy::from_value(&v, opts)?;
+            let set = legacy_set(&v, opts)?;
             check_ids(&set)?;
             Ok(set)
         }
@@ -151,13 +150,8 @@ pub fn load_eval_set(text: &str, opts: &LoadOptions) -> Result<EvalSet> {
 /// Like `load_eval_set` on an already parsed value.
 pub fn load_eval_set_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
     let set = match v {
-        Value::Array(_) => legacy::from_value(v, opts)?,
-        Value::Object(_) if iqai::is_iqai(v) => {
-            return iqai::load(v, |c| {
-                let set: EvalSet = from_value(c, "")?;
-                check_ids(&set).map(|()| set)
-            })
-        }
+        Value::Array(_) => legacy_set(v, opts)?,
+        Value::Object(_) if iqai::is_iqai(v) => return iqai_set(v),
         Value::Object(_) => from_value(v, "")?,
         other => {
             return Err(EvalError::schema(
@@ -171,6 +165,66 @@ pub fn load_eval_set_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
     };
     check_ids(&set)?;
     Ok(set)
+}
+
+/// A legacy list as an eval set.
+#[cfg(feature = "other-shapes")]
+fn legacy_set(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
+    legacy::from_value(v, opts)
+}
+
+/// @iqai/adk's camelCase eval set as ADK's.
+#[cfg(feature = "other-shapes")]
+fn iqai_set(v: &Value) -> Result<EvalSet> {
+    iqai::load(v, |c| {
+        let set: EvalSet = from_value(c, "")?;
+        check_ids(&set).map(|()| set)
+    })
+}
+
+#[cfg(feature = "other-shapes")]
+fn iqai_to_adk(v: &Value) -> Result<Value> {
+    iqai::to_adk(v)
+}
+
+// A build without the other shapes (the main wasm module) recognises them and says which module
+// reads them; its skin hands such a text there before this is reached (`is_other_shape`).
+#[cfg(not(feature = "other-shapes"))]
+fn legacy_set(_: &Value, _: &LoadOptions) -> Result<EvalSet> {
+    Err(elsewhere("a legacy eval set list"))
+}
+
+#[cfg(not(feature = "other-shapes"))]
+fn iqai_set(_: &Value) -> Result<EvalSet> {
+    Err(elsewhere("an @iqai/adk eval set"))
+}
+
+#[cfg(not(feature = "other-shapes"))]
+fn iqai_to_adk(_: &Value) -> Result<Value> {
+    Err(elsewhere("an @iqai/adk eval set"))
+}
+
+/// The error of a build that does not read `what` (read it with `loadEvalSet` first).
+#[cfg(not(feature = "other-shapes"))]
+fn elsewhere(what: &str) -> EvalError {
+    EvalError::new(
+        ErrorCode::Unsupported,
+        "$",
+        format!("{what} is read by evalcore's extras module: load it with loadEvalSet first"),
+    )
+}
+
+/// Whether `text` is an eval set in a shape other than ADK's current one (a legacy list,
+/// @iqai/adk's camelCase), which the main wasm module hands to the extras module.
+pub fn is_other_shape(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match first_char(text) {
+        Some('[') => true,
+        Some('{') if text.contains("\"evalSetId\"") || text.contains("\"evalCases\"") => {
+            parse_json(text).is_ok_and(|v| iqai::is_iqai(&v))
+        }
+        _ => false,
+    }
 }
 
 /// ADK's EvalSet has no camelCase aliases at the top level; say so instead of "missing field".
@@ -223,7 +277,7 @@ pub fn validate_eval_set(text: &str) -> Vec<EvalError> {
         Err(e) => return vec![e],
     };
     if iqai::is_iqai(&v) {
-        return match iqai::to_adk(&v) {
+        return match iqai_to_adk(&v) {
             Ok(c) => validate_value(&c)
                 .into_iter()
                 .map(|e| EvalError {
@@ -242,7 +296,7 @@ fn validate_value(v: &Value) -> Vec<EvalError> {
     let obj = match v {
         Value::Object(o) => o,
         Value::Array(_) => {
-            return match legacy::from_value(v, &LoadOptions::default()).and_then(|s| check_ids(&s)) {
+            return match legacy_set(v, &LoadOptions::default()).and_then(|s| check_ids(&s)) {
                 Ok(()) => Vec::new(),
                 Err(e) => vec![e],
             }

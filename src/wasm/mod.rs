@@ -23,42 +23,61 @@ fn host_nfkc(text: &str) -> String {
 }
 
 /// `loadEvalSet(input, options)`: `input` is JSON text, `options` is `{"id"?, "sessionInput"?}` JSON or "".
+/// An agents-cli dataset, a legacy list or an @iqai/adk set is answered `{"extras":true}`
+/// (`api::TO_EXTRAS`): the extras module reads it.
 #[wasm_bindgen(js_name = loadEvalSetJson)]
 pub fn load_eval_set_json(input: &str, options: &str) -> String {
-    api::envelope(api::load_eval_set(input, options))
+    to_extras_or(api::load_eval_set_main(input, options).map(api::envelope))
 }
 
 /// `loadEvalSet` for UTF-8 bytes (a file as Node reads it): skips the host's UTF-16 to UTF-8 copy.
 #[wasm_bindgen(js_name = loadEvalSetBytes)]
 pub fn load_eval_set_bytes(input: &[u8], options: &str) -> String {
-    api::envelope(api::utf8(input).and_then(|text| api::load_eval_set(text, options)))
+    match api::utf8(input) {
+        Ok(text) => load_eval_set_json(text, options),
+        Err(e) => api::error_json(&e),
+    }
+}
+
+/// The answer, or `{"extras":true}` when only the extras module can give it.
+fn to_extras_or(answer: Option<String>) -> String {
+    answer.unwrap_or_else(|| api::TO_EXTRAS.to_string())
 }
 
 /// `validateEvalSet` for UTF-8 bytes.
 #[wasm_bindgen(js_name = validateEvalSetBytes)]
 pub fn validate_eval_set_bytes(input: &[u8]) -> String {
     match api::utf8(input) {
-        Ok(text) => api::validate_eval_set(text),
+        Ok(text) => validate_eval_set_json(text),
         Err(e) => format!("{{\"ok\":false,\"errors\":[{}]}}", api::error_body(&e)),
     }
 }
 
-/// `validateEvalSet(input)`: `{"ok": bool, "errors": [EvalError...]}` (never an envelope).
+/// `validateEvalSet(input)`: `{"ok": bool, "errors": [EvalError...]}` (never an envelope), or
+/// `{"extras":true}` for a dataset, legacy or @iqai/adk text (the extras module validates it).
 #[wasm_bindgen(js_name = validateEvalSetJson)]
 pub fn validate_eval_set_json(input: &str) -> String {
-    api::validate_eval_set(input)
+    to_extras_or(api::validate_eval_set_main(input))
 }
 
 /// `loadEvalConfig(input, options)`: `input` is JSON text ("" or "null" gives ADK's default
 /// criteria), `options` is `{"strict"?: bool}` JSON or "".
+/// An agents-cli config is answered `{"extras":true}`: the extras module converts it.
 #[wasm_bindgen(js_name = loadEvalConfigJson)]
 pub fn load_eval_config_json(input: &str, options: &str) -> String {
+    if api::is_agents_cli_config(input) {
+        return api::TO_EXTRAS.to_string();
+    }
     api::envelope(api::load_eval_config(input, options))
 }
 
 /// `validateEvalConfig(input, options)`: `{"ok", "errors", "warnings"}` (never an envelope).
+/// An agents-cli config is answered `{"extras":true}`.
 #[wasm_bindgen(js_name = validateEvalConfigJson)]
 pub fn validate_eval_config_json(input: &str, options: &str) -> String {
+    if api::is_agents_cli_config(input) {
+        return api::TO_EXTRAS.to_string();
+    }
     api::validate_config(input, options)
 }
 
@@ -140,13 +159,6 @@ pub fn metrics_info_json() -> String {
 #[wasm_bindgen(js_name = coreVersion)]
 pub fn core_version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
-}
-
-/// `formatReport(results, options)`: ADK's console summary (and, with `{"detailed": true}`,
-/// the per-case detailed output) for a list of EvalCaseResult JSON objects. Returns an envelope.
-#[wasm_bindgen(js_name = formatReportJson)]
-pub fn format_report_json(results: &str, options: &str) -> String {
-    api::envelope(crate::report::console::format_report_json(results, options))
 }
 
 fn promise_of<F>(fut: F) -> js_sys::Promise
@@ -243,20 +255,6 @@ pub fn adk_api_json(input: &str) -> String {
     api::envelope(api::adk_api_json(input))
 }
 
-/// `loadEvaluationDataset(input, options)` for UTF-8 bytes: an agents-cli dataset (or any eval
-/// set) as `{eval_set, actual, grading, inference}`. Returns an envelope.
-#[wasm_bindgen(js_name = loadEvaluationDatasetBytes)]
-pub fn load_evaluation_dataset_bytes(input: &[u8], options: &str) -> String {
-    api::envelope(api::utf8(input).and_then(|text| api::load_evaluation_dataset(text, options)))
-}
-
-/// `toEvaluationDataset({evalSet, actual?})` as JSON text: the agents-cli dataset. Returns an
-/// envelope.
-#[wasm_bindgen(js_name = toEvaluationDatasetJson)]
-pub fn to_evaluation_dataset_json(args: &str) -> String {
-    api::envelope(api::to_evaluation_dataset(args))
-}
-
 /// A recorded session's events as ADK Invocations. Returns an envelope.
 #[wasm_bindgen(js_name = sessionInvocationsJson)]
 pub fn session_invocations_json(input: &str) -> String {
@@ -265,12 +263,6 @@ pub fn session_invocations_json(input: &str) -> String {
 
 /// Python's text of a JSON value: `form` "repr" (`repr()` of `json.loads`) or "json"
 /// (`json.dumps(sort_keys=True)`). Returns an envelope whose `ok` is the text.
-/// ADK's eval id of a conversation scenario (JSON). Returns an envelope.
-#[wasm_bindgen(js_name = scenarioEvalIdJson)]
-pub fn scenario_eval_id_json(input: &str) -> String {
-    api::envelope(api::scenario_eval_id(input))
-}
-
 #[wasm_bindgen(js_name = pythonTextJson)]
 pub fn python_text_json(input: &str, form: &str) -> String {
     api::envelope(api::python_text(input, form))
@@ -298,13 +290,6 @@ pub fn parse_json_bytes(input: &[u8]) -> String {
             .and_then(crate::schema::load::parse_json)
             .map(|v| v.to_string()),
     )
-}
-
-/// The statistics of `compareRuns` and `calibrate` (`api::compare::stats`: `kind` selects the
-/// function, `a` and `b` its numbers).
-#[wasm_bindgen(js_name = statsF64)]
-pub fn stats_f64(kind: u32, a: &[f64], b: &[f64]) -> Vec<f64> {
-    api::compare::stats(kind, a, b)
 }
 
 /// Test hook, not API: grows the heap by `mib` MiB, then traps (`unreachable`), so the JS

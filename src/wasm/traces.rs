@@ -1,9 +1,5 @@
-//! The second wasm module: the trace import's exports only (JSON in bytes, envelopes out, as the
-//! main module's). It is a module of its own because the import adds ~80 KB gzip, past the main
-//! module's size ceiling, for something most runs never call; the package loads it on first use.
-
-#[path = "alloc.rs"]
-mod alloc;
+//! The trace import's exports in the extras module (src/wasm/extras.rs): the import adds ~80 KB
+//! gzip, past the main module's size ceiling, for something most runs never call.
 
 use crate::api;
 use wasm_bindgen::prelude::*;
@@ -20,12 +16,6 @@ pub fn load_traces_bytes(joined: &[u8], lens: &[u32], options: &str) -> String {
 #[wasm_bindgen(js_name = tracesToEvalSetBytes)]
 pub fn traces_to_eval_set_bytes(joined: &[u8], lens: &[u32], options: &str) -> String {
     api::envelope(api::split_inputs(joined, lens).and_then(|inputs| api::traces_to_eval_set(&inputs, options)))
-}
-
-/// `setLimits` for this module (the package passes the main module's limits on).
-#[wasm_bindgen(js_name = setLimitsJson)]
-pub fn set_limits_json(update: &str) -> String {
-    api::envelope(api::set_limits(update))
 }
 
 /// `traceIndex(inputs)`: as [`load_traces_bytes`], without options. Returns an envelope.

@@ -53,7 +53,7 @@ test('OTLP files open directly: sessions, turns and each invocation\'s spans as 
   assert.match(await page.innerText('main'), /session-v1/);
   assert.deepEqual(log.errors, []);
   assert.ok(log.requests.every((u) => u.startsWith(server.origin)), log.requests.join('\n'));
-  assert.ok(log.requests.some((u) => u.includes('/wasm-traces/')), 'the trace module was loaded');
+  assert.ok(log.requests.some((u) => u.includes('/wasm-extras/')), 'the extras module (the trace import) was loaded');
   await page.close();
 });
 
@@ -61,7 +61,7 @@ test('a page without trace files never loads the trace module; a broken trace fi
   const server = await serve([join(ROOT, 'tests', 'data', 'traces', 'adk-py-v1.oracle.json')]);
   servers.push(server);
   const { page, log } = await open(browser, server.url);
-  assert.ok(!log.requests.some((u) => u.includes('wasm-traces') || u.includes('/www/traces.js')), log.requests.join('\n'));
+  assert.ok(!log.requests.some((u) => u.includes('wasm-extras') || u.includes('/www/traces.js')), log.requests.join('\n'));
   await page.close();
   const bad = join(ROOT, 'tests', 'e2e', 'artifacts');
   const { mkdirSync, writeFileSync } = await import('node:fs');

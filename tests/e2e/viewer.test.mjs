@@ -355,3 +355,25 @@ test('text that is not JSON says line and column, and shows the line with a care
   assert.deepEqual(log.errors, []);
   await page.close();
 });
+
+test('the extras module: the empty page never fetches it; a legacy file or an agents-cli dataset loads it once', async (t) => {
+  const empty = await serve([]);
+  t.after(() => empty.close());
+  const { page, log } = await open(browser, empty.url);
+  const extras = () => log.requests.filter((u) => u.endsWith('/wasm-extras/evalcore_extras_bg.wasm'));
+  assert.deepEqual(extras(), []);
+  const legacy = [{ query: 'What is 2+2?', expected_tool_use: [], reference: '4' }];
+  const dataset = readFileSync(new URL('../data/agents_cli/single-turn-responses.json', import.meta.url));
+  await page.setInputFiles('#open-files', [
+    { name: 'old.test.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(legacy)) },
+    { name: 'dataset.json', mimeType: 'application/json', buffer: dataset },
+  ]);
+  await page.waitForFunction(() => /Loaded 2 files/.test(document.getElementById('notice').textContent));
+  await page.click('#tabs a[data-view=files]');
+  const rows = (await page.locator('table.files tbody tr').allInnerTexts()).join('\n');
+  assert.match(rows, /old\.test\.json\s+eval set/);
+  assert.match(rows, /dataset\.json\s+eval set/);
+  assert.equal(extras().length, 1);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});

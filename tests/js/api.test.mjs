@@ -13,7 +13,7 @@ test('node entry: ready at import; init/initSync are harmless no-ops', async () 
 
 test('node entry: exports exactly the documented API', () => {
   assert.deepEqual(Object.keys(api).sort(), [
-    'EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initSync', 'initTraces',
+    'EvalError', 'coreMemory', 'coreVersion', 'evaluate', 'evaluateInvocations', 'formatReport', 'getLimits', 'init', 'initExtras', 'initSync', 'initTraces',
     'loadEvalConfig', 'loadEvalSet', 'loadEvalSetResult', 'loadEvaluationDataset', 'loadTraces', 'metricsInfo', 'planJudgeCalls', 'prepareCase', 'rouge1', 'rouge1Batch', 'rouge1Spans', 'setLimits', 'setMemoryCeiling',
     'toEvaluationDataset', 'tracesToEvalSet', 'validateEvalConfig', 'validateEvalSet',
   ]);

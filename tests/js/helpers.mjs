@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const PKG = join(ROOT, 'pkg');
 export const WASM_FILE = join(PKG, 'wasm', 'evalcore_core_bg.wasm');
+/** The extras module (traces, comparison statistics, legacy and agents-cli shapes). */
+export const EXTRAS_WASM_FILE = join(PKG, 'wasm-extras', 'evalcore_extras_bg.wasm');
 /**
  * The shared folder beside the repository (CI clones main with shared/ next to it). Only the
  * ADK corpus is read from there, and its tests skip without it; the vectors and oracles we

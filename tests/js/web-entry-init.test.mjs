@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as api from '../../pkg/web.js';
 import { apiSuite } from './api-suite.mjs';
-import { WASM_FILE } from './helpers.mjs';
+import { EXTRAS_WASM_FILE, WASM_FILE } from './helpers.mjs';
 
 test('web entry: using the API before init() says what to do', () => {
   assert.throws(() => api.rouge1('a', 'a'), /init\(\)/);
@@ -18,6 +18,7 @@ test('web entry: await init(bytes), concurrent calls share one instantiation', a
   await a;
   await api.init(); // idempotent once ready: no fetch of a default URL
   assert.equal(api.rouge1('a b', 'a b').fmeasure, 1);
+  await api.initExtras(readFileSync(EXTRAS_WASM_FILE));
 });
 
 test('web entry: the same exports as the node entry', async () => {

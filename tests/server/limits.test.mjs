@@ -215,6 +215,8 @@ describe('limits', () => {
       judgeConcurrency: 16, maxParseBytes: 128 * 1024 * 1024, maxAnswerBytes: 32 * 1024 * 1024, bodyTimeoutMs: 60_000,
       // /v1/traces (docs/traces.md)
       maxTraceBytes: 32 * 1024 * 1024, maxSessionSpans: 10_000, maxTraceSessions: 1_000, maxHeldTraceBytes: 256 * 1024 * 1024, traceIdleMs: 300_000,
+      // The run limits (docs/runs.md).
+      maxRunCases: 10_000, maxRunBodyBytes: 64 * 1024 * 1024, runConcurrency: 8, maxActiveRuns: 16,
     });
     const s = await serve({ limits: { maxCases: 2, maxBodyBytes: 5000 } });
     const many = await call(s.url, '/v1/evaluate', { body: { evalSet: setOf(3), actual: recorded(setOf(3)) } });

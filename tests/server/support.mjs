@@ -76,10 +76,10 @@ const firstLine = (text) => {
 
 /**
  * `evalcore ARGS --port 0` (serve, web, view: each prints its URL first), configured by `env` on
- * top of a clean environment: `{url, output(), stop()}`.
+ * top of a clean environment: `{url, output(), stop()}`. `port` listens on that port instead.
  */
-export function startCli(args, env = {}) {
-  return startProcess(`evalcore ${args[0]}`, process.execPath, [join(PKG, 'bin', 'evalcore.js'), ...args, '--port', '0'], {
+export function startCli(args, env = {}, { port = 0 } = {}) {
+  return startProcess(`evalcore ${args[0]}`, process.execPath, [join(PKG, 'bin', 'evalcore.js'), ...args, '--port', String(port)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     ready: async (out) => firstLine(out),

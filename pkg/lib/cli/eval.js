@@ -41,6 +41,10 @@ export const FLAGS = {
   remote: 'string',
   shards: 'int',
   run_name: 'string',
+  detach: 'bool',
+  actual: 'string',
+  server_agent: 'string',
+  idempotency_key: 'string',
   traces: 'list',
   session: 'list',
   config: 'string',
@@ -115,6 +119,16 @@ Options:
                               EVALCORE_REMOTE_TOKEN is sent as their bearer token. --judge then
                               only drives simulated users
   --shards N                  split the cases into N shards (default: 2 per endpoint)
+  --detach                    with --remote URL (one endpoint that keeps runs: evalcore serve
+                              --runs_dir, or the Workers deployment): submit each eval set as a
+                              run the server carries out, print its id and exit; collect it later
+                              with \`evalcore runs wait ID --remote URL\` (docs/runs.md). Needs what
+                              the server can score without this process: --actual FILE (recorded
+                              invocations, or a result file whose actual invocations are scored
+                              again) or --server_agent NAME (an agent the server runs); the
+                              AGENT_MODULE argument then only names the app folder
+  --idempotency_key KEY       with --detach: submitting again with the same key (a retried CI
+                              job) gives back the same runs instead of new ones
   --agent_timeout SECONDS     longest wait for one agent turn (default ${DEFAULT_AGENT_TIMEOUT_S}; 0: none); a turn
                               that takes longer fails its case (agent_timeout)
   --strict                    fail the run (exit 1) on any NOT_EVALUATED metric or config
@@ -190,6 +204,45 @@ export function remoteFromFlags(opts, judge, env) {
   if (opts.shards !== undefined) remote.shards = opts.shards;
   if (env.EVALCORE_REMOTE_TOKEN) remote.token = env.EVALCORE_REMOTE_TOKEN;
   return remote;
+}
+
+/** Whether the run is detached (`--detach`), its flags checked. */
+function detachFlags(opts) {
+  if (!opts.detach) {
+    for (const f of ['actual', 'server_agent', 'idempotency_key']) {
+      if (opts[f] !== undefined) throw new UsageError(`--${f} goes with --detach (a run the endpoint carries out)`, COMMAND);
+    }
+    return false;
+  }
+  if (opts.remote === undefined) throw new UsageError('--detach needs --remote URL (an endpoint that keeps runs)', COMMAND);
+  if ((opts.actual === undefined) === (opts.server_agent === undefined)) {
+    throw new UsageError('--detach needs what the endpoint can score without this process: --actual FILE (recorded invocations) or --server_agent NAME (an agent the server runs), one of them', COMMAND);
+  }
+  for (const f of ['judge', 'judge_cassette', 'judge_mode', 'shards', 'dry_run', 'results_dir', 'no_save', 'output', 'format', 'run_name', 'concurrency', 'baseline', 'custom_metrics']) {
+    if (opts[f] !== undefined) throw new UsageError(`--${f} does not go with --detach: the endpoint runs and judges it; \`evalcore runs wait\` prints and saves the result`, COMMAND);
+  }
+  if (opts.num_runs !== undefined && opts.server_agent === undefined) throw new UsageError('--num_runs applies to --server_agent runs; recorded invocations are one run', COMMAND);
+  return true;
+}
+
+/** `--detach`: each eval set submitted as a run; its id printed. */
+async function detach(sets, configOf, opts, io) {
+  const { clientOf, runBody } = await import('./runs.js');
+  const { readActual } = await import('../node/actual.js');
+  const client = clientOf(opts.remote, io, COMMAND);
+  const actual = opts.actual === undefined ? undefined : readActual(opts.actual);
+  for (const set of sets) {
+    const { evalSet, evalIds } = set;
+    if (evalIds !== undefined && evalIds.length === 0) continue;
+    const ids = new Set(evalSet.eval_cases.map((c) => c.eval_id));
+    const mine = actual === undefined ? undefined : Object.fromEntries(Object.entries(actual).filter(([id]) => ids.has(id)));
+    const body = runBody({ evalSet, evalIds, config: configOf(set).raw, actual: mine, agent: opts.server_agent, numRuns: opts.num_runs });
+    const key = opts.idempotency_key === undefined ? null : `${opts.idempotency_key}:${evalSet.eval_set_id}`;
+    const run = await client.submit(body, { idempotencyKey: key });
+    io.stdout.write(`${run.id}\n`);
+    io.stderr.write(`${run.replayed ? 'already submitted' : 'submitted'}: ${evalSet.eval_set_id} as run ${run.id} on ${client.origin}; collect it with: evalcore runs wait ${run.id} --remote ${client.origin}\n`);
+  }
+  return 0;
 }
 
 /**
@@ -311,6 +364,7 @@ function splitByRun(result) {
 }
 
 /**
+/**
  * Config warnings of validateEvalConfig, as lines naming the file; under --strict they are the
  * errors that stop the run (worded as such: nothing will be NOT_EVALUATED, nothing runs). A Python
  * metric that a --custom_metrics module computes in JS is no warning, nor a criterion it names.
@@ -400,7 +454,8 @@ export async function runEval(argv, io) {
   const [agentArg, ...setArgs] = positionals;
   const format = opts.format ?? 'text';
   const judge = judgeFromFlags(opts, io.env);
-  const remote = remoteFromFlags(opts, judge, io.env ?? {});
+  const detached = detachFlags(opts);
+  const remote = detached ? undefined : remoteFromFlags(opts, judge, io.env ?? {});
   const logLevel = opts.log_level ?? 'WARNING';
   const say = (line) => io.stderr.write(`${line}\n`);
   checkJudge(judge, remote, opts, say);
@@ -416,6 +471,8 @@ export async function runEval(argv, io) {
   validatePathSegment(appName, 'app_name');
   const { configOf, stop } = runConfigs(opts, sets, [...selectors.keys()], say, { metrics, customMetrics });
   if (stop) return 1;
+
+  if (detached) return detach(sets, configOf, opts, io);
 
   const { agent } = await loadAgent(modulePath, COMMAND, { logLevel, logStream: io.stderr });
 

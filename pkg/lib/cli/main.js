@@ -19,6 +19,8 @@ Commands:
   eval_set add_eval_case AGENT_MODULE EVAL_SET_ID --scenarios_file F --session_input_file S
                                              add conversation-scenario cases to an eval set
   migrate OLD.test.json NEW.evalset.json     convert legacy eval data to the current schema
+  runs submit|status|wait|result|cancel|list --remote URL
+                                             runs kept by an endpoint: submit, leave, come back
   serve [--port N] [--host H]                serve the evaluation endpoint (prints its URL first)
   view [FILES...] [--port N] [--no-open]     open results, eval sets and configs in the viewer
   init [DIR] [--force]                       write a starter: an agent, an eval set, a config, a vitest test
@@ -87,6 +89,10 @@ export async function main(argv, io) {
         const { runMigrate } = await import('./migrate.js');
         return await runMigrate(rest, io);
       }
+      case 'runs': {
+        const { runRuns } = await import('./runs.js');
+        return await runRuns(rest, io);
+      }
       case 'serve': {
         const { runServe } = await import('./serve.js');
         return await runServe(rest, io);
@@ -104,7 +110,7 @@ export async function main(argv, io) {
         return await runWeb(rest, io);
       }
       default:
-        throw new UsageError(`unknown command "${command}" (expected eval, grade, compare, calibrate, metrics, eval_set, init, migrate, serve, traces, view or web; see evalcore --help)`);
+        throw new UsageError(`unknown command "${command}" (expected eval, grade, compare, calibrate, metrics, eval_set, init, migrate, runs, serve, traces, view or web; see evalcore --help)`);
     }
   } catch (e) {
     const line = describeError(e);

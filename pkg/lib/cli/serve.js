@@ -4,16 +4,18 @@ import { createHandler } from '../server/handler.js';
 import { DEFAULT_LIMITS, optionsFromEnv } from '../server/config.js';
 import { listenHosts, serveNode } from '../server/node.js';
 import { hostList, hostPolicy } from '../server/guard.js';
+import { localRuns } from '../server/runs/local.js';
+import { resolve as resolvePath } from 'node:path';
 import { keyVariables } from '../judge_env.js';
 import { parseArgs, UsageError } from './args.js';
 import '../../index.js';
 
-export const FLAGS = { port: 'count', host: 'string', allowed_hosts: 'string', agent: 'string', quiet: 'bool' };
+export const FLAGS = { port: 'count', host: 'string', allowed_hosts: 'string', agent: 'string', quiet: 'bool', runs_dir: 'string' };
 
-export const HELP = `Usage: evalcore serve [--port N] [--host H] [--allowed_hosts H,...] [--agent NAME=MODULE[,NAME=MODULE...]] [--quiet]
+export const HELP = `Usage: evalcore serve [--port N] [--host H] [--allowed_hosts H,...] [--agent NAME=MODULE[,NAME=MODULE...]] [--runs_dir DIR] [--quiet]
 
 Serves the evaluation endpoint (POST /v1/evaluate, POST /v1/validate, GET /v1/metrics,
-GET /healthz) and prints its URL as the first line.
+GET /healthz; with --runs_dir the job API under /v1/runs) and prints its URL as the first line.
 
 Options:
   --port N      port (default 8787; 0: a free one)
@@ -26,6 +28,9 @@ Options:
                 agents a request may name, each an agent module as \`evalcore eval\` takes
                 it (an Agent callback, an @google/adk agent, getAgent()); added to the
                 HTTP agents of EVALCORE_AGENTS
+  --runs_dir DIR keep runs (POST /v1/runs: evaluations that outlive their client) in DIR;
+                a server started again on the same DIR resumes every unfinished run, redoing
+                only the cases that were in flight (docs/runs.md)
   --quiet       no request log on stderr
   -h, --help    this help
 
@@ -33,6 +38,7 @@ The rest of the configuration comes from the environment:
   EVALCORE_TOKEN            bearer token the /v1 routes require
   EVALCORE_JUDGE            provider:model of the judge (gemini, openai, anthropic)
   EVALCORE_JUDGE_BASE_URL   the judge provider's base URL
+  EVALCORE_JUDGE_CALLS_PER_MINUTE   the judge key's budget, shared by every run (--runs_dir)
   GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY   the judge's key
   EVALCORE_AGENTS           JSON {"name": "https://agent/turn"}: agents a request may name
   EVALCORE_CORS_ORIGINS     origins browsers may call from (comma separated, or *)
@@ -45,6 +51,8 @@ The rest of the configuration comes from the environment:
   EVALCORE_MAX_CONCURRENT   (default ${DEFAULT_LIMITS.maxConcurrent})   EVALCORE_AGENT_TIMEOUT_MS (default ${DEFAULT_LIMITS.agentTimeoutMs})
   EVALCORE_CASE_CONCURRENCY (default ${DEFAULT_LIMITS.caseConcurrency})   EVALCORE_MAX_PARSE_BYTES (default ${DEFAULT_LIMITS.maxParseBytes})
   EVALCORE_MAX_ANSWER_BYTES (default ${DEFAULT_LIMITS.maxAnswerBytes})   EVALCORE_BODY_TIMEOUT_MS (default ${DEFAULT_LIMITS.bodyTimeoutMs})
+  EVALCORE_MAX_RUN_CASES    (default ${DEFAULT_LIMITS.maxRunCases})   EVALCORE_MAX_RUN_BODY_BYTES (default ${DEFAULT_LIMITS.maxRunBodyBytes})
+  EVALCORE_RUN_CONCURRENCY  (default ${DEFAULT_LIMITS.runConcurrency}: cases of all runs scored at once)   EVALCORE_MAX_ACTIVE_RUNS (default ${DEFAULT_LIMITS.maxActiveRuns})
 `;
 
 const COMMAND = 'serve';
@@ -85,18 +93,24 @@ export async function runServe(argv, io) {
   config.allowedHosts = extra.includes('*') ? '*' : [...listenHosts(host), ...extra];
   const log = options.quiet ? undefined
     : (e) => io.stderr.write(`${e.method} ${e.path} ${e.status}${e.code ? ` ${e.code}` : ''} ${e.ms}ms\n`);
+  if (options.runs_dir !== undefined) {
+    if (options.runs_dir.trim() === '') throw new UsageError('--runs_dir needs a folder', COMMAND);
+    config.runs = localRuns({ dir: resolvePath(options.runs_dir), log: (e) => io.stderr.write(`evalcore serve: runs: ${JSON.stringify(e)}\n`) });
+  }
   const handler = createHandler({ ...config, log });
+  await handler.runs?.engine.ready;
   const { url, close } = await serveNode(handler, { port: options.port ?? 8787, host });
   io.stdout.write(`${url}\n`);
   const keyNote = (j) => (j.headers ? ' (key from the environment)' : j.baseUrl ? '' : ` (no API key: set ${keyVariables(j.provider)})`);
   const judge = config.judge ? `${config.judge.provider}:${config.judge.model}${keyNote(config.judge)}` : 'none';
-  io.stderr.write(`evalcore serve: judge ${judge}; token ${config.token ? 'required' : 'not required'}; agents ${Object.keys(config.agents ?? {}).join(', ') || 'none'}\n`);
+  io.stderr.write(`evalcore serve: judge ${judge}; token ${config.token ? 'required' : 'not required'}; agents ${Object.keys(config.agents ?? {}).join(', ') || 'none'}${options.runs_dir === undefined ? '' : `; runs in ${resolvePath(options.runs_dir)}`}\n`);
   await new Promise((resolve) => {
     const stop = () => resolve();
     if (io.onInterrupt) io.onInterrupt(stop);
     else process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await handler.runs?.engine.close();
   await close();
   return 0;
 }

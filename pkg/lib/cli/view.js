@@ -31,7 +31,7 @@ Inside a folder, links are followed only when they stay inside it.
 `;
 
 const PKG = fileURLToPath(new URL('../../', import.meta.url));
-const SERVED = ['www/', 'lib/', 'wasm/', 'wasm-traces/', 'web.js'];
+const SERVED = ['www/', 'lib/', 'wasm/', 'wasm-extras/', 'web.js'];
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.wasm': 'application/wasm', '.json': 'application/json; charset=utf-8', '.svg': 'image/svg+xml',

@@ -92,14 +92,22 @@ export function ndjsonStream(max, redact, onCancel) {
       return open;
     },
     push(value) {
+      return stream.pushText(JSON.stringify(value));
+    },
+    /** A line already JSON text (a stored case result), redacted and bounded as `push`'s. */
+    pushText(text) {
       if (!open) return false;
-      const line = redact(JSON.stringify(value));
+      const line = redact(text);
       if (encoder.encode(line).byteLength <= max) return enqueue(line);
       const e = tooLarge(max);
       enqueue(JSON.stringify({ error: { code: e.code, path: '', message: `a line of ${e.message}` } }));
       stream.close();
       onCancel(e);
       return false;
+    },
+    /** An empty line: a quiet stream shows it is alive (readers skip empty lines). */
+    keepAlive() {
+      return open && enqueue('');
     },
     ready() {
       if (!open || controller.desiredSize > 0) return Promise.resolve();

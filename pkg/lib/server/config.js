@@ -35,6 +35,15 @@ export const DEFAULT_LIMITS = Object.freeze({
   maxTraceSessions: 1_000,
   maxHeldTraceBytes: 256 * 1024 * 1024,
   traceIdleMs: 300_000,
+  // A run (POST /v1/runs, docs/runs.md): its cases (EVALCORE_MAX_RUN_CASES), its request body
+  // (EVALCORE_MAX_RUN_BODY_BYTES), and, on Node, the cases of all runs scored at once
+  // (EVALCORE_RUN_CONCURRENCY; on Workers the queue's consumers are the platform's).
+  maxRunCases: 10_000,
+  maxRunBodyBytes: 64 * 1024 * 1024,
+  runConcurrency: 8,
+  // Runs not yet ended that a Node server keeps at once (EVALCORE_MAX_ACTIVE_RUNS): a new one
+  // past it is a 429 until one ends or is cancelled.
+  maxActiveRuns: 16,
 });
 
 const LIMIT_ENV = {
@@ -54,6 +63,10 @@ const LIMIT_ENV = {
   maxTraceSessions: 'EVALCORE_MAX_TRACE_SESSIONS',
   maxHeldTraceBytes: 'EVALCORE_MAX_HELD_TRACE_BYTES',
   traceIdleMs: 'EVALCORE_TRACE_IDLE_MS',
+  maxRunCases: 'EVALCORE_MAX_RUN_CASES',
+  maxRunBodyBytes: 'EVALCORE_MAX_RUN_BODY_BYTES',
+  runConcurrency: 'EVALCORE_RUN_CONCURRENCY',
+  maxActiveRuns: 'EVALCORE_MAX_ACTIVE_RUNS',
 };
 
 /** The provider's key variables, in the order they are looked at. */
@@ -85,6 +98,7 @@ const str = (env, name) => {
  *                                  besides those the server knows (docs/security.md)
  *   EVALCORE_LOG                   1: one JSON line per request on the console (method, path,
  *                                  status, ms, code)
+ *   EVALCORE_JUDGE_CALLS_PER_MINUTE  the judge key's budget, shared by every run's calls
  *   EVALCORE_MAX_*                 the limits (DEFAULT_LIMITS)
  * A malformed value throws EvalError `config` naming the variable (never its value).
  */
@@ -122,6 +136,13 @@ export function optionsFromEnv(env) {
     for (const name of ['EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_JUDGE_MEDIA_URIS']) {
       if (str(env, name) !== undefined) throw new EvalError('config', name, `${name} needs EVALCORE_JUDGE=provider:model`);
     }
+  }
+  const budget = str(env, 'EVALCORE_JUDGE_CALLS_PER_MINUTE');
+  if (budget !== undefined) {
+    if (!/^\d+$/.test(budget) || Number(budget) < 1 || !Number.isSafeInteger(Number(budget))) {
+      throw new EvalError('config', 'EVALCORE_JUDGE_CALLS_PER_MINUTE', 'EVALCORE_JUDGE_CALLS_PER_MINUTE must be a whole number of at least 1 (judge calls a minute, for every run together)');
+    }
+    options.judgeCallsPerMinute = Number(budget);
   }
   const logging = str(env, 'EVALCORE_LOG');
   if (logging !== undefined) {
@@ -245,7 +266,8 @@ function urlSecrets(url) {
 }
 
 /** Every variable optionsFromEnv reads. */
-const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_JUDGE_MEDIA_URIS', 'EVALCORE_TRACES_CONFIG',
+const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_JUDGE_MEDIA_URIS', 'EVALCORE_JUDGE_CALLS_PER_MINUTE',
+  'EVALCORE_TRACES_CONFIG',
   'EVALCORE_AGENTS', 'EVALCORE_LOG', 'EVALCORE_CORS_ORIGINS', 'EVALCORE_ALLOWED_HOSTS',
   ...Object.values(KEY_ENV).flat(), ...Object.values(LIMIT_ENV)];
 

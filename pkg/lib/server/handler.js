@@ -17,10 +17,11 @@ import { CLIENT_CLOSED, requestLog } from './log.js';
 import { NDJSON } from './answer.js';
 import { instancePace } from './pace.js';
 import { uriRules } from './media_uris.js';
+import { runsRouteOf, runsRoutes } from './runs/routes.js';
 import { isTracesPath, tracesRoute } from './traces_route.js';
 import { localTraces, tracesOptions } from './trace_backend.js';
 
-const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors', 'store', 'allowedHosts', 'traces'];
+const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors', 'store', 'allowedHosts', 'runs', 'judgeCallsPerMinute', 'traces'];
 const ROUTES = {
   '/healthz': ['GET', 'HEAD'],
   '/v1/metrics': ['GET', 'HEAD'],
@@ -40,17 +41,22 @@ const BODY_TYPES = {
  * one object per request: method, path without its query, status, ms, code; never a header or a
  * body), `cors` (origins whose pages may call), `allowedHosts` (the names the Host header may
  * give, `*` or unset: any; docs/security.md), `store` (a Store: the handler's `evalSets` is then
- * an eval-set manager over it, for routes mounted beside these).
+ * an eval-set manager over it, for routes mounted beside these), `runs` (the job API's keeper:
+ * localRuns({dir}) or the Workers deployment's; docs/runs.md), `judgeCallsPerMinute` (the
+ * judge key's budget every run shares).
  */
 export function createHandler(options = {}) {
   const server = serverOf(options);
   const evaluate = evaluateRoute(server);
   const traces = tracesRoute(server, server.traces);
   const logFor = requestLog(server.log, server.redact);
+  const runs = typeof options.runs === 'function' ? options.runs(server) : null;
+  const runsRoute = runsRoutes(server);
   handle.evalSets = server.evalSets;
+  handle.runs = runs;
   return handle;
 
-  async function handle(request, env) {
+  async function handle(request, env, ctx) {
     let url = null;
     try {
       url = new URL(request.url);
@@ -62,7 +68,7 @@ export function createHandler(options = {}) {
     let code;
     try {
       if (url === null) throw new HttpError(400, 'bad_request', '', 'the request URL is not one');
-      response = await route(request, url, entry, env);
+      response = await route(request, url, entry, env, ctx);
     } catch (e) {
       const err = failure(e, request);
       code = err.code;
@@ -81,13 +87,14 @@ export function createHandler(options = {}) {
     return e instanceof HttpError ? e : server.internal(e);
   }
 
-  async function route(request, url, entry, env) {
+  async function route(request, url, entry, env, ctx) {
     const refused = refusalOf(fetchHeaders(request), server.policy);
     if (refused !== null) throw new HttpError(refused.status, refused.code, '', refused.message);
     if (isTracesPath(url.pathname)) return traces(request, url, env, deadlineIn(server.limits.bodyTimeoutMs));
-    const methods = ROUTES[url.pathname];
-    if (methods === undefined || !Object.hasOwn(ROUTES, url.pathname)) {
-      throw new HttpError(404, 'not_found', '', `no route ${url.pathname} (routes: ${Object.keys(ROUTES).join(', ')})`);
+    const runsWhere = runsRouteOf(url.pathname);
+    const methods = runsWhere?.methods ?? (Object.hasOwn(ROUTES, url.pathname) ? ROUTES[url.pathname] : undefined);
+    if (methods === undefined) {
+      throw new HttpError(404, 'not_found', '', `no route ${url.pathname} (routes: ${[...Object.keys(ROUTES), '/v1/runs'].join(', ')})`);
     }
     if (request.method === 'OPTIONS' && server.cors !== null) return preflight(methods);
     if (!methods.includes(request.method)) {
@@ -95,6 +102,7 @@ export function createHandler(options = {}) {
     }
     if (url.pathname === '/healthz') return json(200, { ok: true, version: coreVersion() }, server.redact);
     if (server.token !== null) await checkToken(request, server.token);
+    if (runsWhere !== null) return runsRoute(request, url, runsWhere, runs?.backend(env, ctx) ?? null, entry);
     if (Object.hasOwn(BODY_TYPES, url.pathname)) {
       const wrongType = bodyTypeRefusal(fetchHeaders(request), BODY_TYPES[url.pathname]);
       if (wrongType !== null) throw new HttpError(wrongType.status, wrongType.code, '', wrongType.message);
@@ -129,6 +137,10 @@ function serverOf(options) {
     if (rest.media === true) mediaRules = uriRules(mediaUris ?? [], 'judge.mediaUris');
     judge = rest;
   }
+  const perMinute = options.judgeCallsPerMinute ?? null;
+  if (perMinute !== null && !(Number.isSafeInteger(perMinute) && perMinute >= 1)) {
+    throw new EvalError('config', 'judgeCallsPerMinute', 'createHandler: judgeCallsPerMinute must be a whole number of at least 1 (calls a minute)');
+  }
   const redact = redactor(secretsOf(options));
   const cors = corsOf(options.cors);
   const server = {
@@ -138,6 +150,7 @@ function serverOf(options) {
     redact,
     cors,
     agents: agentsOf(options.agents),
+    judgeCallsPerMinute: perMinute,
     token: typeof options.token === 'string' && options.token !== '' ? options.token : null,
     log: typeof options.log === 'function' ? options.log : null,
     policy: { hosts: hostsOf(options.allowedHosts), origins: cors ?? [] },

@@ -14,6 +14,7 @@ export { kvStore, r2Store } from '../store/workers.js';
 export { evalSetsManager } from '../store/manager.js';
 export { devUiRoutes } from './devui.js';
 export { devUiMiddleware, startDevUi } from './devtools.js';
+export { localRuns } from './runs/local.js';
 
 /** The process environment: `Deno.env` (needs --allow-env) or `process.env`. */
 function hostEnv() {

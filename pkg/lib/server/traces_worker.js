@@ -6,11 +6,8 @@
 //
 //   export { default, TraceSessions } from 'evalcore/server/traces';
 //   # wrangler.toml: [[durable_objects.bindings]] name = "EVALCORE_TRACES", class_name = "TraceSessions"
-import wasmModule from '../../wasm/evalcore_core_bg.wasm';
-import tracesModule from '../../wasm-traces/evalcore_traces_bg.wasm';
-import { createGlue } from '../../wasm-traces/evalcore_traces_factory.js';
-import { initSync } from '../../web.js';
-import { initTraces, setTracesSource } from '../traces.js';
+// First: worker.js sets up the main module and the extras module (the trace import).
+export { default } from './worker.js';
 import { EvalError } from '../errors.js';
 import { optionsFromEnv, resolveLimits } from './config.js';
 import { instancePace } from './pace.js';
@@ -19,11 +16,6 @@ import { checkedStore } from '../store/store.js';
 import { tracesOptions } from './trace_backend.js';
 import { traceAssembler } from './trace_sessions.js';
 import { getRecord, listRecords, sessionScorer } from './trace_results.js';
-
-initSync(wasmModule);
-setTracesSource(null, createGlue);
-
-export { default } from './worker.js';
 
 /** A Durable Object's storage values are at most 128 KiB: a batch is kept in pieces. */
 const PIECE = 120 * 1024;
@@ -155,10 +147,7 @@ export class TraceSessions {
       score: sessionScorer({ store: this.store, config: tracing.config, judgeFor: () => pace.judgeFor(null).judge }),
       log: options.log ?? ((e) => console.error(JSON.stringify({ evalcore: 'traces', ...e }))),
     });
-    this.ready = state.blockConcurrencyWhile(async () => {
-      await initTraces(tracesModule);
-      await this.assembler.recover();
-    });
+    this.ready = state.blockConcurrencyWhile(() => this.assembler.recover());
   }
 
   async fetch(request) {

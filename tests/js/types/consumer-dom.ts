@@ -25,6 +25,15 @@ const viaWorker: Promise<Response> = server.fetch(new Request('http://127.0.0.1/
 const judged: boolean = metricsInfo().some((m) => m.needs_judge);
 void [answered, viaWorker, judged];
 
+// Runs kept in a folder (evalcore serve --runs_dir), and a run's status as the API answers it.
+import { localRuns } from 'evalcore/server';
+import type { RunStatus } from 'evalcore/server';
+const withRuns = createHandler({ runs: localRuns({ dir: 'runs', maxAttempts: 2 }), judgeCallsPerMinute: 600, limits: { maxRunCases: 500, runConcurrency: 4 } });
+const runStatus = (v: RunStatus): string => `${v.id} ${v.status} ${v.counts.scored}/${v.counts.cases}`;
+void [withRuns.runs, runStatus];
+// @ts-expect-error localRuns needs its folder
+localRuns({});
+
 // Eval-set management: a manager over any Store; the handler exposes one for its `store`.
 import { evalSetsManager, fsStore, kvStore, memoryStore, r2Store } from 'evalcore/server';
 import type { EvalSetsManager, KvNamespaceLike, R2BucketLike, Store } from 'evalcore/server';

@@ -269,7 +269,7 @@ const badLabel: JudgeLabels = { kind: 'evalcore.labels', version: 1, labels: [{ 
 void worst; void gate; void reports; void flagged; void trend; void calibrationText; void badLabel;
 
 // Traces: OTLP in (text, bytes, objects, several at once), ADK sessions out.
-import { initTraces, loadTraces, tracesToEvalSet } from 'evalcore';
+import { initExtras, initTraces, loadTraces, tracesToEvalSet } from 'evalcore';
 import type { LoadedTraces, TraceMissing, TraceSession, TraceSpan } from 'evalcore';
 const loadedTraces: LoadedTraces = loadTraces(['{"resourceSpans": []}', new Uint8Array(0)], { sessionIds: ['s'] });
 const session: TraceSession | undefined = loadedTraces.sessions[0];
@@ -286,7 +286,8 @@ const scoredTraces = evaluate({ traces: loadedTraces, config: { criteria: { safe
 scoredTraces.then((r) => { const unmatched: string[] = r.traces.unmatched_cases; void unmatched; });
 // @ts-expect-error evaluate({ traces }) runs no agent
 evaluate({ traces: loadedTraces, agent: async () => 'x' });
-void gaps; void setText; void tracesReady; void addedIds; void traceSpans;
+const extrasReady: Promise<void> = initExtras(new Uint8Array(0));
+void gaps; void setText; void tracesReady; void addedIds; void traceSpans; void extrasReady;
 
 // agents-cli: datasets read and written, its config as loadEvalConfig takes it.
 import { loadEvaluationDataset, toEvaluationDataset } from 'evalcore';
