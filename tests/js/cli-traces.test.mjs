@@ -129,6 +129,7 @@ describe('eval --traces', () => {
   test('agent flags are refused; --session without --traces too', () => {
     for (const [args, pattern] of [
       [['eval', '--traces', trace('adk-py-v1.otlp.jsonl'), '--num_runs', '2'], /--num_runs is for agent runs/],
+      [['eval', '--traces', trace('adk-py-v1.otlp.jsonl'), '--detach'], /--detach is for agent runs/],
       [['eval', 'agent.mjs', 'x.evalset.json', '--session', 's'], /--session needs --traces/],
       [['eval', '--traces', trace('adk-py-v1.otlp.jsonl'), '--session', 'nope', '--no_save'], /the traces have no session "nope"/],
     ]) {

@@ -14,7 +14,7 @@ import { parseSelectors } from './selectors.js';
 import { warningLines } from './traces.js';
 
 const COMMAND = 'eval';
-const AGENT_FLAGS = ['num_runs', 'agent_timeout', 'remote', 'shards', 'log_level'];
+const AGENT_FLAGS = ['num_runs', 'agent_timeout', 'remote', 'shards', 'log_level', 'detach', 'actual', 'server_agent', 'idempotency_key'];
 const TOO_MANY = 10;
 
 /** The arguments split into trace files (by their content) and eval sets. */
