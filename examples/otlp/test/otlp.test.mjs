@@ -40,11 +40,18 @@ before(async () => {
 });
 after(() => server?.kill());
 
-/** A provider exporting through `exporter` in batches, with every export's result kept. */
+/**
+ * A provider exporting through `exporter` in batches, with every export's result kept (`settled()`
+ * waits for them all: forceFlush does not wait for an export its timer started before it).
+ */
 function tracing(exporter) {
   const results = [];
+  const exports = [];
   const send = exporter.export.bind(exporter);
-  exporter.export = (spans, done) => send(spans, (r) => { results.push(r); done(r); });
+  exporter.export = (spans, done) => {
+    exports.push(new Promise((resolve) => send(spans, (r) => { results.push(r); done(r); resolve(); })));
+  };
+  results.settled = () => Promise.all(exports);
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'dice_app' }),
     spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 50, maxExportBatchSize: 3 })],
@@ -77,6 +84,7 @@ for (const [label, make] of kinds) {
     const turn = conversation(provider.getTracer('dice'), sessionId);
     const runs = [await turn('Roll a 20-sided die.'), await turn('Thanks! Hello again.')];
     await provider.forceFlush();
+    await results.settled();
     assert.ok(results.length >= 2, 'the spans went out in several requests');
     assert.ok(results.every((r) => r.code === 0), JSON.stringify(results.map((r) => r.error?.message)));
 
