@@ -3,7 +3,7 @@
 // with their intervals, regressed cases with their reasons, the rest collapsed), JUnit XML with
 // the numbers as properties, and GitHub Actions annotations. Nothing here computes a statistic:
 // every number is the core's.
-import { escapeXmlAttr, escapeXmlText } from './reports.js';
+import { escapeXmlAttr, escapeXmlText } from './xml.js';
 
 const CHANGES = ['regressed', 'improved', 'not_comparable', 'added', 'removed', 'unchanged'];
 

@@ -6,24 +6,13 @@ import {
   invocationLines, invocationView, isObject, metricLine, toolCalls, unevaluated,
 } from './results_view.js';
 import { runHealth } from './health.js';
+import { escapeXmlAttr, escapeXmlText } from './xml.js';
 
+export { escapeXmlAttr, escapeXmlText } from './xml.js';
 export { contentText, explainCase, formatScore, formatToolCall, groupResults, invocationLines, invocationView, runHealth, toolCalls };
 
 // ---------------------------------------------------------------------------------------------
 // JUnit XML
-
-// XML 1.0 cannot carry these at all, not even as character references: written as `\uXXXX`.
-const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const visible = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
-export function escapeXmlText(s) {
-  return String(s).replace(XML_INVALID, visible).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-export function escapeXmlAttr(s) {
-  return escapeXmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;')
-    .replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
-}
 
 const attrs = (o) => Object.entries(o).filter(([, v]) => v !== undefined && v !== null)
   .map(([k, v]) => ` ${k}="${escapeXmlAttr(v)}"`).join('');

@@ -102,7 +102,7 @@ test('npm pack ships exactly the package files, and writes nothing into pkg/', (
     'lib/server/traces_route.js', 'lib/server/trace_backend.js', 'lib/server/trace_sessions.js', 'lib/server/trace_results.js',
     'lib/server/traces_worker.js', 'lib/traces_eval.js', 'lib/shard_wire.js',
     'lib/shards.js', 'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing.js',
-    'lib/traces.js', 'lib/wire.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts', 'starter/agent.mjs',
+    'lib/traces.js', 'lib/wire.js', 'lib/xml.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts', 'starter/agent.mjs',
     'starter/evals/test_config.json', 'starter/evals/weather.evalset.json', 'starter/evals/weather.test.mjs', 'testing.d.ts',
     'wasm-extras/evalcore_extras_bg.wasm', 'wasm-extras/evalcore_extras_factory.js',
     'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
