@@ -392,6 +392,7 @@ export interface EvaluateArgs<Custom extends string = never> {
  */
 export declare function evaluate<Custom extends string = never>(args: EvaluateArgs<Custom>): Promise<EvalSetResult>;
 export declare function evaluate<Custom extends string = never>(args: EvaluateRecordedArgs<Custom>): Promise<EvalSetResult>;
+export declare function evaluate<Custom extends string = never>(args: EvaluateTracesArgs<Custom>): Promise<EvalSetResult & { traces: TracesReport }>;
 
 /** Every judge call `evaluateInvocations(args)` would make, without sending any. */
 export declare function planJudgeCalls<Custom extends string = never>(args: EvaluateInvocationsArgs<Custom>): Promise<JudgePlan>;
@@ -453,6 +454,10 @@ export type TraceInput = string | Uint8Array | ArrayBuffer | JsonObject;
 export interface LoadTracesOptions {
   /** Keep only these sessions. */
   sessionIds?: string[];
+  /** Read only the spans and log records of these traces (ids in hex). */
+  traceIds?: string[];
+  /** Give each session `timelines`: each invocation's spans (name, kind of work, times, parent). */
+  timeline?: boolean;
 }
 
 /**
@@ -476,17 +481,72 @@ export declare function initTraces(source?: unknown): Promise<void>;
  */
 export declare function loadTraces(input: TraceInput | TraceInput[], options?: LoadTracesOptions): LoadedTraces;
 
-export interface TracesToEvalSetOptions extends LoadTracesOptions {
-  evalSetId: string;
+/** `evalSetId`, `addTo` or both (then they must name the same set). */
+export type TracesToEvalSetOptions = {
+  /** Keep only these sessions. */
+  sessionIds?: string[];
   /** Also return the set as ADK writes `<id>.evalset.json` (numbers exactly as recorded). */
   text?: boolean;
-}
+} & (
+  | {
+    /** The new set's id; with `addTo`, the existing set's id (it must match). */
+    evalSetId: string;
+    /** An existing eval set file's text: the sessions are added to it as cases; ids it has are skipped. */
+    addTo?: string;
+  }
+  | { evalSetId?: string; addTo: string }
+);
 
-/** Each recorded session as an eval case (id = session id) whose conversation is what it did. */
+/**
+ * Each recorded session as an eval case (id = session id) whose conversation is what it did;
+ * `added` / `skipped` name the cases made and those already in `addTo`.
+ */
 export declare function tracesToEvalSet(
   input: TraceInput | TraceInput[],
   options: TracesToEvalSetOptions,
-): { evalSet: EvalSet; warnings: LoadedTraces['warnings']; text?: string };
+): { evalSet: EvalSet; warnings: LoadedTraces['warnings']; added: string[]; skipped: string[]; text?: string };
+
+/**
+ * evaluate() over recorded sessions instead of an agent: against the eval cases they match (a
+ * session's id as eval id, else the case whose user turns it repeats; several sessions of one case
+ * are its runs), or without `evalSet` each session its own case, scored by the metrics that need
+ * no expected invocation. The result's `traces` says what matched and what did not.
+ */
+export interface EvaluateTracesArgs<Custom extends string = never> {
+  /** What loadTraces reads, or its result. */
+  traces: TraceInput | TraceInput[] | LoadedTraces;
+  evalSet?: EvalSet | JsonInput | null;
+  /** The result's eval set id without an eval set (default "traces"). */
+  evalSetId?: string;
+  /** Only these recorded sessions. */
+  sessionIds?: string[];
+  /** Only these cases of the eval set. */
+  evalIds?: string[];
+  agent?: undefined;
+  actual?: undefined;
+  config?: ConfigArg<NoInfer<Custom>> | null;
+  judge?: Judge;
+  customMetrics?: Record<Custom, CustomMetric>;
+  concurrency?: number;
+  appName?: string;
+  signal?: AbortSignalLike;
+  onProgress?: (p: Progress) => void;
+  onCaseResult?: (r: EvalCaseResult) => void;
+  includeInvocations?: boolean;
+  perInvocation?: boolean;
+  efficiencyMetrics?: boolean;
+  explain?: boolean;
+  strict?: boolean;
+}
+
+/** What matched in evaluate({ traces }). */
+export interface TracesReport {
+  sessions: number;
+  matched: { session_id: string; eval_id: string; by: "eval_id" | "user_turns"; run: number }[];
+  unmatched_sessions: { session_id: string; invocations: number }[];
+  unmatched_cases: string[];
+  warnings: LoadedTraces['warnings'];
+}
 
 
 /** An agents-cli EvaluationDataset (the Gemini platform evaluation SDK's shape). */
@@ -605,8 +665,14 @@ export declare function rouge1Spans(candidate: string, reference: string): {
 };
 
 export interface EvaluateInvocationsArgs<Custom extends string = never> {
-  /** The expected case (conversation or conversation_scenario). */
-  evalCase: EvalCase | JsonInput;
+  /** The expected case (conversation or conversation_scenario); may be left out with `session`. */
+  evalCase?: EvalCase | JsonInput;
+  /**
+   * The recorded session the invocations come from: it names the result's session and user;
+   * without `evalCase` it is the case (eval id = session id), scored by the metrics that need no
+   * expected invocation (the others NOT_EVALUATED, missing_expected).
+   */
+  session?: { session_id: string; user_id?: string; app_name?: string };
   /** What the agent did, one invocation per turn. */
   actual: Invocation[] | JsonInput;
   /** As loadEvalConfig takes it; absent or null gives ADK's default criteria. */

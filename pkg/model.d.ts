@@ -597,6 +597,37 @@ export type Skipped = {
 };
 
 /**
+ * What `traceIndex` returns.
+ */
+export type TraceIndex = {
+  /**
+   * In the order the traces first appear in the batch.
+   */
+  traces: Array<TraceIndexEntry>,
+  warnings: Array<TraceWarning>,
+};
+
+/**
+ * One trace in a batch.
+ */
+export type TraceIndexEntry = {
+  /**
+   * Hex, as OTLP/JSON writes it.
+   */
+  trace_id: string,
+  /**
+   * The session a span of this batch names (the keys every source's session comes from).
+   */
+  session_id?: string,
+  spans: number,
+  logs: number,
+  /**
+   * A span of the trace without a parent is in the batch (it ends last: the trace is complete).
+   */
+  root: boolean,
+};
+
+/**
  * A part of an invocation the trace did not carry; metrics that read it are NOT_EVALUATED.
  */
 export type TraceMissing = {
@@ -633,6 +664,43 @@ export type TraceSession = {
    * Present when the trace lacks something a metric reads.
    */
   missing?: Array<TraceMissing>,
+  /**
+   * With `{timeline: true}`: each invocation's spans (same order as `invocations`).
+   */
+  timelines?: Array<Array<TraceSpan>>,
+};
+
+/**
+ * One span of an invocation.
+ */
+export type TraceSpan = {
+  name: string,
+  /**
+   * `invocation`, `agent`, `model` (counted as model time), `tool` (tool time, unless a
+   * model runs inside it), `other` (framework work: a request, ADK's `call_llm` wrapper).
+   */
+  kind: "invocation" | "agent" | "model" | "tool" | "other",
+  /**
+   * Milliseconds from the invocation's start (microsecond precision).
+   */
+  start_ms: number,
+  end_ms: number,
+  /**
+   * Index of the parent span in the same list; absent for the invocation's own span.
+   */
+  parent?: number,
+  /**
+   * The agent the span ran in (`gen_ai.agent.name` on it or its nearest agent span).
+   */
+  agent?: string,
+  /**
+   * The tool's name, or the model's.
+   */
+  detail?: string,
+  /**
+   * The span's status is ERROR.
+   */
+  error?: boolean,
 };
 
 /**

@@ -1,7 +1,7 @@
 // Types of `evalcore/server`: the evaluation endpoint as a fetch handler (workerd, Deno, Node).
 // Uses the Fetch API's global Request / Response types (DOM lib, @types/node, Deno, workers-types).
 
-import type { Agent, EvalCase, EvalCaseResult, EvalSet, EvalSetResult, Judge, MetricInfo } from './index.js';
+import type { Agent, CustomMetric, EvalCase, EvalCaseResult, EvalSet, EvalSetResult, Judge, JsonObject, MetricInfo } from './index.js';
 
 export type { MetricInfo };
 
@@ -29,6 +29,16 @@ export interface ServerLimits {
   maxAnswerBytes?: number;
   /** Time a client has to send its body (an ndjson request: its first line), in ms (default 60000; EVALCORE_BODY_TIMEOUT_MS). 408 body_timeout. */
   bodyTimeoutMs?: number;
+  /** /v1/traces: a request body once decompressed (default 32 MiB; EVALCORE_MAX_TRACE_BYTES). 413 too_large. */
+  maxTraceBytes?: number;
+  /** /v1/traces: spans and log records one session may hold (default 10000; EVALCORE_MAX_SESSION_SPANS). partialSuccess. */
+  maxSessionSpans?: number;
+  /** /v1/traces: sessions held awaiting scoring (default 1000; EVALCORE_MAX_TRACE_SESSIONS). partialSuccess, or 429 traces_full. */
+  maxTraceSessions?: number;
+  /** /v1/traces: bytes of requests held (default 256 MiB; EVALCORE_MAX_HELD_TRACE_BYTES). 429 traces_full. */
+  maxHeldTraceBytes?: number;
+  /** /v1/traces: how long a session is quiet before it is scored, in ms (default 300000; EVALCORE_TRACE_IDLE_MS). */
+  traceIdleMs?: number;
   /** Eval cases of one run (POST /v1/runs; default 10000; EVALCORE_MAX_RUN_CASES). 413 too_many_cases. */
   maxRunCases?: number;
   /** Bytes of a run's request body (default 64 MiB; EVALCORE_MAX_RUN_BODY_BYTES). 413 too_large. */
@@ -37,6 +47,16 @@ export interface ServerLimits {
   runConcurrency?: number;
   /** Node: runs not yet ended kept at once (default 16; EVALCORE_MAX_ACTIVE_RUNS). 429 too_many_runs. */
   maxActiveRuns?: number;
+}
+
+/** What /v1/traces scores recorded sessions with (docs/traces.md, "Online"). */
+export interface TracesOptions {
+  /** The eval config (reference-free criteria; EVALCORE_TRACES_CONFIG); default none: only the efficiency figures. */
+  config?: JsonObject | null;
+  /** Custom metrics named in `config`. */
+  customMetrics?: Record<string, CustomMetric>;
+  /** Where session records go (default: the handler's `store`, else memory). */
+  store?: Store | null;
 }
 
 export declare const DEFAULT_LIMITS: Readonly<Required<ServerLimits>>;
@@ -66,6 +86,8 @@ export interface HandlerOptions {
   allowedHosts?: string | string[];
   /** Storage for eval sets and results: the handler's `evalSets` is a manager over it. */
   store?: Store | null;
+  /** How /v1/traces scores the sessions it receives, and where their records go. */
+  traces?: TracesOptions;
   /** One entry per request (a stream's when it ends; 499 client_closed when the client left); the path without its query or a known secret; never a header, a body or a key. */
   log?: (entry: { method: string; path: string; status: number; ms: number; code?: string }) => void;
   /** Who keeps runs (the job API under /v1/runs, docs/runs.md): `localRuns({dir})` on Node; the module worker keeps them in its bindings. */
@@ -112,7 +134,7 @@ export type FetchHandler = (request: Request, env?: unknown, ctx?: unknown) => P
 /** The handler createHandler returns: `evalSets` is the manager over `options.store` (null without one); `runs` what `options.runs` made (null without). */
 export type EvalHandler = FetchHandler & { readonly evalSets: EvalSetsManager | null; readonly runs: ReturnType<RunsKeeper> | null };
 
-/** POST /v1/evaluate, POST /v1/validate, GET /v1/metrics, GET /healthz; with `runs`, the job API under /v1/runs. */
+/** POST /v1/evaluate, POST /v1/validate, GET /v1/metrics, GET /healthz; with `runs`, the job API under /v1/runs; POST /v1/traces, POST /v1/logs, GET /v1/traces/sessions[/<id>], POST /v1/traces/flush. */
 export declare function createHandler(options?: HandlerOptions): EvalHandler;
 
 /** createHandler's options from EVALCORE_* variables and the provider key variables. */
@@ -250,3 +272,14 @@ export declare function startDevUi(options: {
   allowedHosts?: string[];
   log?: (line: string) => void;
 }): Promise<{ url: string; server: unknown; handle: (request: Request) => Promise<Response | null>; stop(): Promise<void> }>;
+
+/**
+ * `evalcore/server/traces` (workerd): the Durable Object that holds /v1/traces' sessions on
+ * Workers; bind it as EVALCORE_TRACES. Records go to EVALCORE_TRACES_R2 / EVALCORE_TRACES_KV when
+ * bound, else to its own storage.
+ */
+export declare class TraceSessions {
+  constructor(state: unknown, env: Record<string, unknown>);
+  fetch(request: Request): Promise<Response>;
+  alarm(): Promise<void>;
+}

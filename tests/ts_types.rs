@@ -267,6 +267,7 @@ mod model {
         c.visit::<JudgePlan>();
         c.visit::<evalcore::run::client::JudgeOption>();
         c.visit::<evalcore::traces::Loaded>();
+        c.visit::<evalcore::traces::index::Index>();
         let mut out = String::from(
             "// Generated from the Rust core's schema types by tests/ts_types.rs (ts-rs; scripts/build.sh\n\
              // writes it, `cargo test` fails when it is stale). Do not edit: change src/schema/ instead.\n\

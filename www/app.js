@@ -10,7 +10,7 @@ import { histogramCard, statusBar } from './charts.js';
 import { caseView, badge } from './case.js';
 import { rescorePanel } from './rescore.js';
 import { editView, promote } from './edit.js';
-import { errorText, readFile, droppedFiles, urlFiles, runResults } from './open.js';
+import { errorText, readFile, droppedFiles, urlFiles, runResults, sniffTraces } from './open.js';
 
 const state = {
   files: [],      // {name, kind: 'result'|'evalset'|'config'|'error', value?, error?, warnings?}
@@ -42,7 +42,7 @@ async function openFiles(list) {
     let entry;
     try {
       const bytes = new Uint8Array(await f.arrayBuffer());
-      entry = await labelsEntry(name, bytes) ?? await readEntry(name, bytes);
+      entry = await labelsEntry(name, bytes) ?? await tracesEntry(name, bytes) ?? await readEntry(name, bytes);
     } catch (e) {
       entry = { name, kind: 'error', error: errorText(e) };
     }
@@ -116,6 +116,21 @@ async function labelsEntry(name, bytes) {
   return { name, kind: 'labels', count: labels.openLabels(bytes) };
 }
 
+/** A trace file read by the trace import (traces.js and its module load with the first one), or null. */
+async function tracesEntry(name, bytes) {
+  if (!sniffTraces(name, bytes)) return null;
+  return (await import('./traces.js')).tracesEntry(api, name, bytes);
+}
+
+/** The Traces view: the trace files' sessions and timelines; their sessions can become an eval set. */
+function tracesRoute() {
+  const files = state.files.filter((f) => f.kind === 'traces');
+  return lazyView(async () => (await import('./traces.js')).tracesView(api, files, (name, evalSet) => {
+    state.files.push({ name, kind: 'evalset', value: evalSet });
+    location.hash = `#edit/${state.files.length - 1}`;
+  }));
+}
+
 /** The loaded results of a run key (a result file, or `set:<id>` for all of an eval set's). */
 function resultsOf(key) {
   if (key === null || key === undefined) return [];
@@ -123,7 +138,6 @@ function resultsOf(key) {
   return state.files[Number(key)]?.kind === 'result' ? [state.files[Number(key)].value] : [];
 }
 
-/** A view made by a module loaded on first use: a placeholder, filled when it is there. */
 /**
  * A view module whose numbers come from the package's extras module (comparison statistics,
  * calibration): both loaded on first use, so the empty page fetches neither.
@@ -133,6 +147,7 @@ async function withExtras(view) {
   return m;
 }
 
+/** A view made by a module loaded on first use: a placeholder, filled when it is there. */
 function lazyView(load) {
   const holder = h('div', { class: 'lazy' }, h('p', { class: 'muted' }, 'Loading…'));
   load().then((el) => fill(holder, el)).catch((e) => {
@@ -212,7 +227,7 @@ function filesView() {
 }
 
 function kindText(f) {
-  const kind = { result: 'result', evalset: 'eval set', config: 'config', labels: 'labels', error: 'error' }[f.kind];
+  const kind = { result: 'result', evalset: 'eval set', config: 'config', labels: 'labels', traces: 'traces', error: 'error' }[f.kind];
   const n = f.warnings?.length ?? 0;
   return n ? [kind, h('div', { class: 'warn' }, `loaded with ${n} warning${n === 1 ? '' : 's'}`)] : kind;
 }
@@ -225,6 +240,7 @@ function describeFile(f) {
         '\n', `${' '.repeat(x.caret)}^ line ${x.line}, column ${x.column}`) : null);
   }
   if (f.kind === 'labels') return `${f.count} label${f.count === 1 ? '' : 's'} of judged verdicts (see Labels)`;
+  if (f.kind === 'traces') return h('a', { href: '#traces' }, `${f.value.sessions.length} recorded session${f.value.sessions.length === 1 ? '' : 's'}, ${f.value.sessions.reduce((a, x) => a + x.invocations.length, 0)} invocations (see Traces)`);
   if (f.kind === 'result') {
     const label = labelOf(f.value);
     return [label ? [h('strong', { class: 'run-label' }, label), ': '] : null,
@@ -488,8 +504,8 @@ function currentRoute() {
   const hash = location.hash.slice(1);
   if (hash.startsWith('case/')) return { view: 'case', id: decodeURIComponent(hash.slice(5)) };
   if (hash.startsWith('edit/')) return { view: 'edit', index: Number(hash.slice(5)) };
-  if (['files', 'compare', 'run', 'trend', 'labels'].includes(hash)) return { view: hash };
-  return { view: resultFiles().length ? 'run' : 'files' };
+  if (['files', 'compare', 'run', 'trend', 'labels', 'traces'].includes(hash)) return { view: hash };
+  return { view: resultFiles().length ? 'run' : state.files.some((f) => f.kind === 'traces') ? 'traces' : 'files' };
 }
 
 function render(refocus) {
@@ -503,7 +519,7 @@ function render(refocus) {
     const file = r.view === 'edit' ? state.files[r.index] : null;
     view = r.view === 'edit' ? (file && file.kind === 'evalset' ? editView(api, file) : h('p', null, 'No such eval set.'))
       : r.view === 'case' ? caseRoute(r.id) : r.view === 'compare' ? compareView() : r.view === 'files' ? filesView()
-        : r.view === 'trend' ? trendView() : r.view === 'labels' ? labelsRoute() : runView();
+        : r.view === 'trend' ? trendView() : r.view === 'labels' ? labelsRoute() : r.view === 'traces' ? tracesRoute() : runView();
   } catch (e) {
     const t = errorText(e);
     view = h('div', { class: 'err' }, h('code', null, t.code), t.path ? [' at ', h('code', null, t.path)] : null, `: ${t.message}`);
@@ -521,7 +537,7 @@ function wire() {
   const folder = document.getElementById('open-folder');
   pick.addEventListener('change', () => { openFiles(pick.files); pick.value = ''; });
   folder.addEventListener('change', () => {
-    openFiles([...folder.files].filter((f) => f.name.endsWith('.json')));
+    openFiles([...folder.files].filter((f) => /\.(json|jsonl|pb)$/.test(f.name)));
     folder.value = '';
   });
   document.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dropping'); });

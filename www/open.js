@@ -7,6 +7,18 @@ export const errorText = (e) => (e && (e.name === 'EvalError' || (typeof e.code 
   ? { code: e.code, path: e.path ?? '', message: e.message }
   : { code: 'error', path: '', message: String(e && e.message ? e.message : e) });
 
+/**
+ * Whether a file holds OpenTelemetry traces (opened by the trace import, loaded then): OTLP/JSON
+ * or JSON lines whose first key is an OTLP request's, or protobuf bytes (not text, first byte
+ * 0x0a: a resource's field). Looks at the first 4 KiB only.
+ */
+export function sniffTraces(name, bytes) {
+  const head = bytes.subarray(0, 4096);
+  const text = new TextDecoder().decode(head);
+  if (/^\uFEFF?\s*\{\s*"(resourceSpans|resourceLogs|resource_spans|resource_logs)"/.test(text)) return true;
+  return head[0] === 0x0a && head.some((x) => x < 0x09 || (x > 0x0d && x < 0x20)) && !/\.json$/i.test(name);
+}
+
 /** Which loader to try first, from the file name (every loader is still tried). */
 function order(name) {
   const n = name.toLowerCase();

@@ -101,6 +101,18 @@ export async function evaluateRecorded(args) {
   const fn = 'evaluate';
   const { set, cases } = recordedCases(args, fn);
   strictBefore(args, fn);
+  const jobs = cases.map((c) => ({ evalId: c.evalCase.eval_id, input: { evalCase: c.evalCase, actual: c.actual } }));
+  return strictAfter(args, await scoreJobs(set, jobs, args, fn), fn);
+}
+
+/**
+ * Scores recorded jobs (`[{evalId, input: {evalCase?, session?, actual, missing?}, run?, result?}]`:
+ * evaluateInvocations' arguments, or a `result` made already) as one run: `args.concurrency` at a
+ * time, the run's options (config, judge, customMetrics, signal, listeners, detail switches), the
+ * results in the jobs' order, judge counters summed. `caseError(e, job)` may turn a failure of one
+ * job into its result (else the run stops, the results so far on the error as `partialResult`).
+ */
+export async function scoreJobs(set, jobs, args, fn, caseError = null) {
   const { config, judge, signal, onProgress, onCaseResult, customMetrics, includeInvocations, perInvocation, efficiencyMetrics, explain } = args;
   const concurrency = args.concurrency ?? 4;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -108,13 +120,13 @@ export async function evaluateRecorded(args) {
   }
   if (judge?.cassette?.path !== undefined) {
     // Each case is its own core call: one cassette file written by each would lose entries.
-    throw new EvalError('unsupported', '$.judge.cassette.path', `${fn}: with actual, give the cassette as judge.cassette.entries (read the file yourself); a cassette path is read and written by agent runs only`);
+    throw new EvalError('unsupported', '$.judge.cassette.path', `${fn}: with recorded invocations, give the cassette as judge.cassette.entries (read the file yourself); a cassette path is read and written by agent runs only`);
   }
-  const results = new Array(cases.length);
-  const tally = { casesDone: 0, casesTotal: cases.length, passed: 0, failed: 0, notEvaluated: 0 };
+  const results = new Array(jobs.length);
+  const tally = { casesDone: 0, casesTotal: jobs.length, passed: 0, failed: 0, notEvaluated: 0 };
   // With a judge, the run's judge counters: every case's, summed (as one agent run counts them).
   let judgeStats = judge === undefined || judge === null ? null : addJudgeStats(null, null);
-  const onJudgeStats = judgeStats === null ? undefined : (s) => { judgeStats = addJudgeStats(judgeStats, s); };
+  const onJudgeStats = judgeStats === null ? undefined : (st) => { judgeStats = addJudgeStats(judgeStats, st); };
   // A listener that throws never stops the run; what it threw is reported at the end.
   const listenerErrors = [];
   const safe = (f, v) => {
@@ -128,33 +140,43 @@ export async function evaluateRecorded(args) {
   progress('start', null);
   let next = 0;
   let stopped = false;
+  const scoreOne = async (job) => {
+    if (job.result !== undefined) return job.result;
+    try {
+      return await evaluateInvocations({
+        ...job.input, config, judge, customMetrics, evalSetId: set.eval_set_id, signal,
+        includeInvocations, perInvocation, efficiencyMetrics, explain, onJudgeStats,
+      });
+    } catch (e) {
+      if (caseError === null || signal?.aborted) throw e;
+      return caseError(e, job);
+    }
+  };
   const worker = async () => {
-    while (next < cases.length && !stopped) {
+    while (next < jobs.length && !stopped) {
       if (signal?.aborted) return;
       const i = next++;
-      const c = cases[i];
       let r;
       try {
-        r = await evaluateInvocations({
-          evalCase: c.evalCase, actual: c.actual, config, judge, customMetrics, evalSetId: set.eval_set_id, signal,
-          includeInvocations, perInvocation, efficiencyMetrics, explain, onJudgeStats,
-        });
+        r = await scoreOne(jobs[i]);
       } catch (e) {
         stopped = true;
         throw e;
       }
+      if (jobs[i].run !== undefined) r.run = jobs[i].run;
       results[i] = r;
       tally.casesDone++;
       if (r.final_eval_status === 'PASSED') tally.passed++;
       else if (r.final_eval_status === 'FAILED') tally.failed++;
       else tally.notEvaluated++;
       safe(onCaseResult, r);
-      progress('case', c.evalCase.eval_id);
+      progress('case', jobs[i].evalId);
     }
   };
-  const partial = () => withJudgeStats(recordedResult(set, results.filter((r) => r !== undefined), args.appName), judgeStats);
+  const runs = jobs.reduce((n, j) => Math.max(n, (j.run ?? 0) + 1), 1);
+  const partial = () => withJudgeStats(recordedResult(set, results.filter((r) => r !== undefined), args.appName, runs), judgeStats);
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, cases.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
   } catch (e) {
     // What was scored before the failure is kept with the error.
     if (e !== null && typeof e === 'object') e.partialResult = partial();
@@ -173,7 +195,7 @@ export async function evaluateRecorded(args) {
     err.result = result;
     throw err;
   }
-  return strictAfter(args, result, fn);
+  return result;
 }
 
 /** A JSON-path member: `.id` for plain names, `["..."]` otherwise. */

@@ -55,3 +55,12 @@ export function tracesToEvalSet(input, options) {
   const [bytes, lens] = joined(input);
   return unwrap(call('tracesToEvalSetBytes', bytes, lens, opts(options)));
 }
+
+/**
+ * The traces of a batch of spans without building sessions: `{ traces: [{ trace_id, session_id?,
+ * spans, logs, root }], warnings }` (what an online receiver files a batch under).
+ */
+export function traceIndex(input) {
+  const [bytes, lens] = joined(input);
+  return unwrap(call('traceIndexBytes', bytes, lens));
+}

@@ -177,7 +177,7 @@ export function caseArgs(args, fn, withConfig, wire = null) {
 }
 
 function caseMembers(args, fn, withConfig, wire, large) {
-  const { evalCase, actual, config, evalSetId, includeInvocations, perInvocation, efficiencyMetrics, explain, missing } = args;
+  const { evalCase, actual, config, evalSetId, includeInvocations, perInvocation, efficiencyMetrics, explain, missing, session } = args;
   const members = [];
   // An absent member is left out so the core reports it with its own path.
   if (large && evalCase !== undefined) members.push(`"evalCase":${toMember(evalCase, 'evalCase')}`);
@@ -197,6 +197,7 @@ function caseMembers(args, fn, withConfig, wire, large) {
   }
   if (withConfig && explain !== undefined) members.push(`"explain":${stringify(explain, 'explain')}`);
   if (missing !== undefined && missing !== null) members.push(`"missing":${stringify(missing, 'missing')}`);
+  if (session !== undefined && session !== null) members.push(`"session":${stringify(session, 'session')}`);
   // The skin's own wire (src/api/columns.rs): per-invocation results as columns, without the
   // invocations the skin already holds.
   if (wire !== null) {

@@ -51,6 +51,33 @@ struct CaseArgs {
     /// What the actual invocations' recording did not hold (`loadTraces`' session `missing`).
     #[serde(default)]
     missing: Option<Value>,
+    /// The recorded session the invocations come from (`{session_id, user_id?, app_name?}`): it
+    /// names the result's session and user, and without `evalCase` it is the case
+    /// (reference-free: no expected invocation). Read by hand ([`named`]), as `missing` is.
+    #[serde(default)]
+    session: Option<Value>,
+}
+
+/// `case` with the recorded session's id and user for its result; without a case, a case of the
+/// session alone: neither a conversation nor a scenario, so every metric that compares against
+/// expected invocations is NOT_EVALUATED for want of them.
+fn named(session: &Value, case: Option<EvalCase>) -> Result<EvalCase> {
+    let text = |k: &str, alias: &str| session.get(k).or_else(|| session.get(alias)).and_then(Value::as_str);
+    let id = text("session_id", "sessionId")
+        .ok_or_else(|| EvalError::schema("$.session", "`session` needs a `session_id` (a string)"))?;
+    let mut case = case.unwrap_or_else(|| EvalCase {
+        eval_id: id.to_string(),
+        ..EvalCase::default()
+    });
+    let input = case.session_input.get_or_insert_with(Default::default);
+    if input.app_name.is_empty() {
+        input.app_name = text("app_name", "appName").unwrap_or_default().to_string();
+    }
+    if let Some(user) = text("user_id", "userId") {
+        input.user_id = user.to_string();
+    }
+    input.session_id = Some(id.to_string());
+    Ok(case)
 }
 
 /// The arguments of one case's evaluation as JSON text: one object, or (as the JS skin sends
@@ -188,7 +215,11 @@ impl PreparedCase {
     fn from_args(case: Option<EvalCase>, actual: Option<Vec<Invocation>>, a: CaseArgs) -> Result<PreparedCase> {
         // A missing member is reported at the object, as a typed parse reports a missing field.
         let missing = |field: &str| EvalError::schema("$", format!("missing field `{field}`"));
-        let case = case.or(a.eval_case).ok_or_else(|| missing("evalCase"))?;
+        let case = match (case.or(a.eval_case), &a.session) {
+            (case, Some(session)) if !session.is_null() => named(session, case)?,
+            (Some(case), _) => case,
+            (None, _) => return Err(missing("evalCase")),
+        };
         let actual = actual.or(a.actual).ok_or_else(|| missing("actual"))?;
         Ok(PreparedCase {
             case,

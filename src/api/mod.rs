@@ -13,7 +13,7 @@ pub use case::{evaluate_invocations, evaluate_invocations_parts, CaseText, Prepa
 pub use config::{check_config, check_config_with, validate_eval_config, ConfigOptions, ConfigReport};
 pub use dataset::{load_evaluation_dataset, to_evaluation_dataset};
 pub use run::{evaluate_eval_set, evaluate_invocations_with, plan_judge_calls};
-pub use traces::{eval_set_of, load_traces, split_inputs, traces_to_eval_set};
+pub use traces::{eval_set_of, load_traces, split_inputs, trace_index, traces_to_eval_set};
 
 use crate::error::{EvalError, Result};
 use crate::schema::eval_result;

@@ -344,9 +344,14 @@ pub fn seq_mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
 /// Expected invocations, or the NOT_EVALUATED reason ADK's reference-based metrics raise with.
 pub fn require_expected<'a>(ctx: &Ctx<'a>, metric: &str) -> Result<&'a [Invocation], NotEvaluated> {
     let expected = ctx.expected.ok_or_else(|| {
+        let why = if ctx.scenario.is_some() {
+            "this case has none (conversation_scenario)"
+        } else {
+            "a recorded session scored without an eval case has none (give an eval set whose case matches the session)"
+        };
         NotEvaluated::new(
             "missing_expected",
-            format!("{metric} compares against expected invocations, and this case has none (conversation_scenario)"),
+            format!("{metric} compares against expected invocations, and {why}"),
         )
     })?;
     if expected.len() != ctx.actual.len() {

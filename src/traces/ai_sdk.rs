@@ -16,6 +16,22 @@ fn first(s: &Span, keys: &[&str]) -> Option<Json> {
     keys.iter().find_map(|k| attr(&s.attrs, k)).and_then(json_of)
 }
 
+/// A tool that threw: the AI SDK records no result then, only the span's ERROR status and its
+/// `exception` event. Its response is `{"error": message}`, what `fromAiSdk` records from the
+/// step's `tool-error` part.
+fn tool_error(s: &Span) -> Option<Json> {
+    if !s.error {
+        return None;
+    }
+    let message = s
+        .events
+        .iter()
+        .filter(|e| e.name == "exception")
+        .find_map(|e| attr_str(&e.attrs, "exception.message"))
+        .unwrap_or("the tool failed");
+    Some(json!({ "error": message }))
+}
+
 fn usage(s: &Span) -> Option<Json> {
     let n = |ks: &[&str]| ks.iter().find_map(|k| attr(&s.attrs, k).and_then(|v| v.as_i64()));
     let input = n(&[
@@ -45,6 +61,8 @@ fn usage(s: &Span) -> Option<Json> {
         ("candidates_token_count", output.map(|o| o - reasoning.unwrap_or(0))),
         ("thoughts_token_count", reasoning),
         ("cached_content_token_count", cached),
+        // The AI SDK's own total (fromAiSdk records it too); ADK's is the model's.
+        ("total_token_count", n(&["ai.usage.totalTokens"])),
     ] {
         if let Some(v) = v {
             u.insert(k.into(), json!(v));
@@ -114,7 +132,7 @@ pub fn turn(ctx: &Ctx) -> Turn {
                 }));
             }
             Op::Tool => {
-                let response = first(s, &["ai.toolCall.result", "ai.toolCall.output"]);
+                let response = first(s, &["ai.toolCall.result", "ai.toolCall.output"]).or_else(|| tool_error(s));
                 if response.is_none() {
                     t.lacks("tool_responses", NO_CONTENT);
                 }

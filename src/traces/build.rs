@@ -168,9 +168,10 @@ struct Built {
     durations: [f64; 3],
     missing: Vec<(&'static str, String)>,
     notes: Vec<(&'static str, &'static str, String)>,
+    timeline: Vec<super::timeline::TimelineSpan>,
 }
 
-fn build_one(ctx: &Ctx, batch: &Batch) -> Built {
+fn build_one(ctx: &Ctx, batch: &Batch, timeline: bool) -> Built {
     let source = source_of(ctx, batch);
     let mut turn = match source {
         "adk-python-v1" | "adk-js" => adk::turn(ctx),
@@ -201,6 +202,11 @@ fn build_one(ctx: &Ctx, batch: &Batch) -> Built {
         durations: durations(ctx),
         missing: turn.missing,
         notes: turn.notes,
+        timeline: if timeline {
+            super::timeline::of(ctx.tree, ctx.root)
+        } else {
+            Vec::new()
+        },
     }
 }
 
@@ -248,6 +254,7 @@ pub fn sessions(batch: &Batch, opts: &Options) -> Loaded {
                     logs: &logs,
                 },
                 batch,
+                opts.timeline,
             )
         })
         .collect();
@@ -301,6 +308,11 @@ fn assemble(session_id: String, mut turns: Vec<Built>, at: usize, warnings: &mut
         Vec::new()
     });
     let mut missing = Vec::new();
+    let timelines = if turns.iter().any(|t| !t.timeline.is_empty()) {
+        turns.iter_mut().map(|t| std::mem::take(&mut t.timeline)).collect()
+    } else {
+        Vec::new()
+    };
     for (k, (inv, t)) in invocations.iter_mut().zip(&turns).enumerate() {
         inv.duration = Some(t.durations[0]);
         inv.model_duration = Some(t.durations[1]);
@@ -332,6 +344,7 @@ fn assemble(session_id: String, mut turns: Vec<Built>, at: usize, warnings: &mut
         source,
         invocations,
         missing,
+        timelines,
     }
 }
 

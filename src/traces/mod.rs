@@ -8,12 +8,14 @@ mod adk;
 mod ai_sdk;
 mod build;
 mod events;
+pub mod index;
 pub mod json;
 mod json_values;
 mod messages;
 pub mod model;
 pub mod proto;
 mod semconv;
+pub mod timeline;
 mod tree;
 
 use crate::error::{ErrorCode, EvalError, Result};
@@ -75,6 +77,10 @@ pub struct TraceSession {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "ts", ts(as = "Option<Vec<Missing>>", optional))]
     pub missing: Vec<Missing>,
+    /// With `{timeline: true}`: each invocation's spans (same order as `invocations`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<Vec<timeline::TimelineSpan>>>", optional))]
+    pub timelines: Vec<Vec<timeline::TimelineSpan>>,
 }
 
 /// What `loadTraces` returns.
@@ -92,6 +98,12 @@ pub struct Options {
     /// Keep only these sessions.
     #[serde(default, alias = "session_ids")]
     pub session_ids: Option<Vec<String>>,
+    /// Read only the spans and log records of these traces (ids in hex).
+    #[serde(default, alias = "trace_ids")]
+    pub trace_ids: Option<Vec<String>>,
+    /// Give each session the spans of each invocation (`timelines`), for a timeline view.
+    #[serde(default)]
+    pub timeline: bool,
 }
 
 /// Reads one input into `batch`: OTLP/JSON (one request or JSON lines) when it starts with `{`,
@@ -127,8 +139,8 @@ pub fn read<'a>(input: &'a [u8], batch: &mut model::Batch<'a>) -> Result<()> {
     }
 }
 
-/// `loadTraces`: every input (OTLP/JSON text or protobuf bytes) to sessions of invocations.
-pub fn load(inputs: &[&[u8]], opts: &Options) -> Result<Loaded> {
+/// Every input (OTLP/JSON text or protobuf bytes) read into one batch; an error names the input.
+fn read_all<'a>(inputs: &[&'a [u8]]) -> Result<model::Batch<'a>> {
     let mut batch = model::Batch::default();
     for (i, input) in inputs.iter().enumerate() {
         read(input, &mut batch).map_err(|e| {
@@ -141,6 +153,22 @@ pub fn load(inputs: &[&[u8]], opts: &Options) -> Result<Loaded> {
                 e
             }
         })?;
+    }
+    Ok(batch)
+}
+
+/// `traceIndex`: the traces of the inputs, each with its counts and the session it names.
+pub fn index(inputs: &[&[u8]]) -> Result<index::Index> {
+    read_all(inputs).map(index::of)
+}
+
+/// `loadTraces`: every input (OTLP/JSON text or protobuf bytes) to sessions of invocations.
+pub fn load(inputs: &[&[u8]], opts: &Options) -> Result<Loaded> {
+    let mut batch = read_all(inputs)?;
+    if let Some(ids) = &opts.trace_ids {
+        let keep: std::collections::HashSet<u128> = ids.iter().filter_map(|t| model::id_from_text(t, 16)).collect();
+        batch.spans.retain(|s| keep.contains(&s.trace_id));
+        batch.logs.retain(|l| keep.contains(&l.trace_id));
     }
     let mut loaded = build::sessions(&batch, opts);
     loaded.warnings.splice(0..0, batch.warnings);

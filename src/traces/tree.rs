@@ -68,7 +68,9 @@ impl<'b, 'a> Tree<'b, 'a> {
             out.push(i);
             stack.extend(self.children.get(i).into_iter().flatten().copied());
         }
-        out.sort_by_key(|&i| (self.spans.get(i).map_or(0, |s| s.start), i));
+        // A parent before the children that started when it did (clocks of millisecond
+        // precision, the AI SDK's): an exporter sends it after them.
+        out.sort_by_key(|&i| (self.spans.get(i).map_or(0, |s| s.start), self.ancestors(i).count(), i));
         out
     }
 }

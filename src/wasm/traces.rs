@@ -17,3 +17,9 @@ pub fn load_traces_bytes(joined: &[u8], lens: &[u32], options: &str) -> String {
 pub fn traces_to_eval_set_bytes(joined: &[u8], lens: &[u32], options: &str) -> String {
     api::envelope(api::split_inputs(joined, lens).and_then(|inputs| api::traces_to_eval_set(&inputs, options)))
 }
+
+/// `traceIndex(inputs)`: as [`load_traces_bytes`], without options. Returns an envelope.
+#[wasm_bindgen(js_name = traceIndexBytes)]
+pub fn trace_index_bytes(joined: &[u8], lens: &[u32]) -> String {
+    api::envelope(api::split_inputs(joined, lens).and_then(|inputs| api::trace_index(&inputs)))
+}

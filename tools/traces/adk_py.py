@@ -11,6 +11,10 @@ VARIANT picks ADK's telemetry switches (each run is its own process: ADK reads t
   v2-event    schema 2 with content on log records only (EVENT_ONLY)
   v2-nocontent  schema 2 as it ships: no content captured
 
+With EVALCORE_OTLP_ENDPOINT=http://host:port (and EVALCORE_OTLP_TOKEN), the spans and log records
+are also sent there by OpenTelemetry's own OTLP/HTTP exporters (protobuf, gzip, batches), as a
+deployed ADK app sends them: tests/server/traces-adk.test.mjs points them at `evalcore serve`.
+
 Writes OUT_DIR/adk-py-VARIANT.otlp.jsonl (OTLP/JSON: ExportTraceServiceRequest and, when there
 are log records, ExportLogsServiceRequest, one per line as the collector's file exporter writes),
 OUT_DIR/adk-py-VARIANT.otlp.pb (the trace request as OTLP/HTTP's protobuf body; .logs.pb the
@@ -65,6 +69,19 @@ logs_out = InMemoryLogRecordExporter()
 log_provider = LoggerProvider(resource=resource)
 log_provider.add_log_record_processor(SimpleLogRecordProcessor(logs_out))
 _logs.set_logger_provider(log_provider)
+ENDPOINT = os.environ.get("EVALCORE_OTLP_ENDPOINT")
+if ENDPOINT:
+    from opentelemetry.exporter.otlp.proto.http import Compression  # noqa: E402
+    from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter  # noqa: E402
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter  # noqa: E402
+    from opentelemetry.sdk._logs.export import BatchLogRecordProcessor  # noqa: E402
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor  # noqa: E402
+
+    headers = {"Authorization": f"Bearer {os.environ['EVALCORE_OTLP_TOKEN']}"} if os.environ.get("EVALCORE_OTLP_TOKEN") else {}
+    provider.add_span_processor(BatchSpanProcessor(
+        OTLPSpanExporter(endpoint=f"{ENDPOINT}/v1/traces", headers=headers, compression=Compression.Gzip), max_export_batch_size=8))
+    log_provider.add_log_record_processor(BatchLogRecordProcessor(
+        OTLPLogExporter(endpoint=f"{ENDPOINT}/v1/logs", headers=headers, compression=Compression.Gzip), max_export_batch_size=8))
 
 from google.adk.agents import LlmAgent  # noqa: E402
 from google.adk.cli.utils.evals import convert_session_to_eval_invocations  # noqa: E402

@@ -4,7 +4,8 @@
 #   install), the AI SDK with its mock model in both of @ai-sdk/otel's span formats.
 # Needs: python3 -m venv tools/traces/.venv && tools/traces/.venv/bin/pip install \
 #   google-adk==2.13.0 opentelemetry-exporter-otlp-proto-common==1.44.0 opentelemetry-proto==1.44.0 \
-#   rouge-score==0.1.2 pandas   (rouge-score and pandas: ADK's evaluators score the oracle)
+#   opentelemetry-exporter-otlp-proto-http==1.44.0 rouge-score==0.1.2 pandas   (rouge-score and
+#   pandas: ADK's evaluators score the oracle; the OTLP/HTTP exporter: tests/server/traces-adk.test.mjs)
 # and `npm ci` in tools/traces (and `bash scripts/setup.sh`, `bash scripts/build.sh` for ADK JS).
 # Not run in CI: the tests read the committed outputs.
 set -euo pipefail

@@ -108,9 +108,9 @@ function telemetryFor(times, userTracer, functionId) {
     startActiveSpan(name, ...args) {
       const at = args.findIndex((a) => typeof a === 'function');
       const fn = args[at];
-      const end = begin(name);
-      if (!userTracer) return fn(wrap(noop, end));
-      args[at] = (inner) => fn(wrap(inner, end));
+      if (!userTracer) return fn(wrap(noop, begin(name)));
+      // Timed from when your tracer's span has started: both records of the run then agree.
+      args[at] = (inner) => fn(wrap(inner, begin(name)));
       return userTracer.startActiveSpan(name, ...args);
     },
   };

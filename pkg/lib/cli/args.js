@@ -7,8 +7,9 @@ import { UsageError } from '../errors.js';
 export { UsageError };
 
 /**
- * Parses `argv` against `flags` (`{ name: 'bool' | 'string' | 'int' | 'count' | 'seconds' | [choices] }`: `int`
- * is a whole number >= 1, `count` one >= 0, `seconds` a number >= 0) with Node's
+ * Parses `argv` against `flags` (`{ name: 'bool' | 'string' | 'list' | 'int' | 'count' | 'seconds' | [choices] }`: `int`
+ * is a whole number >= 1, `count` one >= 0, `seconds` a number >= 0, `list` a string flag that may
+ * be repeated, its values collected in order) with Node's
  * `util.parseArgs`; every value is checked here, in one place. Returns `{ positionals, options }`
  * with options under their underscore names; `help` is true when `--help`/`-h` is present.
  * Unknown flags and missing or bad values throw UsageError.
@@ -45,7 +46,8 @@ export function parseArgs(argv, flags, command) {
     const name = token.name.replaceAll('-', '_');
     const kind = Object.hasOwn(flags, name) ? flags[name] : undefined;
     if (kind === undefined) throw new UsageError(`unknown option --${raw}`, command);
-    options[name] = checkValue(kind, raw, token.value, command);
+    if (kind === 'list') options[name] = [...(options[name] ?? []), checkValue('string', raw, token.value, command)];
+    else options[name] = checkValue(kind, raw, token.value, command);
   }
   return { positionals, options, help };
 }

@@ -45,6 +45,9 @@ export const FLAGS = {
   actual: 'string',
   server_agent: 'string',
   idempotency_key: 'string',
+  traces: 'list',
+  session: 'list',
+  config: 'string',
   ...BASELINE_FLAGS,
   metrics: 'string',
   custom_metrics: 'string',
@@ -54,6 +57,7 @@ export const FLAGS = {
 export const DEFAULT_AGENT_TIMEOUT_S = 300;
 
 export const HELP = `Usage: evalcore eval AGENT_MODULE EVAL_SET[:id,id,...]... [options]
+       evalcore eval --traces FILE [--traces FILE]... [EVAL_SET[:id,id,...]]... [options]
 
 Runs an agent on eval sets and scores it as \`adk eval\` does (google-adk 2.13).
 
@@ -68,11 +72,24 @@ EVAL_SET       an eval set file (current schema, legacy *.test.json list, legacy
                is neither, eval set ids. \`file.json:a,b\` runs only cases a and b (ids are
                trimmed); naming a set twice merges the lists.
 
+With --traces, no agent runs: the recorded sessions in the trace files (OpenTelemetry: OTLP/JSON,
+JSON lines, protobuf, possibly gzipped; more trace files may follow as arguments) are scored.
+Against an eval set, each session is scored against the case whose eval_id is its session id,
+else the case whose user turns it repeats (several sessions of one case are its runs); cases no
+session matched fail (no_session) and sessions that matched no case are listed on stderr.
+Without an eval set, each session is its own case (eval_id = session id) and only metrics that
+need no expected invocation can score (judged quality, hallucinations, safety, rubrics,
+efficiency); the others are NOT_EVALUATED (missing_expected). Results go to --results_dir
+(default: the first eval set's folder, else the current one, under .adk/eval_history).
+  --traces FILE               a trace file (repeat for more)
+  --session ID                only this recorded session (repeat for more)
+
 Options:
-  --config_file_path PATH     eval config: ADK's (JSON) or agents-cli's (metrics_to_run and
-                              custom_metrics, YAML or JSON); default: test_config.json beside
-                              the one eval set file given, else an eval_config.yaml beside it or
-                              one folder up (agents-cli's layout), else ADK's default criteria
+  --config_file_path PATH     eval config (also --config): ADK's (JSON) or agents-cli's
+                              (metrics_to_run and custom_metrics, YAML or JSON); default:
+                              test_config.json beside the one eval set file given, else an
+                              eval_config.yaml beside it or one folder up (agents-cli's layout),
+                              else ADK's default criteria
   --metrics A,B               run only these metrics (agents-cli's --metrics: replaces
                               metrics_to_run; with an ADK config, keeps these criteria)
   --custom_metrics MODULE     a .js/.mjs module whose exports are custom metric functions, by
@@ -245,7 +262,7 @@ function folderFiles(key, ids) {
  * every argument is an id under the app folder. `configPath` is undefined where the run's one
  * config applies.
  */
-function collectEvalSets(selectors, appDir, warn) {
+export function collectEvalSets(selectors, appDir, warn) {
   const keys = [...selectors.keys()];
   const isFile = (p) => isRegularFile(p);
   // ADK decides on existence alone; a folder (often the app itself) is a set only when it
@@ -350,13 +367,13 @@ function splitByRun(result) {
 /**
  * Config warnings of validateEvalConfig, as lines naming the file; under --strict they are the
  * errors that stop the run (worded as such: nothing will be NOT_EVALUATED, nothing runs). A Python
- * metric that a --custom_metrics module computes in JS is no warning.
+ * metric that a --custom_metrics module computes in JS is no warning, nor a criterion it names.
  */
 export function configWarnings({ source, options }, path, strict, customMetrics = undefined) {
   if (source === null || source === undefined) return [];
   const { errors, warnings } = validateEvalConfig(source, { ...options, strict });
   const given = Object.keys(customMetrics ?? {});
-  const computed = (w) => given.some((name) => w.message.startsWith(`${name} is a Python function`));
+  const computed = (w) => given.some((name) => w.message.startsWith(`${name} is a Python function`) || w.message.startsWith(`unknown metric ${JSON.stringify(name)}`));
   return strict ? errors.filter((e) => !computed(e)).map((e) => `error: ${path}: ${e.path}: ${e.message}`)
     : warnings.filter((w) => !computed(w)).map((w) => `warning: ${path}: ${w.path}: ${w.message}`);
 }
@@ -381,6 +398,42 @@ export async function customMetricsFrom(path, command) {
   return fns;
 }
 
+/** Refuses (or warns of) a judge that cannot answer before anything runs: a replay without its cassette, no key. */
+export function checkJudge(judge, remote, opts, say) {
+  if (judge?.cassette?.mode === 'replay' && !existsSync(judge.cassette.path)) {
+    throw new UsageError(`--judge_cassette ${opts.judge_cassette}: no such file; --judge_mode replay answers only from a recorded `
+      + 'cassette: record one first (--judge_mode auto, with the judge\'s key)', COMMAND);
+  }
+  if (!remote && judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay' && !judge.dryRun) {
+    // Under --strict a judge call that fails fails the run: say so before any turn.
+    const missing = `no API key for the ${judge.provider} judge: set ${keyVariables(judge.provider)}`;
+    if (opts.strict) throw new UsageError(`--judge ${opts.judge}: ${missing} (or --judge_base_url for a server that needs no key)`, COMMAND);
+    say(`warning: ${missing}; until then its judge calls fail and judged metrics are NOT_EVALUATED (judge_error)`);
+  }
+}
+
+/**
+ * The run's configs: one for the run, or (folders, without --config_file_path) the one beside
+ * each file. `configOf(set)` reads each once (`metrics`: --metrics). Their warnings are said
+ * before the run; under --strict they stop it (`stop`).
+ */
+export function runConfigs(opts, sets, keys, say, { metrics, customMetrics } = {}) {
+  const runConfigPath = resolveConfigPath(opts.config_file_path, keys, COMMAND);
+  const configs = new Map();
+  const configOf = (set) => {
+    const path = opts.config_file_path === undefined && set.configPath !== undefined ? set.configPath : runConfigPath;
+    if (!configs.has(path)) configs.set(path, { path, ...readConfig(path, { metrics }) });
+    return configs.get(path);
+  };
+  for (const set of sets) configOf(set);
+  if (sets.length === 0) configOf({});
+  const warnings = [...configs.values()].flatMap((c) => configWarnings(c, c.path, opts.strict === true, customMetrics));
+  for (const w of warnings) say(w);
+  const stop = opts.strict === true && warnings.length > 0;
+  if (stop) say(`error: --strict: the config has ${warnings.length} problem(s) that would leave metrics NOT_EVALUATED; nothing was run`);
+  return { configOf, stop };
+}
+
 /** Runs `evalcore eval`; returns the exit code. */
 export async function runEval(argv, io) {
   const { positionals, options: opts, help } = parseArgs(argv, FLAGS, COMMAND);
@@ -388,6 +441,12 @@ export async function runEval(argv, io) {
     io.stdout.write(HELP);
     return 0;
   }
+  if (opts.config !== undefined) {
+    if (opts.config_file_path !== undefined) throw new UsageError('--config and --config_file_path name the same file: give one', COMMAND);
+    opts.config_file_path = opts.config;
+  }
+  if (opts.traces !== undefined) return (await import('./eval_traces.js')).runEvalTraces(positionals, opts, io);
+  for (const f of ['session']) if (opts[f] !== undefined) throw new UsageError(`--${f} needs --traces FILE`, COMMAND);
   if (positionals.length < 1) throw new UsageError('missing AGENT_MODULE', COMMAND);
   if (positionals.length < 2) throw new UsageError('missing EVAL_SET: give at least one eval set file, folder or id', COMMAND);
   if (opts.no_save && opts.results_dir !== undefined) throw new UsageError('--no_save and --results_dir exclude each other', COMMAND);
@@ -399,16 +458,7 @@ export async function runEval(argv, io) {
   const remote = detached ? undefined : remoteFromFlags(opts, judge, io.env ?? {});
   const logLevel = opts.log_level ?? 'WARNING';
   const say = (line) => io.stderr.write(`${line}\n`);
-  if (judge?.cassette?.mode === 'replay' && !existsSync(judge.cassette.path)) {
-    throw new UsageError(`--judge_cassette ${opts.judge_cassette}: no such file; --judge_mode replay answers only from a recorded `
-      + 'cassette: record one first (--judge_mode auto, with the judge\'s key)', COMMAND);
-  }
-  if (!remote && judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay' && !judge.dryRun) {
-    // Under --strict a judge call that fails fails the run: say so before any turn.
-    const missing = `no API key for the ${judge.provider} judge: set ${keyVariables(judge.provider)}`;
-    if (opts.strict) throw new UsageError(`--judge ${opts.judge}: ${missing} (or --judge_base_url for a server that needs no key)`, COMMAND);
-    say(`warning: ${missing}; until then its judge calls fail and judged metrics are NOT_EVALUATED (judge_error)`);
-  }
+  checkJudge(judge, remote, opts, say);
 
   const baseline = readBaseline(opts, COMMAND);
   const modulePath = resolveAgentPath(agentArg, COMMAND);
@@ -417,25 +467,10 @@ export async function runEval(argv, io) {
   const customMetrics = await customMetricsFrom(opts.custom_metrics, COMMAND);
   const selectors = parseSelectors(setArgs);
   const sets = collectEvalSets(selectors, appDir, say);
-  const runConfigPath = resolveConfigPath(opts.config_file_path, [...selectors.keys()], COMMAND);
-  // One config for the run, or (folders, without --config_file_path) the one beside each file.
-  const configs = new Map();
-  const configOf = (set) => {
-    const path = opts.config_file_path === undefined && set.configPath !== undefined ? set.configPath : runConfigPath;
-    if (!configs.has(path)) configs.set(path, { path, ...readConfig(path, { metrics }) });
-    return configs.get(path);
-  };
-  for (const set of sets) configOf(set);
   const historyDir = opts.results_dir !== undefined ? resolve(opts.results_dir) : evalHistoryDir(appDir);
   validatePathSegment(appName, 'app_name');
-
-  // Config warnings come before the run; under --strict they stop it.
-  const warnings = [...configs.values()].flatMap((c) => configWarnings(c, c.path, opts.strict === true, customMetrics));
-  for (const w of warnings) say(w);
-  if (opts.strict && warnings.length > 0) {
-    say(`error: --strict: the config has ${warnings.length} problem(s) that would leave metrics NOT_EVALUATED; nothing was run`);
-    return 1;
-  }
+  const { configOf, stop } = runConfigs(opts, sets, [...selectors.keys()], say, { metrics, customMetrics });
+  if (stop) return 1;
 
   if (detached) return detach(sets, configOf, opts, io);
 
@@ -487,6 +522,18 @@ export async function runEval(argv, io) {
     return 130;
   }
 
+  return reportRun(setResults, { opts, io, judge, appName, historyDir, numRuns, logLevel, baseline });
+}
+
+/**
+ * What a run leaves, as `evalcore eval` leaves it: result files, the console output (or the
+ * --format report), what could not be evaluated, judge counters, the --baseline comparison; then
+ * the exit status. Shared by agent runs and `--traces` runs.
+ */
+export function reportRun(setResults, { opts, io, judge, appName, historyDir, numRuns, logLevel, baseline }) {
+  const format = opts.format ?? 'text';
+  const reportToStdout = format !== 'text' && opts.output === undefined;
+  const say = (line) => io.stderr.write(`${line}\n`);
   let writeFailed = false;
   const written = [];
   if (!opts.no_save && !judge?.dryRun) {

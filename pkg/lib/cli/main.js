@@ -6,6 +6,10 @@ export const HELP = `Usage: evalcore <command> [options]
 
 Commands:
   eval AGENT_MODULE EVAL_SET[:id,id]...      run an agent on eval sets and score it (adk eval)
+  eval --traces FILE [EVAL_SET]...           score recorded sessions (OpenTelemetry traces), against
+                                             the eval cases they match or on their own
+  traces import FILE... --out SET.evalset.json
+                                             recorded sessions as eval cases (ADK's "add session")
   compare BASELINE CANDIDATE                 compare two runs (files or folders) with statistics; exit 1
                                              when the candidate regressed (see --fail_on)
   calibrate LABELS RESULT...                 how far each LLM judge agrees with people's labels
@@ -57,6 +61,10 @@ export async function main(argv, io) {
         const { runEval } = await import('./eval.js');
         return await runEval(rest, io);
       }
+      case 'traces': {
+        const { runTraces } = await import('./traces.js');
+        return await runTraces(rest, io);
+      }
       case 'compare': {
         const { runCompare } = await import('./compare.js');
         return await runCompare(rest, io);
@@ -102,7 +110,7 @@ export async function main(argv, io) {
         return await runWeb(rest, io);
       }
       default:
-        throw new UsageError(`unknown command "${command}" (expected eval, grade, compare, calibrate, metrics, eval_set, init, migrate, runs, serve, view or web; see evalcore --help)`);
+        throw new UsageError(`unknown command "${command}" (expected eval, grade, compare, calibrate, metrics, eval_set, init, migrate, runs, serve, traces, view or web; see evalcore --help)`);
     }
   } catch (e) {
     const line = describeError(e);

@@ -26,6 +26,15 @@ export const DEFAULT_LIMITS = Object.freeze({
   // The time a client has to send its request body (an ndjson request: its first line), from
   // its headers (EVALCORE_BODY_TIMEOUT_MS). A streamed run's control lines have no deadline.
   bodyTimeoutMs: 60_000,
+  // /v1/traces (docs/traces.md): a request body once decompressed (EVALCORE_MAX_TRACE_BYTES);
+  // spans one session may hold (EVALCORE_MAX_SESSION_SPANS); sessions held awaiting scoring
+  // (EVALCORE_MAX_TRACE_SESSIONS); bytes of spans held (EVALCORE_MAX_HELD_TRACE_BYTES); how long a
+  // session is quiet before it is scored (EVALCORE_TRACE_IDLE_MS).
+  maxTraceBytes: 32 * 1024 * 1024,
+  maxSessionSpans: 10_000,
+  maxTraceSessions: 1_000,
+  maxHeldTraceBytes: 256 * 1024 * 1024,
+  traceIdleMs: 300_000,
   // A run (POST /v1/runs, docs/runs.md): its cases (EVALCORE_MAX_RUN_CASES), its request body
   // (EVALCORE_MAX_RUN_BODY_BYTES), and, on Node, the cases of all runs scored at once
   // (EVALCORE_RUN_CONCURRENCY; on Workers the queue's consumers are the platform's).
@@ -49,6 +58,11 @@ const LIMIT_ENV = {
   maxParseBytes: 'EVALCORE_MAX_PARSE_BYTES',
   maxAnswerBytes: 'EVALCORE_MAX_ANSWER_BYTES',
   bodyTimeoutMs: 'EVALCORE_BODY_TIMEOUT_MS',
+  maxTraceBytes: 'EVALCORE_MAX_TRACE_BYTES',
+  maxSessionSpans: 'EVALCORE_MAX_SESSION_SPANS',
+  maxTraceSessions: 'EVALCORE_MAX_TRACE_SESSIONS',
+  maxHeldTraceBytes: 'EVALCORE_MAX_HELD_TRACE_BYTES',
+  traceIdleMs: 'EVALCORE_TRACE_IDLE_MS',
   maxRunCases: 'EVALCORE_MAX_RUN_CASES',
   maxRunBodyBytes: 'EVALCORE_MAX_RUN_BODY_BYTES',
   runConcurrency: 'EVALCORE_RUN_CONCURRENCY',
@@ -172,6 +186,8 @@ export function optionsFromEnv(env) {
     // Own properties even for a name like `__proto__` (an assignment would set the prototype).
     options.agents = Object.fromEntries(Object.entries(map).map(([name, url]) => [name, { url }]));
   }
+  const tracesConfig = tracesConfigFromEnv(env);
+  if (tracesConfig !== undefined) options.traces = { config: tracesConfig };
   for (const [k, name] of Object.entries(LIMIT_ENV)) {
     const v = str(env, name);
     if (v === undefined) continue;
@@ -182,6 +198,19 @@ export function optionsFromEnv(env) {
     options.limits[k] = n;
   }
   return options;
+}
+
+/** EVALCORE_TRACES_CONFIG: the eval config (JSON) /v1/traces scores sessions with. */
+function tracesConfigFromEnv(env) {
+  const text = str(env, 'EVALCORE_TRACES_CONFIG');
+  if (text === undefined) return undefined;
+  try {
+    const v = JSON.parse(text);
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v;
+  } catch {
+    // Said below.
+  }
+  throw new EvalError('config', 'EVALCORE_TRACES_CONFIG', 'EVALCORE_TRACES_CONFIG must be an eval config as JSON, e.g. {"criteria": {"hallucinations_v1": 0.8}}');
 }
 
 /** The limits in force: the defaults, each overridden by a positive whole number given. */
@@ -238,6 +267,7 @@ function urlSecrets(url) {
 
 /** Every variable optionsFromEnv reads. */
 const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_JUDGE_MEDIA_URIS', 'EVALCORE_JUDGE_CALLS_PER_MINUTE',
+  'EVALCORE_TRACES_CONFIG',
   'EVALCORE_AGENTS', 'EVALCORE_LOG', 'EVALCORE_CORS_ORIGINS', 'EVALCORE_ALLOWED_HOSTS',
   ...Object.values(KEY_ENV).flat(), ...Object.values(LIMIT_ENV)];
 

@@ -18,8 +18,10 @@ import { NDJSON } from './answer.js';
 import { instancePace } from './pace.js';
 import { uriRules } from './media_uris.js';
 import { runsRouteOf, runsRoutes } from './runs/routes.js';
+import { isTracesPath, tracesRoute } from './traces_route.js';
+import { localTraces, tracesOptions } from './trace_backend.js';
 
-const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors', 'store', 'allowedHosts', 'runs', 'judgeCallsPerMinute'];
+const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors', 'store', 'allowedHosts', 'runs', 'judgeCallsPerMinute', 'traces'];
 const ROUTES = {
   '/healthz': ['GET', 'HEAD'],
   '/v1/metrics': ['GET', 'HEAD'],
@@ -46,6 +48,7 @@ const BODY_TYPES = {
 export function createHandler(options = {}) {
   const server = serverOf(options);
   const evaluate = evaluateRoute(server);
+  const traces = tracesRoute(server, server.traces);
   const logFor = requestLog(server.log, server.redact);
   const runs = typeof options.runs === 'function' ? options.runs(server) : null;
   const runsRoute = runsRoutes(server);
@@ -87,6 +90,7 @@ export function createHandler(options = {}) {
   async function route(request, url, entry, env, ctx) {
     const refused = refusalOf(fetchHeaders(request), server.policy);
     if (refused !== null) throw new HttpError(refused.status, refused.code, '', refused.message);
+    if (isTracesPath(url.pathname)) return traces(request, url, env, deadlineIn(server.limits.bodyTimeoutMs));
     const runsWhere = runsRouteOf(url.pathname);
     const methods = runsWhere?.methods ?? (Object.hasOwn(ROUTES, url.pathname) ? ROUTES[url.pathname] : undefined);
     if (methods === undefined) {
@@ -159,11 +163,21 @@ function serverOf(options) {
       const what = e instanceof Error ? e.message : String(e);
       return new HttpError(500, 'internal', '', redact(`evalcore server: internal error: ${what}`));
     },
+    // /v1/traces' sessions: held in this process, except in Workers (an isolate lives for a
+    // request; there a Durable Object holds them, traces_route.js).
+    traces: null,
     parseJson: parseBody,
     async readJson(request, deadline) {
       return parseBody(await readCapped(request.body, request.headers.get('content-length'), limits.maxBodyBytes, 'the request body', deadline));
     },
   };
+  const tracing = tracesOptions(options.traces);
+  if (globalThis.navigator?.userAgent !== 'Cloudflare-Workers') {
+    server.traces = localTraces({
+      limits, options: { ...tracing, store: tracing.store ?? options.store ?? null },
+      judgeFor: () => server.pace.judgeFor(null).judge, log: server.log ?? (() => {}),
+    });
+  }
   return server;
 }
 

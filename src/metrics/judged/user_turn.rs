@@ -54,9 +54,14 @@ pub fn user_turn_quality<'a>(
         let opts = &jc.options;
         let stop = jc.stop_signal.as_deref().unwrap_or("</finished>");
         let Some(scenario) = ctx.scenario else {
+            let what = if ctx.expected.is_some() {
+                "this case is a static conversation"
+            } else {
+                "a recorded session scored without an eval case has none"
+            };
             return Err(NotEvaluated::new(
                 "missing_scenario",
-                format!("{metric} judges a simulated user and needs a conversation_scenario; this case is a static conversation"),
+                format!("{metric} judges a simulated user and needs a conversation_scenario; {what}"),
             ));
         };
         let n = ctx.actual.len();

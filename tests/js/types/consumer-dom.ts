@@ -43,6 +43,11 @@ declare const bucket: R2BucketLike;
 const stores: Store[] = [memoryStore(), fsStore('agents'), kvStore(kv), r2Store(bucket)];
 const managed: EvalSetsManager = evalSetsManager(stores[0]!, { now: () => Date.now() / 1000 });
 const withStore = createHandler({ store: memoryStore() });
+// /v1/traces: sessions scored with the server's reference-free criteria, records in a store.
+const tracing = createHandler({ traces: { config: { criteria: { safety_v1: 0.8 } }, store: r2Store(bucket) }, limits: { traceIdleMs: 60_000, maxSessionSpans: 5_000 } });
+// @ts-expect-error traceIdleMs is a number of ms
+createHandler({ limits: { traceIdleMs: '1m' } });
+void tracing;
 async function manage(): Promise<void> {
   const ids: string[] = await managed.listEvalSets('app');
   const created: EvalSet = await managed.createEvalSet('app', 'set_1');

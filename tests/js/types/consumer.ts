@@ -270,17 +270,24 @@ void worst; void gate; void reports; void flagged; void trend; void calibrationT
 
 // Traces: OTLP in (text, bytes, objects, several at once), ADK sessions out.
 import { initExtras, initTraces, loadTraces, tracesToEvalSet } from 'evalcore';
-import type { LoadedTraces, TraceMissing, TraceSession } from 'evalcore';
+import type { LoadedTraces, TraceMissing, TraceSession, TraceSpan } from 'evalcore';
 const loadedTraces: LoadedTraces = loadTraces(['{"resourceSpans": []}', new Uint8Array(0)], { sessionIds: ['s'] });
 const session: TraceSession | undefined = loadedTraces.sessions[0];
 const gaps: TraceMissing[] = session?.missing ?? [];
 const fromTraces = tracesToEvalSet({ resourceSpans: [] }, { evalSetId: 'prod', text: true });
 const setText: string | undefined = fromTraces.text;
 const tracesReady: Promise<void> = initTraces();
-const extrasReady: Promise<void> = initExtras(new Uint8Array(0));
-// @ts-expect-error tracesToEvalSet needs evalSetId
+// @ts-expect-error tracesToEvalSet needs evalSetId or addTo
 tracesToEvalSet('{}', {});
-void gaps; void setText; void tracesReady; void extrasReady;
+const addedTo = tracesToEvalSet('{}', { addTo: '{"eval_set_id": "prod", "eval_cases": []}' });
+const addedIds: string[] = [...addedTo.added, ...addedTo.skipped];
+const traceSpans: TraceSpan[] | undefined = loadTraces('{}', { timeline: true, traceIds: ['0af7651916cd43dd8448eb211c80319c'] }).sessions[0]?.timelines?.[0];
+const scoredTraces = evaluate({ traces: loadedTraces, config: { criteria: { safety_v1: 0.8 } }, sessionIds: ['s'] });
+scoredTraces.then((r) => { const unmatched: string[] = r.traces.unmatched_cases; void unmatched; });
+// @ts-expect-error evaluate({ traces }) runs no agent
+evaluate({ traces: loadedTraces, agent: async () => 'x' });
+const extrasReady: Promise<void> = initExtras(new Uint8Array(0));
+void gaps; void setText; void tracesReady; void addedIds; void traceSpans; void extrasReady;
 
 // agents-cli: datasets read and written, its config as loadEvalConfig takes it.
 import { loadEvaluationDataset, toEvaluationDataset } from 'evalcore';
