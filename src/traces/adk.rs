@@ -3,10 +3,10 @@
 //! `llm_response`), `execute_tool` the call's args and the tool's response. With content
 //! capture off (ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=false) all of them read `{}`.
 
-use super::build::{Ctx, ModelStep, Step, ToolStep, Turn};
 use super::messages::unstring;
 use super::model::{attr, attr_str};
 use super::tree::{op, Op};
+use super::turn::{Ctx, ModelStep, Step, ToolStep, Turn};
 use crate::schema::invocation::UsageMetadata;
 use crate::schema::Content;
 use serde_json::{json, Map, Value as Json};

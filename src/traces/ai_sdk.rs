@@ -3,10 +3,10 @@
 //! `ai.prompt.messages`, `ai.response.text` / `.toolCalls` / `.reasoning` and `ai.usage.*`, and
 //! `ai.toolCall` per tool execution. Sessions come from `telemetry.metadata` (`sessionId`).
 
-use super::build::{Ctx, ModelStep, Step, ToolStep, Turn};
 use super::messages::{json_of, last_user, list, unstring};
 use super::model::{attr, attr_str, Span};
 use super::tree::{op, Op};
+use super::turn::{Ctx, ModelStep, Step, ToolStep, Turn};
 use serde_json::{json, Map, Value as Json};
 
 const NO_CONTENT: &str = "the AI SDK recorded no inputs or outputs here: it does when \

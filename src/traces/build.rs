@@ -2,88 +2,14 @@
 //! ADK events ([`super::events`]), the events of a session invocations by ADK's own conversion,
 //! and the span timings give each invocation its model, tool and framework time.
 
-pub use super::events::{ModelStep, Step, ToolStep};
 use super::model::{attr, attr_str, Batch, LogRecord, Span};
 use super::tree::{invocation_roots, op, union_seconds, Op, Tree};
+use super::turn::Ctx;
 use super::{adk, ai_sdk, events::events, semconv, Loaded, Missing, Options, TraceSession, Warning};
 use crate::metrics::efficiency::round3;
 use crate::run::session::invocations_from_session;
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
-
-/// What a source recovered of one invocation.
-#[derive(Default)]
-pub struct Turn {
-    pub invocation_id: Option<String>,
-    pub session_id: Option<String>,
-    pub user_id: Option<String>,
-    pub user: Option<Json>,
-    pub steps: Vec<Step>,
-    /// Fields not recovered, and why (naming the switch that records them).
-    pub missing: Vec<(&'static str, String)>,
-    /// What was recovered with less fidelity than the agent had it: (warning code, field, why).
-    pub notes: Vec<(&'static str, &'static str, String)>,
-}
-
-impl Turn {
-    pub fn lacks(&mut self, field: &'static str, why: &str) {
-        if !self.missing.iter().any(|(f, _)| *f == field) {
-            self.missing.push((field, why.to_string()));
-        }
-    }
-}
-
-/// The spans and log records of one invocation, and where they came from.
-pub struct Ctx<'t, 'b, 'a> {
-    pub tree: &'t Tree<'b, 'a>,
-    pub root: usize,
-    /// The invocation's spans by start time, without those run inside a tool (an agent used as a
-    /// tool runs its own session: its calls are not this invocation's events).
-    pub spans: Vec<usize>,
-    pub logs: &'t HashMap<(u128, u64), Vec<&'b LogRecord<'a>>>,
-}
-
-impl<'t, 'b, 'a> Ctx<'t, 'b, 'a> {
-    pub fn span(&self, i: usize) -> Option<&'b Span<'a>> {
-        self.tree.span(i)
-    }
-
-    /// The log records emitted in span `i`.
-    pub fn logs_of(&self, i: usize) -> &[&'b LogRecord<'a>] {
-        self.span(i)
-            .and_then(|s| self.logs.get(&(s.trace_id, s.span_id)))
-            .map_or(&[], Vec::as_slice)
-    }
-
-    /// The first value of `key` on the spans of this invocation.
-    pub fn first_str(&self, keys: &[&str]) -> Option<String> {
-        std::iter::once(self.root)
-            .chain(self.spans.iter().copied())
-            .find_map(|i| {
-                let s = self.span(i)?;
-                keys.iter().find_map(|k| attr_str(&s.attrs, k)).map(str::to_string)
-            })
-    }
-
-    /// The first value of `key` on the invocation's spans or the spans around it (a session id
-    /// set on an enclosing request span applies to the invocations inside).
-    pub fn around_str(&self, keys: &[&str]) -> Option<String> {
-        self.first_str(keys).or_else(|| {
-            self.tree
-                .ancestors(self.root)
-                .find_map(|a| keys.iter().find_map(|k| attr_str(&self.span(a)?.attrs, k)))
-                .map(str::to_string)
-        })
-    }
-
-    /// The agent that made span `i`: its own `gen_ai.agent.name`, else its nearest agent span's.
-    pub fn agent_of(&self, i: usize) -> Option<String> {
-        std::iter::once(i)
-            .chain(self.tree.ancestors(i))
-            .find_map(|a| attr_str(&self.span(a)?.attrs, "gen_ai.agent.name"))
-            .map(str::to_string)
-    }
-}
 
 /// Which instrumentation made an invocation's spans.
 fn source_of(ctx: &Ctx, batch: &Batch) -> &'static str {

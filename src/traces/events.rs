@@ -2,46 +2,8 @@
 //! its agent; the tools it called answer in one event after it, in call order, each response
 //! carrying its call's id (as ADK merges parallel calls into one event).
 
-use super::build::Turn;
+use super::turn::{Step, ToolStep, Turn};
 use serde_json::{json, Map, Value as Json};
-
-/// A model call: the event it made.
-#[derive(Default)]
-pub struct ModelStep {
-    pub start: u64,
-    pub author: String,
-    /// The response's parts; None when the trace did not capture content.
-    pub parts: Option<Vec<Json>>,
-    pub usage: Option<Json>,
-    pub version: Option<String>,
-    /// Other event fields the source recorded (`grounding_metadata`, `error_code`, ...).
-    pub extra: Map<String, Json>,
-}
-
-/// A tool execution.
-#[derive(Default)]
-pub struct ToolStep {
-    pub start: u64,
-    pub author: Option<String>,
-    pub name: String,
-    pub id: Option<String>,
-    pub args: Option<Json>,
-    pub response: Option<Json>,
-}
-
-pub enum Step {
-    Model(ModelStep),
-    Tool(ToolStep),
-}
-
-impl Step {
-    fn start(&self) -> u64 {
-        match self {
-            Step::Model(m) => m.start,
-            Step::Tool(t) => t.start,
-        }
-    }
-}
 
 /// A response as ADK records it: an object, or `{"result": value}`.
 fn response_object(v: Json) -> Json {

@@ -17,6 +17,7 @@ pub mod proto;
 mod semconv;
 pub mod timeline;
 mod tree;
+mod turn;
 
 use crate::error::{ErrorCode, EvalError, Result};
 use crate::schema::Invocation;

@@ -5,10 +5,10 @@
 //! `gen_ai.tool.call.arguments` / `.result`, else the next model call's input has the result.
 
 use super::adk::usage_from_attrs;
-use super::build::{Ctx, ModelStep, Step, ToolStep, Turn};
 use super::messages::{json_of, last_user, list, parts, role, trailing_results, unstring};
 use super::model::{attr, attr_str, Span};
 use super::tree::{op, Op};
+use super::turn::{Ctx, ModelStep, Step, ToolStep, Turn};
 use serde_json::Value as Json;
 
 pub const NO_CONTENT: &str = "the trace records no message content: set \
