@@ -84,7 +84,7 @@ test('npm pack ships exactly the package files, and writes nothing into pkg/', (
     'index.js', 'lib/adapters/adk.js', 'lib/adapters/ai_sdk.js', 'lib/adapters/common.js', 'lib/adapters/conversations.js',
     'lib/adapters/generic.js', 'lib/adapters/index.js', 'lib/adapters/langgraph.js', 'lib/adapters/mastra.js',
     'lib/adapters/openai_agents.js', 'lib/adapters/steps.js', 'lib/adk_layout.js', 'lib/adk_text.js', 'lib/api.js',
-    'lib/cli/args.js', 'lib/cli/compare.js', 'lib/cli/config.js', 'lib/cli/eval.js', 'lib/cli/eval_report.js',
+    'lib/cli/args.js', 'lib/cli/compare.js', 'lib/cli/config.js', 'lib/cli/eval.js', 'lib/cli/eval_run.js', 'lib/cli/eval_report.js',
     'lib/cli/eval_set.js', 'lib/cli/grade.js', 'lib/cli/init.js', 'lib/cli/main.js', 'lib/cli/metrics.js', 'lib/cli/migrate.js',
     'lib/cli/progress.js', 'lib/cli/runs.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/traces.js', 'lib/cli/eval_traces.js', 'lib/cli/view.js', 'lib/cli/web.js',
     'lib/columns.js', 'lib/compare.js', 'lib/compare_report.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/extras.js',

@@ -8,7 +8,7 @@ import { loadTraceFiles, looksLikeTraces } from '../node/trace_files.js';
 import { UsageError } from './args.js';
 import { criteriaLine } from './config.js';
 import { readBaseline } from './compare.js';
-import { checkJudge, collectEvalSets, customMetricsFrom, judgeFromFlags, metricsFromFlag, reportRun, runConfigs } from './eval.js';
+import { checkJudge, collectEvalSets, customMetricsFrom, judgeFromFlags, metricsFromFlag, reportRun, runConfigs } from './eval_run.js';
 import { createProgress } from './progress.js';
 import { parseSelectors } from './selectors.js';
 import { warningLines } from './traces.js';

@@ -7,7 +7,7 @@ import { evaluate, loadEvaluationDataset } from '../../index.js';
 import { addJudgeStats, judgeStatsLine, runHealth } from '../health.js';
 import { toHtml } from '../report_html.js';
 import { parseArgs, UsageError } from './args.js';
-import { configWarnings, customMetricsFrom, judgeFromFlags, metricsFromFlag } from './eval.js';
+import { configWarnings, customMetricsFrom, judgeFromFlags, metricsFromFlag } from './eval_run.js';
 import { agentsCliConfigNear, readConfig } from '../node/config.js';
 import { idFromFileName } from '../node/evalsets.js';
 import { inFile, isRegularFile, readRegularFile } from '../node/files.js';
