@@ -14,6 +14,11 @@
 #   node benches/memory.mjs          only the peak wasm memory table
 #   node benches/compare_runs.mjs    only compareRuns (10,000 cases x 5 runs) beside Python + scipy
 #   node benches/browser/run.mjs     only the Chromium table (the page benches/browser/page.mjs)
+#   node benches/traces.mjs          only OTLP/JSON import speed and memory (~50 MB of ADK spans)
+#   node benches/traces_online.mjs   only /v1/traces ingest in Node and workerd (Durable Object)
+#   node benches/runs.mjs            only runs on Workers (rate against the budget) and on Node
+#                                    (SIGKILL and resume), ~5 min
+#   bash benches/run.sh --more       also the three above (~8 min more)
 #   bash benches/run.sh --judge      also judge-call throughput against a loopback judge with
 #                                    100 ms latency (benches/judge/run.mjs, ~1.5 min more)
 #   N=20000 SEED=7 bash benches/run.sh
@@ -30,12 +35,14 @@ EC_RUNS=11
 LAUNCHES=11
 FRESH=1
 JUDGE=0
+MORE=0
 for arg in "$@"; do
   case "$arg" in
     --fresh) FRESH=1 ;;
     --reuse-adk) FRESH=0 ;;
     --quick) N=${N_QUICK:-2000}; ADK_RUNS=1; EC_RUNS=2; LAUNCHES=3 ;;
     --judge) JUDGE=1 ;;
+    --more) MORE=1 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
@@ -114,7 +121,17 @@ fi
 say "compareRuns (benches/compare_runs.mjs)"
 node "$HERE/compare_runs.mjs" --repeat "$([ "$EC_RUNS" -le 2 ] && echo 2 || echo 7)"
 
-# 7. Optional: judge calls (final_response_match_v2) against the loopback judge server.
+# 7. Optional (--more): trace import, trace ingest online, runs that outlive the client.
+if [ "$MORE" = 1 ]; then
+  say "OTLP/JSON import (benches/traces.mjs)"
+  node "$HERE/traces.mjs"
+  say "/v1/traces ingest, Node and workerd (benches/traces_online.mjs)"
+  node "$HERE/traces_online.mjs"
+  say "runs on Workers and Node (benches/runs.mjs)"
+  node "$HERE/runs.mjs"
+fi
+
+# 8. Optional: judge calls (final_response_match_v2) against the loopback judge server.
 if [ "$JUDGE" = 1 ]; then
   say "judge-call throughput (benches/judge/run.mjs)"
   node "$HERE/judge/run.mjs"
