@@ -175,6 +175,9 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
         out.push({ key, traceIds: s.scoring, seqs });
       }
       if (out.length > 0) await save(ix);
+      // Woken before any session was due (a timer may fire a little early): wait again. While
+      // sessions are being scored, their release sets the next wake-up instead.
+      else if (scoring === 0) await reschedule(ix);
       return out;
     });
   }
