@@ -1,15 +1,13 @@
 //! `evalcore eval AGENT_MODULE EVAL_SET[:id,id]...`: `adk eval` for JS agents — ADK's
 //! selection syntax, config discovery, console output, result files and exit codes.
 import { resolve } from 'node:path';
-import { evaluate } from '../../index.js';
 import { evalHistoryDir, validatePathSegment, validateRunName } from '../history.js';
 import { loadAgent, resolveAgentPath, appLocation } from '../node/agent.js';
 import { parseArgs, UsageError } from './args.js';
 import { criteriaLine } from './config.js';
-import { createProgress } from './progress.js';
 import { BASELINE_FLAGS, readBaseline } from './compare.js';
 import { parseSelectors } from './selectors.js';
-import { checkJudge, collectEvalSets, customMetricsFrom, judgeFromFlags, metricsFromFlag, reportRun, runConfigs } from './eval_run.js';
+import { checkJudge, collectEvalSets, customMetricsFrom, judgeFromFlags, metricsFromFlag, reportRun, runConfigs, runSets } from './eval_run.js';
 export { judgeFromFlags } from './eval_run.js';
 
 export const FLAGS = {
@@ -265,40 +263,17 @@ export async function runEval(argv, io) {
   info.write(`${criteriaLine(first.config, first.raw)}\n`);
 
   const numRuns = opts.num_runs ?? 1;
-  const progress = createProgress(io.stderr, { runs: numRuns, env: io.env ?? {} });
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new Error('interrupted'));
-  io.onInterrupt?.(onSignal);
   const agentTimeoutMs = (opts.agent_timeout ?? DEFAULT_AGENT_TIMEOUT_S) * 1000;
-
-  const setResults = [];
-  try {
-    for (const [i, set] of sets.entries()) {
-      const { evalSet, evalIds } = set;
-      if (evalIds !== undefined && evalIds.length === 0) continue; // only unknown ids were named
-      progress.setLabel(sets.length > 1 ? `${evalSet.eval_set_id} (${i + 1}/${sets.length})` : evalSet.eval_set_id);
-      const args = {
-        evalSet, agent, config: configOf(set).config, numRuns, appName, agentTimeoutMs,
-        signal: controller.signal, onProgress: (p) => progress.update(p),
-      };
-      if (judge) args.judge = judge;
+  const { results: setResults, interrupted } = await runSets(sets, {
+    io, runs: numRuns, judge, customMetrics, concurrency: opts.concurrency,
+    label: (set) => set.evalSet.eval_set_id,
+    argsOf: (set) => {
+      const args = { evalSet: set.evalSet, agent, config: configOf(set).config, numRuns, appName, agentTimeoutMs };
       if (remote) args.remote = remote;
-      if (customMetrics) args.customMetrics = customMetrics;
-      if (opts.concurrency !== undefined) args.concurrency = opts.concurrency;
-      if (evalIds !== undefined) args.evalIds = evalIds;
-      try {
-        setResults.push(await evaluate(args));
-      } catch (e) {
-        if (e?.name !== 'AbortError' || !controller.signal.aborted) throw e;
-        if (e.partialResult) setResults.push(e.partialResult);
-        break;
-      }
-    }
-  } finally {
-    progress.done();
-    io.offInterrupt?.(onSignal);
-  }
-  if (controller.signal.aborted) {
+      return args;
+    },
+  });
+  if (interrupted) {
     const done = setResults.reduce((n, r) => n + r.eval_case_results.length, 0);
     say(`interrupted: ${done} case run(s) had completed; no result files written`);
     return 130;

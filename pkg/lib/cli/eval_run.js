@@ -3,7 +3,7 @@
 //! configs read and checked, and the run reported, saved and compared.
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { formatReport, validateEvalConfig } from '../../index.js';
+import { evaluate, formatReport, validateEvalConfig } from '../../index.js';
 import { addJudgeStats, judgeStatsLine } from '../health.js';
 import { keyHeaders, keyVariables } from '../judge_env.js';
 import { saveEvalSetResult, validatePathSegment } from '../history.js';
@@ -14,6 +14,7 @@ import { evalSetPath, findEvalFiles, readEvalSetFile } from '../node/evalsets.js
 import { isRegularFile } from '../node/files.js';
 import { failedCaseLines, healthLines } from './eval_report.js';
 import { compareAfterEval } from './compare.js';
+import { createProgress } from './progress.js';
 
 const COMMAND = 'eval';
 
@@ -300,4 +301,39 @@ export function reportRun(setResults, { opts, io, judge, appName, historyDir, nu
     return 1;
   }
   return writeFailed ? 2 : 0;
+}
+
+/**
+ * `evaluate` over each eval set in turn, with a progress line and Ctrl-C: `{results, interrupted}`
+ * (an interrupted run keeps what the set it stopped in had scored). `argsOf(set)` gives what the
+ * way of running adds (the eval set, an agent or traces, its config); `label(set)` names it.
+ */
+export async function runSets(sets, { io, runs, label, argsOf, judge, customMetrics, concurrency }) {
+  const progress = createProgress(io.stderr, { runs, env: io.env ?? {} });
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted'));
+  io.onInterrupt?.(onSignal);
+  const results = [];
+  try {
+    for (const [i, set] of sets.entries()) {
+      if (set.evalIds !== undefined && set.evalIds.length === 0) continue; // only unknown ids were named
+      progress.setLabel(sets.length > 1 ? `${label(set)} (${i + 1}/${sets.length})` : label(set));
+      const args = { ...argsOf(set), signal: controller.signal, onProgress: (p) => progress.update(p) };
+      if (set.evalIds !== undefined) args.evalIds = set.evalIds;
+      if (judge) args.judge = judge;
+      if (customMetrics) args.customMetrics = customMetrics;
+      if (concurrency !== undefined) args.concurrency = concurrency;
+      try {
+        results.push(await evaluate(args));
+      } catch (e) {
+        if (e?.name !== 'AbortError' || !controller.signal.aborted) throw e;
+        if (e.partialResult) results.push(e.partialResult);
+        break;
+      }
+    }
+  } finally {
+    progress.done();
+    io.offInterrupt?.(onSignal);
+  }
+  return { results, interrupted: controller.signal.aborted };
 }

@@ -2,14 +2,12 @@
 //! run, against the eval cases they match (evaluate({traces, evalSet})) or on their own; then the
 //! result files, console output, reports and exit status `evalcore eval` gives.
 import { basename, dirname, resolve } from 'node:path';
-import { evaluate } from '../../index.js';
 import { evalHistoryDir, validatePathSegment, validateRunName } from '../history.js';
 import { loadTraceFiles, looksLikeTraces } from '../node/trace_files.js';
 import { UsageError } from './args.js';
 import { criteriaLine } from './config.js';
 import { readBaseline } from './compare.js';
-import { checkJudge, collectEvalSets, customMetricsFrom, judgeFromFlags, metricsFromFlag, reportRun, runConfigs } from './eval_run.js';
-import { createProgress } from './progress.js';
+import { checkJudge, collectEvalSets, customMetricsFrom, judgeFromFlags, metricsFromFlag, reportRun, runConfigs, runSets } from './eval_run.js';
 import { parseSelectors } from './selectors.js';
 import { warningLines } from './traces.js';
 
@@ -95,38 +93,17 @@ export async function runEvalTraces(positionals, opts, io) {
     say('the traces hold no session (no invocation, agent or model span): nothing to score');
     return 1;
   }
-  const progress = createProgress(io.stderr, { runs: 1, env: io.env ?? {} });
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new Error('interrupted'));
-  io.onInterrupt?.(onSignal);
-  const setResults = [];
   const targets = sets.length > 0 ? sets : [{ evalSet: null, evalIds: undefined }];
-  try {
-    for (const [i, set] of targets.entries()) {
-      if (set.evalIds !== undefined && set.evalIds.length === 0) continue; // only unknown ids were named
-      const label = set.evalSet ? set.evalSet.eval_set_id : 'traces';
-      progress.setLabel(targets.length > 1 ? `${label} (${i + 1}/${targets.length})` : label);
-      const args = {
-        traces: loaded, config: configOf(set).config, appName, signal: controller.signal, onProgress: (p) => progress.update(p),
-      };
+  const { results: setResults, interrupted } = await runSets(targets, {
+    io, runs: 1, judge, customMetrics, concurrency: opts.concurrency,
+    label: (set) => (set.evalSet ? set.evalSet.eval_set_id : 'traces'),
+    argsOf: (set) => {
+      const args = { traces: loaded, config: configOf(set).config, appName };
       if (set.evalSet) args.evalSet = set.evalSet;
-      if (set.evalIds !== undefined) args.evalIds = set.evalIds;
-      if (judge) args.judge = judge;
-      if (customMetrics) args.customMetrics = customMetrics;
-      if (opts.concurrency !== undefined) args.concurrency = opts.concurrency;
-      try {
-        setResults.push(await evaluate(args));
-      } catch (e) {
-        if (e?.name !== 'AbortError' || !controller.signal.aborted) throw e;
-        if (e.partialResult) setResults.push(e.partialResult);
-        break;
-      }
-    }
-  } finally {
-    progress.done();
-    io.offInterrupt?.(onSignal);
-  }
-  if (controller.signal.aborted) {
+      return args;
+    },
+  });
+  if (interrupted) {
     say('interrupted: no result files written');
     return 130;
   }
