@@ -18,6 +18,97 @@ const emptyIndex = () => ({ seq: 0, bytes: 0, batches: {}, traces: {}, sessions:
 /** Failed attempts to score and store a session before it is given up (and logged). */
 const MAX_TRIES = 3;
 
+/** A session of the index, holding nothing yet. */
+const newSession = () => ({ traces: [], spans: 0, last: 0, scoring: null, tries: 0 });
+
+/**
+ * Files the trace `t` (an index entry of a batch) under its session in the index `ix`; false
+ * when a limit refuses it (`why` gets the limit; `full` the limits of the server's room, which
+ * clear as held sessions are scored, unlike a session's own).
+ */
+function file(ix, t, seq, why, full, { limits, now, touch }) {
+  let tr = ix.traces[t.trace_id];
+  const named = t.session_id ?? tr?.key ?? `trace:${t.trace_id}`;
+  if (tr !== undefined && tr.key !== named && tr.key.startsWith('trace:')) move(ix, t.trace_id, named, touch);
+  const key = tr?.key ?? named;
+  let s = ix.sessions[key];
+  if (s?.scoring?.includes(t.trace_id)) {
+    why.add('spans of a trace whose session was already quiet for traceIdleMs and is being scored');
+    return false;
+  }
+  if (s === undefined && Object.keys(ix.sessions).length >= limits.maxTraceSessions) {
+    why.add(`this server holds at most ${limits.maxTraceSessions} sessions awaiting scoring (maxTraceSessions)`);
+    full.add(key);
+    return false;
+  }
+  const n = t.spans + t.logs;
+  if ((s?.spans ?? 0) + n > limits.maxSessionSpans) {
+    why.add(`a session holds at most ${limits.maxSessionSpans} spans and log records (maxSessionSpans)`);
+    return false;
+  }
+  if (s === undefined) {
+    s = newSession();
+    ix.sessions[key] = s;
+  }
+  if (tr === undefined) {
+    tr = { key, spans: 0, batches: [] };
+    ix.traces[t.trace_id] = tr;
+    s.traces.push(t.trace_id);
+  }
+  tr.spans += n;
+  tr.batches.push(seq);
+  s.spans += n;
+  s.last = now();
+  touch('sessions', key);
+  touch('traces', t.trace_id);
+  return true;
+}
+
+/** Moves trace `id` from the session of its own id to the session `key` a later span named. */
+function move(ix, id, key, touch) {
+  const tr = ix.traces[id];
+  const from = ix.sessions[tr.key];
+  if (from !== undefined && from.scoring === null) {
+    from.traces = from.traces.filter((x) => x !== id);
+    from.spans -= tr.spans;
+    if (from.traces.length === 0) delete ix.sessions[tr.key];
+    const to = ix.sessions[key] ?? newSession();
+    ix.sessions[key] = to;
+    to.traces.push(id);
+    to.spans += tr.spans;
+    to.last = Math.max(to.last, from.last);
+    touch('sessions', tr.key);
+    touch('sessions', key);
+    touch('traces', id);
+    tr.key = key;
+  }
+}
+
+/**
+ * Takes the traces session `s` has scored out of the index `ix`, and the batches no other trace
+ * refers to: the sequence numbers of those batches, for the backing to delete.
+ */
+function dropScored(ix, s, touch) {
+  const gone = [];
+  for (const id of s.scoring) {
+    const tr = ix.traces[id];
+    if (tr === undefined) continue;
+    for (const seq of tr.batches) {
+      const b = ix.batches[seq];
+      touch('batches', seq);
+      if (b !== undefined && --b.refs <= 0) {
+        gone.push(seq);
+        ix.bytes -= b.size;
+        delete ix.batches[seq];
+      }
+    }
+    s.spans -= tr.spans;
+    delete ix.traces[id];
+    touch('traces', id);
+  }
+  return gone;
+}
+
 /**
  * A session assembler. `backing`: `{load(), save(index, changed), putBatch(seq, bytes), getBatch(seq),
  * deleteBatches(seqs), schedule(atMs | null)}`; `limits`: `{maxSessionSpans, maxTraceSessions,
@@ -59,69 +150,6 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
   }
 
   /**
-   * Files the trace `t` (an index entry of a batch) under its session; false when a limit
-   * refuses it (`why` gets the limit; `full` the limits of the server's room, which clear as held
-   * sessions are scored, unlike a session's own).
-   */
-  function file(ix, t, seq, why, full) {
-    let tr = ix.traces[t.trace_id];
-    const named = t.session_id ?? tr?.key ?? `trace:${t.trace_id}`;
-    if (tr !== undefined && tr.key !== named && tr.key.startsWith('trace:')) move(ix, t.trace_id, named);
-    const key = tr?.key ?? named;
-    let s = ix.sessions[key];
-    if (s?.scoring?.includes(t.trace_id)) {
-      why.add('spans of a trace whose session was already quiet for traceIdleMs and is being scored');
-      return false;
-    }
-    if (s === undefined && Object.keys(ix.sessions).length >= limits.maxTraceSessions) {
-      why.add(`this server holds at most ${limits.maxTraceSessions} sessions awaiting scoring (maxTraceSessions)`);
-      full.add(key);
-      return false;
-    }
-    const n = t.spans + t.logs;
-    if ((s?.spans ?? 0) + n > limits.maxSessionSpans) {
-      why.add(`a session holds at most ${limits.maxSessionSpans} spans and log records (maxSessionSpans)`);
-      return false;
-    }
-    if (s === undefined) {
-      s = { traces: [], spans: 0, last: 0, scoring: null, tries: 0 };
-      ix.sessions[key] = s;
-    }
-    if (tr === undefined) {
-      tr = { key, spans: 0, batches: [] };
-      ix.traces[t.trace_id] = tr;
-      s.traces.push(t.trace_id);
-    }
-    tr.spans += n;
-    tr.batches.push(seq);
-    s.spans += n;
-    s.last = now();
-    touch('sessions', key);
-    touch('traces', t.trace_id);
-    return true;
-  }
-
-  /** Moves trace `id` from the session of its own id to the session `key` a later span named. */
-  function move(ix, id, key) {
-    const tr = ix.traces[id];
-    const from = ix.sessions[tr.key];
-    if (from !== undefined && from.scoring === null) {
-      from.traces = from.traces.filter((x) => x !== id);
-      from.spans -= tr.spans;
-      if (from.traces.length === 0) delete ix.sessions[tr.key];
-      const to = ix.sessions[key] ?? { traces: [], spans: 0, last: 0, scoring: null, tries: 0 };
-      ix.sessions[key] = to;
-      to.traces.push(id);
-      to.spans += tr.spans;
-      to.last = Math.max(to.last, from.last);
-      touch('sessions', tr.key);
-      touch('sessions', key);
-      touch('traces', id);
-      tr.key = key;
-    }
-  }
-
-  /**
    * Takes one OTLP request body (spans or log records, JSON or protobuf bytes): `{accepted,
    * rejected, full, message}`, counted in spans and log records. An unreadable body throws the
    * core's EvalError (a 400).
@@ -140,7 +168,7 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
         return { accepted: 0, rejected: total, full: true, message: `this server holds at most ${limits.maxHeldTraceBytes} bytes of spans awaiting scoring (maxHeldTraceBytes)` };
       }
       for (const t of ix0.traces) {
-        if (file(ix, t, seq, why, full)) {
+        if (file(ix, t, seq, why, full, { limits, now, touch })) {
           accepted += t.spans + t.logs;
           refs++;
         } else {
@@ -192,23 +220,7 @@ export function traceAssembler({ backing, limits, score, log = () => {}, now = (
         s.scoring = null;
         s.last = now();
       } else {
-        const gone = [];
-        for (const id of s.scoring) {
-          const tr = ix.traces[id];
-          if (tr === undefined) continue;
-          for (const seq of tr.batches) {
-            const b = ix.batches[seq];
-            touch('batches', seq);
-            if (b !== undefined && --b.refs <= 0) {
-              gone.push(seq);
-              ix.bytes -= b.size;
-              delete ix.batches[seq];
-            }
-          }
-          s.spans -= tr.spans;
-          delete ix.traces[id];
-          touch('traces', id);
-        }
+        const gone = dropScored(ix, s, touch);
         const done = new Set(s.scoring);
         s.traces = s.traces.filter((id) => !done.has(id));
         s.scoring = null;
