@@ -140,7 +140,11 @@ export declare function formatToolCall(call: FunctionCall): string;
 /** A score for people: up to 4 decimals, `n/a` for none. */
 export declare function formatScore(score: number | null | undefined): string;
 
-/** XML text content, escaped (characters XML 1.0 cannot hold are written as `\uXXXX`). */
+/**
+ * XML text content, escaped: line breaks as character references (a text never starts a line),
+ * `##[` with its `[` as one (a CI runner reads no workflow command in it), and characters XML 1.0
+ * cannot hold written as `\uXXXX`.
+ */
 export declare function escapeXmlText(text: string): string;
 
 /** An XML attribute value, escaped (quotes, newlines and tabs as character references). */

@@ -3,6 +3,8 @@
 // with their intervals, regressed cases with their reasons, the rest collapsed), JUnit XML with
 // the numbers as properties, and GitHub Actions annotations. Nothing here computes a statistic:
 // every number is the core's.
+import { mdCode, mdText } from './markdown.js';
+import { annotation, textLine } from './workflow.js';
 import { escapeXmlAttr, escapeXmlText } from './xml.js';
 
 const CHANGES = ['regressed', 'improved', 'not_comparable', 'added', 'removed', 'unchanged'];
@@ -55,8 +57,9 @@ export function reasons(c, side = 'candidate') {
   return [...new Set(out)];
 }
 
-function sideLine(cmp) {
-  const sets = (ids) => (ids.length ? ids.join(', ') : 'none');
+/** Which results were compared; `data` writes an eval set id for the report's format. */
+function sideLine(cmp, data) {
+  const sets = (ids) => (ids.length ? ids.map(data).join(', ') : 'none');
   const same = cmp.eval_set_ids.baseline.join() === cmp.eval_set_ids.candidate.join();
   return same
     ? `baseline: ${cmp.runs.baseline} result(s), candidate: ${cmp.runs.candidate} result(s) of eval set ${sets(cmp.eval_set_ids.baseline)}`
@@ -73,9 +76,9 @@ function flipLine(pf) {
 /** The comparison as console text. */
 export function comparisonText(cmp, { maxCases = 50 } = {}) {
   const t = tally(cmp);
-  const out = [`evalcore compare: ${VERDICT[cmp.verdict] ?? cmp.verdict} (alpha ${cmp.alpha}, p-values Holm-adjusted across ${cmp.metrics.length} metric(s))`, sideLine(cmp), ''];
+  const out = [`evalcore compare: ${VERDICT[cmp.verdict] ?? cmp.verdict} (alpha ${cmp.alpha}, p-values Holm-adjusted across ${cmp.metrics.length} metric(s))`, sideLine(cmp, textLine), ''];
   if (cmp.metrics.length) {
-    const rows = cmp.metrics.map((m) => [m.metric_name, String(m.n), num(m.baseline_mean), num(m.candidate_mean), signed(m.mean_delta),
+    const rows = cmp.metrics.map((m) => [textLine(m.metric_name), String(m.n), num(m.baseline_mean), num(m.candidate_mean), signed(m.mean_delta),
       interval(m.ci95), pValue(m.p_value), pValue(m.p_adjusted), m.significant ? (m.mean_delta < 0 ? 'worse' : 'better') : '']);
     const head = ['metric', 'n', 'baseline', 'candidate', 'delta', '95% CI', 'p', 'p (Holm)', ''];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -92,7 +95,7 @@ export function comparisonText(cmp, { maxCases = 50 } = {}) {
     out.push('', `${kind.replace('_', ' ')} (${list.length}):`);
     for (const c of list.slice(0, maxCases)) {
       const why = kind === 'regressed' ? reasons(c) : kind === 'not_comparable' ? [...reasons(c, 'baseline'), ...reasons(c)] : [];
-      out.push(`  ${c.eval_id}  ${c.baseline_status ?? '-'} -> ${c.candidate_status ?? '-'}${why.length ? `  ${why.join('; ')}` : ''}`);
+      out.push(`  ${textLine(c.eval_id)}  ${c.baseline_status ?? '-'} -> ${c.candidate_status ?? '-'}${why.length ? `  ${textLine(why.join('; '))}` : ''}`);
     }
     if (list.length > maxCases) out.push(`  ... ${list.length - maxCases} more`);
   }
@@ -102,20 +105,17 @@ export function comparisonText(cmp, { maxCases = 50 } = {}) {
 // ---------------------------------------------------------------------------------------------
 // Markdown
 
-const cell = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-  .replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-const code = (s) => `\`${String(s).replace(/`/g, "'").replace(/\r?\n/g, ' ')}\``;
 const STATUS_ICON = { PASSED: '✅', FAILED: '❌', NOT_EVALUATED: '⚠️' };
 const status = (s) => (s ? `${STATUS_ICON[s] ?? ''} ${s}`.trim() : '—');
 const ICON = { regressed: '❌', improved: '✅', no_significant_change: '➖' };
 
 function metricTable(metrics) {
   return ['| metric | n | baseline | candidate | Δ mean | 95% CI | p | p (Holm) |', '|---|--:|--:|--:|--:|---|--:|--:|',
-    ...metrics.map((m) => `| ${m.significant ? (m.mean_delta < 0 ? '🔻 ' : '🔺 ') : ''}${cell(m.metric_name)} | ${m.n} | ${num(m.baseline_mean)} | ${num(m.candidate_mean)} | ${signed(m.mean_delta)} | ${interval(m.ci95)} | ${pValue(m.p_value)} | ${pValue(m.p_adjusted)} |`)];
+    ...metrics.map((m) => `| ${m.significant ? (m.mean_delta < 0 ? '🔻 ' : '🔺 ') : ''}${mdText(m.metric_name)} | ${m.n} | ${num(m.baseline_mean)} | ${num(m.candidate_mean)} | ${signed(m.mean_delta)} | ${interval(m.ci95)} | ${pValue(m.p_value)} | ${pValue(m.p_adjusted)} |`)];
 }
 
 function caseTable(list, why, max) {
-  const rows = list.slice(0, max).map((c) => `| ${code(c.eval_id)} | ${status(c.baseline_status)} → ${status(c.candidate_status)} | ${cell(why(c).join('; ') || '—')} |`);
+  const rows = list.slice(0, max).map((c) => `| ${mdCode(c.eval_id)} | ${status(c.baseline_status)} → ${status(c.candidate_status)} | ${mdText(why(c).join('; ') || '—')} |`);
   const more = list.length > max ? [`| … ${list.length - max} more | | |`] : [];
   return ['| case | status | why |', '|---|---|---|', ...rows, ...more];
 }
@@ -127,8 +127,8 @@ function caseTable(list, why, max) {
 export function comparisonMarkdown(cmp, { title = 'evalcore compare', maxCases = 30 } = {}) {
   const t = tally(cmp);
   const verdictText = cmp.verdict.replace(/_/g, ' ');
-  const out = [`### ${ICON[cmp.verdict] ?? ''} ${cell(title)}: ${verdictText}`, '',
-    `> ${cell(sideLine(cmp))}; α = ${cmp.alpha}, p-values Holm-adjusted across ${cmp.metrics.length} metric(s).`, ''];
+  const out = [`### ${ICON[cmp.verdict] ?? ''} ${mdText(title)}: ${verdictText}`, '',
+    `> ${sideLine(cmp, mdText)}; α = ${cmp.alpha}, p-values Holm-adjusted across ${cmp.metrics.length} metric(s).`, ''];
   const significant = cmp.metrics.filter((m) => m.significant);
   if (significant.length) out.push('**Significant changes**', '', ...metricTable(significant), '');
   else out.push(`No metric changed significantly${cmp.metrics.length ? '' : ' (no metric was scored on both sides)'}.`, '');
@@ -192,10 +192,6 @@ export function comparisonJUnit(cmp, { name = 'evalcore compare' } = {}) {
 // ---------------------------------------------------------------------------------------------
 // GitHub Actions annotations
 
-// Workflow-command escaping: the message's %, CR, LF; a property's also : and ,.
-const ghData = (s) => String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-const ghProp = (s) => ghData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-
 /**
  * `::error` / `::warning` lines for GitHub Actions: an error for what fails the job under
  * `failOn` (the verdict, a significant drop, a regressed case), a warning for the rest worth a
@@ -206,17 +202,17 @@ export function comparisonAnnotations(cmp, { failOn = 'regressed', maxCases = 20
   const level = (fails) => (fails ? 'error' : 'warning');
   const gate = failOn !== 'never';
   for (const m of cmp.metrics.filter((x) => x.significant && x.mean_delta < 0)) {
-    lines.push(`::${level(gate)} title=${ghProp(`evalcore: ${m.metric_name} dropped`)}::${ghData(`${m.metric_name}: mean ${num(m.baseline_mean)} -> ${num(m.candidate_mean)} (delta ${signed(m.mean_delta)}, 95% CI ${interval(m.ci95)}, p (Holm) ${pValue(m.p_adjusted)}, n = ${m.n})`)}`);
+    lines.push(annotation(level(gate), `evalcore: ${m.metric_name} dropped`, `${m.metric_name}: mean ${num(m.baseline_mean)} -> ${num(m.candidate_mean)} (delta ${signed(m.mean_delta)}, 95% CI ${interval(m.ci95)}, p (Holm) ${pValue(m.p_adjusted)}, n = ${m.n})`));
   }
   const pf = cmp.pass_fail;
-  if (pf.p_value < cmp.alpha && pf.b > pf.c) lines.push(`::${level(gate)} title=${ghProp('evalcore: more cases fail')}::${ghData(flipLine(pf))}`);
+  if (pf.p_value < cmp.alpha && pf.b > pf.c) lines.push(annotation(level(gate), 'evalcore: more cases fail', flipLine(pf)));
   const regressed = cmp.cases.filter((c) => c.change === 'regressed');
   for (const c of regressed.slice(0, maxCases)) {
-    lines.push(`::${level(failOn === 'regressed')} title=${ghProp(`evalcore: ${c.eval_id} regressed`)}::${ghData(`${c.eval_id}: ${c.baseline_status} -> ${c.candidate_status}: ${reasons(c).join('; ') || 'no metric reason recorded'}`)}`);
+    lines.push(annotation(level(failOn === 'regressed'), `evalcore: ${c.eval_id} regressed`, `${c.eval_id}: ${c.baseline_status} -> ${c.candidate_status}: ${reasons(c).join('; ') || 'no metric reason recorded'}`));
   }
-  if (regressed.length > maxCases) lines.push(`::${level(failOn === 'regressed')} title=${ghProp('evalcore: more regressed cases')}::${ghData(`${regressed.length - maxCases} more regressed case(s); see the report`)}`);
+  if (regressed.length > maxCases) lines.push(annotation(level(failOn === 'regressed'), 'evalcore: more regressed cases', `${regressed.length - maxCases} more regressed case(s); see the report`));
   const nc = cmp.cases.filter((c) => c.change === 'not_comparable').length;
-  if (nc) lines.push(`::warning title=${ghProp('evalcore: cases not comparable')}::${ghData(`${nc} case(s) were NOT_EVALUATED on a side and are not compared; see the report for why`)}`);
+  if (nc) lines.push(annotation('warning', 'evalcore: cases not comparable', `${nc} case(s) were NOT_EVALUATED on a side and are not compared; see the report for why`));
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
@@ -237,18 +233,20 @@ export function calibrationText(cal, { markdown = false } = {}) {
       `${c.judge_pass_human_pass}/${c.judge_pass_human_fail}/${c.judge_fail_human_pass}/${c.judge_fail_human_fail}`, g.flagged ? `FLAGGED: ${g.flag_reason}` : 'ok'];
   });
   const header = ['metric / rubric', 'judge model', 'n', 'agreement [95% Wilson]', 'kappa', 'PP/PF/FP/FF', ''];
+  const data = markdown ? mdText : textLine;
+  const cells = rows.map((r) => r.map(data));
   if (markdown) {
-    out.push(`### ${flagged ? '⚠️' : '✅'} ${cell(head)}`, '', `| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`,
-      ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`), '',
+    out.push(`### ${flagged ? '⚠️' : '✅'} ${mdText(head)}`, '', `| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`,
+      ...cells.map((r) => `| ${r.join(' | ')} |`), '',
       '_PP/PF/FP/FF: the judge passed and the person passed / failed, the judge failed and the person passed / failed._');
   } else {
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
     const line = (r) => r.map((x, i) => x.padEnd(widths[i])).join('  ').trimEnd();
-    out.push(head, '', line(header), ...rows.map(line), '', 'PP/PF/FP/FF: judge pass & person pass / judge pass & person fail / judge fail & person pass / judge fail & person fail');
+    out.push(head, '', line(header), ...cells.map(line), '', 'PP/PF/FP/FF: judge pass & person pass / judge pass & person fail / judge fail & person pass / judge fail & person fail');
   }
   if (cal.skipped.length) {
     out.push('', `${cal.skipped.length} label(s) not counted:`);
-    for (const s of cal.skipped.slice(0, 50)) out.push(`${markdown ? '- ' : '  '}${s.path}: ${s.reason}: ${s.message}`);
+    for (const s of cal.skipped.slice(0, 50)) out.push(`${markdown ? '- ' : '  '}${data(`${s.path}: ${s.reason}: ${s.message}`)}`);
     if (cal.skipped.length > 50) out.push(`  ... ${cal.skipped.length - 50} more`);
   }
   return `${out.join('\n')}\n`;

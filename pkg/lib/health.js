@@ -3,6 +3,8 @@
 // cases whose conversation could not be completed. ADK's status rule lets both pass silently
 // (a NOT_EVALUATED metric does not fail its case); every surface reports them from here.
 
+import { textLine } from './workflow.js';
+
 const TOO_MANY = 5;
 
 /** The case results of one EvalSetResult, a list of them, or a list of case results. */
@@ -78,12 +80,12 @@ export function runHealth(results) {
   if (items.length > 0) {
     lines.push(`${items.length} metric result${items.length === 1 ? ' was' : 's were'} NOT_EVALUATED (ADK's rule does not fail a case for it; --strict / strict: true does):`);
     for (const g of byReason) {
-      lines.push(`  ${g.reason} x${g.count} (${g.metrics.join(', ')})${g.example ? `: ${g.example}` : ''}`);
+      lines.push(`  ${textLine(g.reason)} x${g.count} (${textLine(g.metrics.join(', '))})${g.example ? `: ${textLine(g.example)}` : ''}`);
     }
   }
   if (caseErrors.length > 0) {
     lines.push(`${caseErrors.length} case run${caseErrors.length === 1 ? '' : 's'} could not be completed:`);
-    for (const e of caseErrors.slice(0, TOO_MANY)) lines.push(`  ${e.label}: ${e.code}: ${e.message}`);
+    for (const e of caseErrors.slice(0, TOO_MANY)) lines.push(`  ${textLine(`${e.label}: ${e.code}: ${e.message}`)}`);
     if (caseErrors.length > TOO_MANY) lines.push(`  ... and ${caseErrors.length - TOO_MANY} more`);
   }
   const unreported = unreportedOf(casesOf(results));
@@ -93,7 +95,7 @@ export function runHealth(results) {
   // a detailed report say why each is n/a).
   const said = unreported.filter((u) => !u.reason.startsWith('model_tool_time_'));
   const unreportedLines = said.length === 0 ? [] : ['Figures the agent did not report (informational; they fail nothing):',
-    ...said.map((u) => `  ${u.metric} in ${u.count} case run${u.count === 1 ? '' : 's'}: ${u.reason}${u.example ? `: ${u.example}` : ''}`)];
+    ...said.map((u) => `  ${textLine(u.metric)} in ${u.count} case run${u.count === 1 ? '' : 's'}: ${textLine(`${u.reason}${u.example ? `: ${u.example}` : ''}`)}`)];
   if (evaluated === 0 && (items.length > 0 || casesOf(results).length > 0) && caseErrors.length < casesOf(results).length) {
     lines.push('No metric was evaluated: check the config (its metric names, a judge for judged metrics).');
   }

@@ -5,6 +5,7 @@ import { EvalError } from './errors.js';
 import { evaluateInvocations, loadEvalSet, loadEvalSetResult, validateEvalConfig } from './api.js';
 import { addJudgeStats, runHealth } from './health.js';
 import { createEvalSetResult } from './adk_layout.js';
+import { readInParts } from './results_view.js';
 import { describe, requireObject } from './wire.js';
 
 /**
@@ -58,8 +59,9 @@ export function recordedCases(args, fn) {
  */
 export function recordedResult(set, results, appName, numRuns = 1) {
   const made = createEvalSetResult(appName ?? 'evalcore', set.eval_set_id, results);
-  // With several runs the core adds the run summary, as it does for a local run.
-  return loadEvalSetResult(made, numRuns > 1 ? { runSummary: true } : undefined);
+  // With several runs the core adds the run summary, as it does for a local run; one run may be
+  // larger than one answer of the core (maxReplyBytes), and is read in parts then.
+  return numRuns > 1 ? loadEvalSetResult(made, { runSummary: true }) : readInParts(made, (part) => loadEvalSetResult(part));
 }
 
 /** `result` with the run's judge counters (`judge_stats`, after the ADK fields as the core puts it); none without a judge. */

@@ -6,7 +6,11 @@ import { EvalError } from './errors.js';
 import { evalStatusName } from './adk_text.js';
 import { groupResults, invocationView, formatScore } from './results_view.js';
 
-const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+// Line breaks as references too (CR LF and CR read as LF, as an HTML parser reads them; a `<pre>`
+// shows a reference alike): text from data never starts a line of the file, nor carries `##[`
+// (a CI runner's older workflow command form) as it is.
+const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  .replace(/\r\n?|\n/g, '&#10;').replace(/##\[/g, '##&#91;');
 const CAP = 20_000; // characters of one text shown; the rest is cut (a report stays readable)
 const cut = (s) => (s.length > CAP ? `${s.slice(0, CAP)}… (${s.length - CAP} more characters)` : s);
 const text = (s) => esc(cut(String(s ?? '')));

@@ -6,6 +6,8 @@ import {
   invocationLines, invocationView, isObject, metricLine, toolCalls, unevaluated,
 } from './results_view.js';
 import { runHealth } from './health.js';
+import { mdHtml, mdPre, mdText } from './markdown.js';
+import { jsonText } from './workflow.js';
 import { escapeXmlAttr, escapeXmlText } from './xml.js';
 
 export { escapeXmlAttr, escapeXmlText } from './xml.js';
@@ -95,23 +97,14 @@ export function toJson(results, { indent = 2, strict = false } = {}) {
   Object.assign(summary, healthCounts(groups.flatMap((g) => g.cases)));
   const ok = summary.total > 0 && summary.passed === summary.total && !(strict && summary.not_evaluated_metrics > 0);
   const list = Array.isArray(results) ? results : [results];
-  return `${JSON.stringify({ ok, summary: { ...summary, eval_sets: evalSets }, eval_set_results: list }, null, indent)}\n`;
+  return `${jsonText({ ok, summary: { ...summary, eval_sets: evalSets }, eval_set_results: list }, indent)}\n`;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Markdown
 
-const mdCell = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-  .replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-const mdHtml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s*\r?\n\s*/g, ' ');
 const ICON = { PASSED: '✅', FAILED: '❌', NOT_EVALUATED: '⚠️' };
 const icon = (s) => ICON[s] ?? '❌';
-
-function fence(text) {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const f = '`'.repeat(longest + 1);
-  return `${f}text\n${text}\n${f}`;
-}
 
 /** Deciding metric columns of a set, in first-seen order, with the threshold each one uses. */
 function metricColumns(cases) {
@@ -147,25 +140,25 @@ export function toMarkdown(results, { title = 'evalcore', maxDetails = 20, stric
   const headline = runs > 1
     ? `${passedCases} of ${cases} eval case${cases === 1 ? '' : 's'} passed in all ${runs} runs (${c.passed} of ${c.total} case runs passed)`
     : `${c.passed} of ${c.total} eval case${c.total === 1 ? '' : 's'} passed`;
-  const out = [`### ${ok ? '✅' : '❌'} ${mdCell(title)}: ${headline}`, ''];
+  const out = [`### ${ok ? '✅' : '❌'} ${mdText(title)}: ${headline}`, ''];
   if (groups.length === 0) return `${out.join('\n')}No eval cases ran.\n`;
   if (h.count > 0) {
-    out.push(`> ⚠️ ${h.count} metric result${h.count === 1 ? ' was' : 's were'} NOT_EVALUATED: ${h.byReason.map((g) => `${mdCell(g.reason)} ×${g.count} (${g.metrics.map(mdCell).join(', ')})`).join(', ')}`, '');
+    out.push(`> ⚠️ ${h.count} metric result${h.count === 1 ? ' was' : 's were'} NOT_EVALUATED: ${h.byReason.map((g) => `${mdText(g.reason)} ×${g.count} (${g.metrics.map(mdText).join(', ')})`).join(', ')}`, '');
   }
 
   out.push('| eval set | passed | failed | not evaluated | runs |', '|---|---:|---:|---:|---:|');
   for (const g of groups) {
     const k = counts(g.cases);
-    out.push(`| ${mdCell(g.evalSetId)} | ${k.passed} | ${k.failed} | ${k.not_evaluated} | ${g.runs} |`);
+    out.push(`| ${mdText(g.evalSetId)} | ${k.passed} | ${k.failed} | ${k.not_evaluated} | ${g.runs} |`);
   }
 
   let details = 0;
   for (const g of groups) {
-    out.push('', `#### ${mdCell(g.evalSetId)}`, '');
+    out.push('', `#### ${mdText(g.evalSetId)}`, '');
     const cols = metricColumns(g.cases);
     const summary = g.runs > 1 && Array.isArray(g.runSummary?.cases) ? g.runSummary : null;
     const head = ['', 'eval case', ...(summary ? ['runs'] : []), ...[...cols].map(([n, t]) => `${n} (${t === null ? 'no threshold' : `≥ ${formatScore(t)}`})`)];
-    out.push(`| ${head.map(mdCell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
+    out.push(`| ${head.map(mdText).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
 
     const rows = summary ? summaryRows(g, summary, cols) : g.cases.map((x) => caseRow(x, g.runs, cols));
     // Failing first; then a case's runs together, in the order the cases first appeared.
@@ -181,7 +174,7 @@ export function toMarkdown(results, { title = 'evalcore', maxDetails = 20, stric
       if (details++ >= maxDetails) continue;
       const label = g.runs > 1 ? `${x.evalId} (run ${x.run + 1})` : x.evalId;
       out.push('', `<details><summary>${icon(s)} ${mdHtml(label)}: ${mdHtml(failureLines(x.result)[0])}</summary>`, '',
-        fence(explainCase(x.result)), '', '</details>');
+        mdPre(explainCase(x.result)), '', '</details>');
     }
   }
   if (details > maxDetails) out.push('', `_${details - maxDetails} more failing case(s) not shown._`);
@@ -199,7 +192,7 @@ function caseRow({ evalId, run, result }, runs, cols) {
   const s = result.final_eval_status;
   const byName = new Map((result.overall_eval_metric_results ?? []).map((m) => [m.metric_name, m]));
   const label = runs > 1 ? `${evalId} (run ${run + 1})` : evalId;
-  return { status: s, evalId, run, cells: [icon(s), mdCell(label), ...[...cols.keys()].map((n) => scoreCell(byName.get(n)))] };
+  return { status: s, evalId, run, cells: [icon(s), mdText(label), ...[...cols.keys()].map((n) => scoreCell(byName.get(n)))] };
 }
 
 function summaryRows(g, summary, cols) {
@@ -216,7 +209,7 @@ function summaryRows(g, summary, cols) {
       return m.passed === false ? `**${text}** ❌` : m.passed === null && !m.informational ? `${text} ⚠️` : text;
     });
     const runsCell = `${statuses.map(icon).join('')}${sc.flipped ? ' flaky' : ''}`;
-    return { status: s, evalId: sc.eval_id, run: 0, cells: [icon(s), mdCell(sc.eval_id), runsCell, ...cells] };
+    return { status: s, evalId: sc.eval_id, run: 0, cells: [icon(s), mdText(sc.eval_id), runsCell, ...cells] };
   });
 }
 

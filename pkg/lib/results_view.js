@@ -87,8 +87,34 @@ export const metricLine = (m) => `${m.metric_name}: ${m.eval_status}${m.eval_sta
 /** A case with a metric that came back NOT_EVALUATED (which fails it only under `strict`). */
 export const unevaluated = (result) => (result.overall_eval_metric_results ?? []).some((m) => m.eval_status === 'NOT_EVALUATED');
 
+/**
+ * `read(set)` (the core's loadEvalSetResult of a parsed EvalSetResult) for a result whose answer
+ * would pass the core's maxReplyBytes: read again in halves and the cases joined back in their
+ * order (a case reads on its own; only a run summary ties cases together, and a result with one
+ * is never split). An error in a later half keeps its case's index in the whole.
+ */
+export function readInParts(set, read) {
+  try {
+    return read(set);
+  } catch (e) {
+    const cases = isObject(set) ? set.eval_case_results : undefined;
+    if (!(e instanceof EvalError) || e.code !== 'too_large' || !Array.isArray(cases) || cases.length < 2 || 'run_summary' in set) throw e;
+    const half = Math.ceil(cases.length / 2);
+    const head = readInParts({ ...set, eval_case_results: cases.slice(0, half) }, read);
+    let tail;
+    try {
+      tail = readInParts({ ...set, eval_case_results: cases.slice(half) }, read);
+    } catch (err) {
+      const at = err instanceof EvalError ? /^\$\.eval_case_results\[(\d+)\]/.exec(err.path) : null;
+      if (at === null) throw err;
+      throw new EvalError(err.code, `$.eval_case_results[${Number(at[1]) + half}]${err.path.slice(at[0].length)}`, err.message, { cause: err });
+    }
+    return { ...head, eval_case_results: head.eval_case_results.concat(tail.eval_case_results) };
+  }
+}
+
 /** A result object (or text, or bytes) in the core's model; any text it holds can be shown. */
-const load = (v) => loadEvalSetResult(isObject(v) ? stringifyWellFormed(v, 'results', true) : v ?? null);
+const load = (v) => (isObject(v) ? readInParts(v, (part) => loadEvalSetResult(stringifyWellFormed(part, 'results', true))) : loadEvalSetResult(v ?? null));
 
 const isCase = (v) => isObject(v) && !('eval_case_results' in v || 'evalCaseResults' in v)
   && ('final_eval_status' in v || 'finalEvalStatus' in v);

@@ -127,6 +127,21 @@ describe('agents-cli configs, YAML and JSON', () => {
     const level = (k) => `l${k}: &l${k} [${Array(9).fill(k === 0 ? '"lol"' : `*l${k - 1}`).join(',')}]`;
     writeFileSync(bomb, `${Array.from({ length: 8 }, (_, k) => level(k)).join('\n')}\nmetrics_to_run: *l7\n`);
     assert.throws(() => readConfig(bomb), (e) => e.code === 'invalid_yaml' && /alias/i.test(e.message));
+    // Nesting thousands deep (flow or block) is refused where it passes 64 levels (the document's
+    // own map is the first), not a stack overflow.
+    const deep = {
+      flow: ['metrics_to_run:\n  - safety\ncustom_metrics: ', `${'['.repeat(5000)}${']'.repeat(5000)}\n`, 3, 17 + 63],
+      mixed: ['metrics_to_run: ', `${'[{a: '.repeat(2500)}1${'}]'.repeat(2500)}\n`, 1, 18 + 5 * 31],
+      block: ['', `${Array.from({ length: 5000 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} 1\n`, 65, 65],
+    };
+    for (const [name, [head, body, line, col]] of Object.entries(deep)) {
+      const file = join(work, `deep-${name}.yaml`);
+      writeFileSync(file, head + body);
+      assert.throws(() => readConfig(file), (e) => e.code === 'invalid_yaml' && e.message.includes(`line ${line}, column ${col}: nested deeper than 64 levels`), name);
+    }
+    const just = join(work, 'deep-ok.yaml');
+    writeFileSync(just, `metrics_to_run: [safety]\nx: ${'['.repeat(63)}${']'.repeat(63)}\n`);
+    assert.deepEqual(Object.keys(readConfig(just).config.criteria), ['safety'], '64 levels are read');
     const v = ec.validateEvalConfig({ metrics_to_run: ['safety', 'halucination'], custom_metrics: [{ prompt_template: 'x' }] });
     assert.deepEqual(v.warnings.map((w) => w.path), ['$.custom_metrics[0]', '$.metrics_to_run[1]']);
     assert.match(v.warnings[1].message, /did you mean "hallucination"/);
@@ -445,6 +460,53 @@ describe('evalcore grade and evalcore eval on an agents-cli project', () => {
     const u = await cli(['grade', 'd.json'], { cwd: empty });
     assert.equal(u.code, 2);
     assert.match(u.stderr, /no metrics: give --metrics/);
+    writeFileSync(join(empty, 'deep.yaml'), `metrics_to_run: ${'['.repeat(5000)}${']'.repeat(5000)}\n`);
+    const d = await cli(['grade', 'd.json', '--config', 'deep.yaml'], { cwd: empty });
+    assert.equal(d.code, 2, d.stderr);
+    assert.match(d.stderr, /deep\.yaml: invalid YAML at line 1, column 80: nested deeper than 64 levels/);
+    assert.doesNotMatch(d.stderr, /internal error|RangeError/);
+  });
+
+  test('grade writes every case of a result larger than one text the core reads (maxTextBytes lowered to 1 MiB here)', async () => {
+    const root = join(work, 'large');
+    mkdirSync(root, { recursive: true });
+    const n = 600;
+    const text = (t) => ({ role: 'model', parts: [{ text: t }] });
+    writeFileSync(join(root, 'big.json'), JSON.stringify({
+      eval_cases: Array.from({ length: n }, (_, i) => ({
+        eval_case_id: `case_${i}`,
+        prompt: { role: 'user', parts: [{ text: `What is the capital of France? (${i})` }] },
+        responses: [{ response: text('The capital of France is Paris.') }],
+        reference: { response: text(i % 10 === 0 ? 'Lyon' : 'The capital of France is Paris.') },
+      })),
+    }));
+    // 35,000 cases make a result of 150 MiB, over the 128 Mi UTF-16 units a text may have on its
+    // way into the core; here the core's own limit is lowered in the CLI's process instead.
+    const hook = join(root, 'limits.mjs');
+    writeFileSync(hook, `import { setLimits } from ${JSON.stringify(join(PKG, 'index.js'))};\nsetLimits({ maxTextBytes: 1024 * 1024 });\n`);
+    const r = await new Promise((done, reject) => {
+      const child = spawn(process.execPath, ['--import', hook, BIN, 'grade', 'big.json', '--metrics', 'response_match_score', '--output', 'out'],
+        { cwd: root, env: { ...process.env, EVALCORE_DEBUG: '', NO_COLOR: '1' } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => { stdout += d; });
+      child.stderr.on('data', (d) => { stderr += d; });
+      child.on('error', reject);
+      child.on('close', (code) => done({ code, stdout, stderr }));
+    });
+    assert.equal(r.code, 1, `60 cases fail their reference: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /too_large|internal error/);
+    assert.match(r.stdout, /response_match_score:\n {2}num_cases_total: 600\n {2}num_cases_valid: 600\n[\s\S]*pass_rate: 0\.9000/);
+    const files = readdirSync(join(root, 'out')).sort();
+    assert.deepEqual(files.map((f) => f.replace(/\d{8}_\d{6}/, 'T')), ['results_T.html', 'results_T.json']);
+    const json = readFileSync(join(root, 'out', files[1]));
+    assert.ok(json.byteLength > 2 * 1024 * 1024, `${json.byteLength} bytes: over twice the limit`);
+    assert.equal(json.toString('utf8'), `${JSON.stringify(JSON.parse(json), null, 2)}\n`, 'written a case at a time, as JSON.stringify writes it');
+    const result = ec.loadEvalSetResult(json);
+    assert.deepEqual(result.eval_case_results.map((c) => c.eval_id), Array.from({ length: n }, (_, i) => `case_${i}`));
+    assert.equal(result.eval_case_results.filter((c) => c.final_eval_status === 'FAILED').length, 60);
+    const html = readFileSync(join(root, 'out', files[0]), 'utf8');
+    assert.equal((html.match(/<tr><td>case_/g) ?? []).length, n, 'the HTML report has every case');
   });
 
   test('eval runs an inference dataset through an agent module with the project\'s config', async () => {

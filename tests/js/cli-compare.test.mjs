@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { main } from '../../pkg/lib/cli/main.js';
 import { DATA, PKG, ROOT, readJsonl } from './helpers.mjs';
+import { HOSTILE, workflowCommands } from './support/hostile-output.mjs';
 
 const SCENARIOS = readJsonl(join(DATA, 'compare', 'scenarios.jsonl'));
 const CALIBRATIONS = readJsonl(join(DATA, 'compare', 'calibration.jsonl'));
@@ -92,6 +93,23 @@ test('in GitHub Actions: annotations (stderr beside a json report) and the step 
   assert.match(readFileSync(summary, 'utf8'), /### ❌ evalcore compare: regressed/);
   const never = await run(['compare', b, c, '--fail_on', 'never'], { GITHUB_ACTIONS: 'true' });
   assert.doesNotMatch(never.stdout, /::error/);
+});
+
+test('in GitHub Actions, hostile ids and reasons: the runner reads our annotations and nothing else, in every format', async () => {
+  const m = (score, status, details) => ({ metric_name: HOSTILE, threshold: 0.5, score, eval_status: status, ...(details ? { details } : {}) });
+  const c = (id, status, metric) => ({ eval_id: id, final_eval_status: status, overall_eval_metric_results: [metric] });
+  const [b, cand] = folders({
+    baseline: [{ eval_set_result_id: 'b', eval_set_id: HOSTILE, eval_case_results: [c(HOSTILE, 'PASSED', m(1, 'PASSED')), c(`${HOSTILE}2`, 'PASSED', m(1, 'PASSED'))] }],
+    candidate: [{ eval_set_result_id: 'c', eval_set_id: HOSTILE, eval_case_results: [c(HOSTILE, 'FAILED', m(0, 'FAILED')),
+      c(`${HOSTILE}2`, 'NOT_EVALUATED', m(null, 'NOT_EVALUATED', { reason: 'judge_error', error: HOSTILE }))] }],
+  }, 'gha-hostile');
+  for (const format of ['text', 'markdown', 'json', 'junit']) {
+    const r = await run(['compare', b, cand, '--format', format], { GITHUB_ACTIONS: 'true' });
+    assert.equal(r.code, 1, r.stderr);
+    const commands = workflowCommands(r.stdout + r.stderr);
+    assert.deepEqual(commands.map((x) => x.name), ['error', 'error', 'warning'], `${format}: ${JSON.stringify(commands)}`);
+    assert.deepEqual(commands.map((x) => x.props.title), [`evalcore: ${HOSTILE} dropped`, `evalcore: ${HOSTILE} regressed`, 'evalcore: cases not comparable']);
+  }
 });
 
 test('usage errors and unreadable results: one line, exit 2, naming the file', async () => {

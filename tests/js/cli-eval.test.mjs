@@ -12,6 +12,7 @@ import { formatReport } from '../../pkg/index.js';
 import { main } from '../../pkg/lib/cli/main.js';
 import { readEvalSetResultFile } from '../../pkg/lib/history.js';
 import { PKG, ROOT, freePort } from './helpers.mjs';
+import { HOSTILE, workflowCommands } from './support/hostile-output.mjs';
 
 const BIN = join(PKG, 'bin', 'evalcore.js');
 const EXAMPLE = join(ROOT, 'examples', 'hello_world');
@@ -226,6 +227,26 @@ describe('other eval data', () => {
     assert.deepEqual(crashed.overall_eval_metric_results, []);
     assert.match(crashed.error.message, /the agent crashed/);
     assert.match(readFileSync(join(work, 'crash.xml'), 'utf8'), /<error message="agent error \([^)]*\): [^"]*the agent crashed/);
+  });
+
+  test('in GitHub Actions, a hostile eval set: no line of stdout or stderr is a command, in every format', () => {
+    const dir = echoApp('hostile');
+    writeFileSync(join(dir, 'agent.mjs'), `export const agent = () => ${JSON.stringify(HOSTILE)};\n`);
+    writeFileSync(join(dir, 'h.evalset.json'), JSON.stringify({
+      eval_set_id: HOSTILE.replace(/[/\\]/g, ''), // an eval set id names a result file: no path separator
+      eval_cases: [{
+        eval_id: HOSTILE,
+        conversation: [{ invocation_id: 'i', user_content: { role: 'user', parts: [{ text: HOSTILE }] }, final_response: { role: 'model', parts: [{ text: 'no' }] } }],
+      }],
+    }));
+    for (const format of ['text', 'markdown', 'junit', 'json', 'html']) {
+      const r = cli(['eval', dir, join(dir, 'h.evalset.json'), '--format', format, '--print_detailed_results', '--no_save'], { env: { GITHUB_ACTIONS: 'true' } });
+      assert.equal(r.code, 1, r.stderr);
+      assert.ok(r.stdout.includes(format === 'text' ? '::error::forged CR' : 'Verdict'), `${format}: the data is shown`);
+      const commands = workflowCommands(r.stdout + r.stderr);
+      assert.deepEqual(commands.map((c) => c.name), format === 'text' ? ['stop-commands'] : [], `${format}: ${JSON.stringify(commands)}`);
+      if (format === 'text') assert.match(commands[0].data, /^[0-9a-f]{32}$/, 'a token no data can guess');
+    }
   });
 
   test('an explicit --config_file_path wins over test_config.json', () => {

@@ -11,6 +11,7 @@ import {
   calibrate, calibrationText, compareRuns, comparisonAnnotations, comparisonJUnit, comparisonMarkdown, comparisonText,
 } from '../../pkg/lib/reports_node.js';
 import { DATA, ROOT, readJsonl } from './helpers.mjs';
+import { elements, HOSTILE, HOSTILE_LINE, htmlText, noRenderer, renderGfm, tables, workflowCommands } from './support/hostile-output.mjs';
 
 const SCENARIOS = readJsonl(join(DATA, 'compare', 'scenarios.jsonl'));
 const CALIBRATIONS = readJsonl(join(DATA, 'compare', 'calibration.jsonl'));
@@ -209,4 +210,65 @@ test('loadEvalSetResult({ caseLevel: true }) leaves the per-invocation results o
   const lean = loadEvalSetResult(s, { caseLevel: true });
   assert.ok(lean.eval_case_results.every((c) => !('eval_metric_result_per_invocation' in c)));
   assert.equal(lean.eval_case_results.length, s.eval_case_results.length);
+});
+
+/** A comparison whose metric, case ids and NOT_EVALUATED reason are all HOSTILE. */
+function hostileComparison() {
+  const m = (score, status, details) => ({ metric_name: HOSTILE, threshold: 0.5, score, eval_status: status, ...(details ? { details } : {}) });
+  const side = (id, cases) => ({ eval_set_result_id: id, eval_set_id: HOSTILE, eval_case_results: cases });
+  const c = (id, status, metric) => ({ eval_id: id, final_eval_status: status, overall_eval_metric_results: [metric] });
+  return compareRuns(
+    side('b', [c(HOSTILE, 'PASSED', m(1, 'PASSED')), c(`${HOSTILE}2`, 'PASSED', m(1, 'PASSED'))]),
+    side('c', [c(HOSTILE, 'FAILED', m(0.25, 'FAILED')), c(`${HOSTILE}2`, 'NOT_EVALUATED', m(null, 'NOT_EVALUATED', { reason: 'judge_error', error: HOSTILE }))]),
+  );
+}
+
+test('data is data in every comparison report: Markdown as GitHub renders it, text, JUnit, annotations', async (t) => {
+  const cmp = hostileComparison();
+  assert.deepEqual(cmp.cases.map((c) => c.change), ['regressed', 'not_comparable']);
+  const text = comparisonText(cmp);
+  const md = comparisonMarkdown(cmp);
+  for (const [what, out] of [['text', text], ['Markdown', md], ['JUnit', comparisonJUnit(cmp)]]) {
+    assert.deepEqual(workflowCommands(out), [], `${what}: the runner reads no command`);
+    for (const line of out.split(/\r\n|\r|\n/)) assert.doesNotMatch(line, /^\s*(::|### Verdict)/, `${what}: ${JSON.stringify(line)}`);
+  }
+  const plain = comparisonText(JSON.parse(JSON.stringify(cmp).replaceAll(JSON.stringify(HOSTILE).slice(1, -1), 'x')));
+  assert.equal(text.split('\n').length, plain.split('\n').length, 'the text has the lines of a comparison with plain ids');
+  // The annotations: ours only, their title and message read back as the data.
+  const ann = workflowCommands(comparisonAnnotations(cmp));
+  assert.deepEqual(ann.map((a) => a.name), ['error', 'error', 'warning']);
+  assert.equal(ann[0].props.title, `evalcore: ${HOSTILE} dropped`);
+  assert.equal(ann[1].props.title, `evalcore: ${HOSTILE} regressed`);
+  assert.ok(ann[1].data.startsWith(`${HOSTILE}: PASSED -> FAILED: ${HOSTILE} 1 → 0.25`));
+  if (noRenderer) return t.skip(noRenderer);
+  const html = await renderGfm(md);
+  const allowed = new Set(['h3', 'p', 'blockquote', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'strong', 'details', 'summary', 'code', 'sub']);
+  assert.deepEqual(elements(html).filter((e) => !allowed.has(e)), [], html);
+  assert.equal(elements(html).filter((e) => e === 'h3').length, 1);
+  const cases = tables(html).filter((tb) => tb[0].join() === 'case,status,why');
+  assert.deepEqual(cases[0], [['case', 'status', 'why'], [HOSTILE_LINE, '✅ PASSED → ❌ FAILED', `${HOSTILE_LINE} 1 → 0.25`]]);
+  assert.deepEqual(cases[1][1], [`${HOSTILE_LINE}2`, '✅ PASSED → ⚠️ NOT_EVALUATED', `candidate: ${HOSTILE_LINE} 1 → n/a (NOT_EVALUATED); candidate: ${HOSTILE_LINE}: judge_error: ${HOSTILE_LINE}`]);
+  assert.ok(html.includes('<td><code>e ::error::forged'), 'the case id is shown as code');
+  const metrics = tables(html).find((tb) => tb[0][0] === 'metric');
+  assert.equal(metrics[1][0], `🔻 ${HOSTILE_LINE}`, 'one case with no spread: a significant drop');
+  assert.ok(htmlText(html).includes(`candidate: 1 result(s) of eval set ${HOSTILE_LINE}; α`), 'the set id as it is');
+});
+
+test('calibration text and Markdown keep a hostile metric name and label path as data', async (t) => {
+  const cal = {
+    used: 1, labels: 2, kappa_threshold: 0.6,
+    metrics: [{ metric_name: HOSTILE, rubric_id: null, judge_model: HOSTILE, n: 1, agreement: 1, agreement_ci95: [0.2, 1], kappa: null,
+      confusion: { judge_pass_human_pass: 1, judge_pass_human_fail: 0, judge_fail_human_pass: 0, judge_fail_human_fail: 0 }, flagged: false }],
+    skipped: [{ path: HOSTILE, reason: 'unknown_case', message: HOSTILE }],
+  };
+  for (const markdown of [false, true]) {
+    const out = calibrationText(cal, { markdown });
+    assert.deepEqual(workflowCommands(out), [], `markdown: ${markdown}`);
+    for (const line of out.split(/\r\n|\r|\n/)) assert.doesNotMatch(line, /^\s*(::|### Verdict)/, JSON.stringify(line));
+  }
+  if (noRenderer) return t.skip(noRenderer);
+  const html = await renderGfm(calibrationText(cal, { markdown: true }));
+  assert.deepEqual(elements(html).filter((e) => !['h3', 'p', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'em', 'ul', 'li'].includes(e)), [], html);
+  assert.deepEqual(tables(html)[0][1].slice(0, 3), [HOSTILE_LINE, HOSTILE_LINE, '1']);
+  assert.equal(htmlText(/<li>([\s\S]*?)<\/li>/.exec(html)[1]), `${HOSTILE_LINE}: unknown_case: ${HOSTILE_LINE}`);
 });

@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { EvalError } from '../../pkg/index.js';
 import { readEvalSetResult } from '../../pkg/lib/history.js';
-import { escapeXmlAttr, escapeXmlText, explainCase, formatToolCall, groupResults, toJson, toJUnit, toMarkdown } from '../../pkg/lib/reports.js';
+import { escapeXmlAttr, escapeXmlText, explainCase, formatToolCall, groupResults, toHtml, toJson, toJUnit, toMarkdown } from '../../pkg/lib/reports.js';
 import { ROOT } from './helpers.mjs';
+import { elements, HOSTILE, HOSTILE_LINE, htmlText, noRenderer, renderGfm, tables, workflowCommands } from './support/hostile-output.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // A strict XML 1.0 parser: throws on anything not well-formed, returns the element tree.
@@ -211,7 +212,7 @@ describe('Markdown', () => {
     ]);
     assert.equal(md.match(/<details>/g).length, 1);
     assert.match(md, /<summary>❌ check_listed_numbers: tool_trajectory_avg_score: FAILED, score 0, threshold 1<\/summary>/);
-    assert.match(md, /```text\n[^`]*actual_tool_calls: {3}check_prime\(nums=\[4, 7\]\)/);
+    assert.match(md, /\n<pre>[^\n]*&#10;  actual_tool_calls: {3}check_prime\(nums=\[4, 7\]\)[^\n]*<\/pre>\n/, 'the explanation is one <pre> line');
   });
 
   test('all passing: a green verdict and no details', () => {
@@ -220,7 +221,7 @@ describe('Markdown', () => {
     assert.ok(!md.includes('<details>'));
   });
 
-  test('cells cannot break the table or inject HTML; fences outlast backticks in the text', () => {
+  test('cells cannot break the table or inject HTML; backticks in the explanation stay text', () => {
     const md = toMarkdown({
       eval_set_id: 's|<x>',
       eval_case_results: [caseResult('a|b\n<script>', 'FAILED', [metric('m', 'FAILED', 0.1, 0.5, {})], {
@@ -232,11 +233,11 @@ describe('Markdown', () => {
         }],
       })],
     });
-    assert.ok(md.includes('| s\\|&lt;x&gt; |'), md);
-    assert.ok(md.includes('a\\|b &lt;script&gt;'), md);
+    assert.ok(md.includes('| s\\|\\<x\\> |'), md);
+    assert.ok(md.includes('a\\|b \\<script\\>'), md);
     assert.ok(!md.includes('<script>'));
     assert.ok(md.includes('<summary>❌ a|b &lt;script&gt;: m: FAILED'), 'the summary stays on one line');
-    assert.ok(md.includes('`````text\n'), 'the fence is longer than any run of backticks inside');
+    assert.match(md, /\n<pre>[^\n]*has ``` and ```` inside[^\n]*<\/pre>\n/);
   });
 
   test('with a run summary: averaged scores, per-run statuses, flaky marker', () => {
@@ -377,4 +378,68 @@ test('a trajectory mismatch is explained under its metric in explainCase, Markdo
   const m = same.eval_metric_result_per_invocation[0].eval_metric_results.find((x) => x.metric_name === 'tool_trajectory_avg_score');
   assert.equal(m.score, 1);
   assert.equal(m.details.trajectory, undefined);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Data is data: ids, metric names, reasons and answers that try to be markup or CI commands
+
+/** A failing case whose every text is HOSTILE: set and case ids, metric name, reason, the answer. */
+function hostileResult() {
+  const m = metric(HOSTILE, 'NOT_EVALUATED', null, 0.5, { details: { reason: 'judge_error', error: HOSTILE } });
+  const failed = metric('response_match_score', 'FAILED', 0.25);
+  return {
+    eval_set_id: HOSTILE,
+    eval_case_results: [caseResult(HOSTILE, 'FAILED', [failed, m], {
+      eval_set_id: HOSTILE,
+      eval_metric_result_per_invocation: [{
+        actual_invocation: { user_content: { parts: [{ text: HOSTILE }] }, final_response: { parts: [{ text: HOSTILE }] } },
+        expected_invocation: null,
+        eval_metric_results: [failed, m],
+      }],
+    })],
+  };
+}
+
+/** No line of `text` is a workflow command and none starts with data (`::`, a forged heading). */
+function commandFree(text, what) {
+  assert.deepEqual(workflowCommands(text), [], `${what}: the runner reads no command`);
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    assert.doesNotMatch(line, /^\s*(::|### Verdict)/, `${what}: a line starts with data: ${JSON.stringify(line)}`);
+  }
+}
+
+describe('data is data in every report format', () => {
+  test('Markdown, as GitHub renders it: the cells hold the data, no image, link or heading comes from it', async (t) => {
+    const result = hostileResult();
+    const md = toMarkdown(result);
+    commandFree(md, 'Markdown');
+    if (noRenderer) return t.skip(noRenderer);
+    const html = await renderGfm(md);
+    const allowed = new Set(['h3', 'h4', 'p', 'blockquote', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'strong', 'details', 'summary', 'pre']);
+    assert.deepEqual(elements(html).filter((e) => !allowed.has(e)), [], html);
+    assert.equal(elements(html).filter((e) => /^h\d$/.test(e)).join(), 'h3,h4', 'the verdict and the one set are the only headings');
+    assert.equal(htmlText(/<h4>([\s\S]*?)<\/h4>/.exec(html)[1]), HOSTILE_LINE);
+    assert.match(htmlText(/<h3>([\s\S]*?)<\/h3>/.exec(html)[1]), /^❌ evalcore: 0 of 1 eval case passed$/);
+    const [sets, cases] = tables(html);
+    assert.deepEqual(sets, [['eval set', 'passed', 'failed', 'not evaluated', 'runs'], [HOSTILE_LINE, '0', '1', '0', '1']]);
+    assert.deepEqual(cases, [['', 'eval case', 'response_match_score (≥ 0.5)', `${HOSTILE_LINE} (≥ 0.5)`], ['❌', HOSTILE_LINE, '0.25 ❌', 'n/a ⚠️']]);
+    const oneLine = (s) => s.replace(/\s*(?:\r\n|\r|\n)\s*/g, ' ');
+    assert.ok(htmlText(/<summary>([\s\S]*?)<\/summary>/.exec(html)[1]).startsWith(`❌ ${oneLine(HOSTILE)}: response_match_score: FAILED`));
+    assert.equal(htmlText(/<pre>([\s\S]*?)<\/pre>/.exec(html)[1]), explainCase(result.eval_case_results[0]).replace(/\r\n?/g, '\n'));
+    assert.match(htmlText(html), /NOT_EVALUATED: judge_error ×1 \(e ::error::forged CR ### Verdict/, 'the warning line names the metric as it is');
+  });
+
+  test('JUnit XML, JSON and HTML: read back they hold the data; no line of them is a command', () => {
+    const result = hostileResult();
+    const xml = toJUnit(result);
+    commandFree(xml, 'JUnit');
+    const tc = kids(kids(parseXml(xml), 'testsuite')[0], 'testcase')[0];
+    assert.equal(tc.attrs.name, HOSTILE);
+    assert.ok(kids(tc, 'failure')[0].text.includes(HOSTILE.slice(HOSTILE.indexOf('![i]'))), 'the answer is in the failure as it is');
+    const json = toJson(result);
+    commandFree(json, 'JSON');
+    assert.equal(JSON.parse(json).eval_set_results[0].eval_case_results[0].eval_id, HOSTILE);
+    commandFree(toHtml(result), 'HTML');
+    assert.equal(escapeXmlText('a\r\nb ##[x]'), 'a&#13;&#10;b ##&#91;x]');
+  });
 });

@@ -9,6 +9,7 @@ import {
 } from '../compare_report.js';
 import { EvalError } from '../errors.js';
 import { readRegularFile } from '../node/files.js';
+import { jsonText } from '../workflow.js';
 import { parseArgs, UsageError } from './args.js';
 
 export const COMPARE_HELP = `Usage: evalcore compare BASELINE CANDIDATE [options]
@@ -123,7 +124,7 @@ function emit(report, text, opts, io) {
 
 /** The comparison in `format`. */
 function render(cmp, format) {
-  if (format === 'json') return `${JSON.stringify(cmp, null, 2)}\n`;
+  if (format === 'json') return `${jsonText(cmp)}\n`;
   if (format === 'junit') return comparisonJUnit(cmp);
   if (format === 'markdown') return comparisonMarkdown(cmp);
   return comparisonText(cmp);
@@ -230,7 +231,7 @@ export async function runCalibrate(argv, io) {
     throw inFile(e, { labels: [labels], results });
   }
   const format = opts.format ?? 'text';
-  const report = format === 'json' ? `${JSON.stringify(cal, null, 2)}\n` : calibrationText(cal, { markdown: format === 'markdown' });
+  const report = format === 'json' ? `${jsonText(cal)}\n` : calibrationText(cal, { markdown: format === 'markdown' });
   emit(report, calibrationText(cal), opts, io);
   return opts.fail_on === 'flagged' && cal.metrics.some((g) => g.flagged) ? 1 : 0;
 }

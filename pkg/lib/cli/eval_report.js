@@ -4,6 +4,7 @@
 import { runHealth } from '../health.js';
 import { keyVariables } from '../judge_env.js';
 import { formatScore } from '../results_view.js';
+import { textLine } from '../workflow.js';
 
 const TOO_MANY = 10;
 
@@ -15,9 +16,9 @@ export function failedCaseLines(setResults, numRuns) {
       if (r.final_eval_status === 'PASSED') continue;
       const run = numRuns > 1 && Number.isInteger(r.run) ? ` (run ${r.run + 1})` : '';
       const missed = (r.overall_eval_metric_results ?? []).filter((m) => m.eval_status === 'FAILED')
-        .map((m) => `${m.metric_name} ${formatScore(m.score)} (threshold ${formatScore(m.threshold)})`);
-      const why = r.error ? `${r.error.code} (below)` : missed.length > 0 ? missed.join(', ') : `${r.final_eval_status} (below)`;
-      failed.push(`  ${set.eval_set_id}/${r.eval_id}${run}: ${why}`);
+        .map((m) => `${textLine(m.metric_name)} ${formatScore(m.score)} (threshold ${formatScore(m.threshold)})`);
+      const why = r.error ? `${textLine(r.error.code)} (below)` : missed.length > 0 ? missed.join(', ') : `${r.final_eval_status} (below)`;
+      failed.push(`  ${textLine(`${set.eval_set_id}/${r.eval_id}`)}${run}: ${why}`);
     }
   }
   if (failed.length === 0) return [];
@@ -50,14 +51,14 @@ export function healthLines(results, { detailed, debug, judge, opts }) {
   const lines = [];
   for (const line of h.lines) {
     lines.push(line);
-    const group = h.byReason.find((g) => line.startsWith(`  ${g.reason} x${g.count} `));
+    const group = h.byReason.find((g) => line.startsWith(`  ${textLine(g.reason)} x${g.count} `));
     const hint = group ? hintFor(group, judge, opts) : null;
     if (hint) lines.push(`    -> ${hint}`);
   }
   if (detailed) lines.push(...h.unreportedLines);
   if (detailed && h.items.length > 0) {
     lines.push('NOT_EVALUATED, each:');
-    for (const it of h.items) lines.push(`  ${it.label}: ${it.metric}: ${it.reason}${it.error ? `: ${it.error}` : ''}`);
+    for (const it of h.items) lines.push(`  ${textLine(`${it.label}: ${it.metric}: ${it.reason}${it.error ? `: ${it.error}` : ''}`)}`);
   }
   if (debug) {
     for (const e of h.caseErrors) if (e.stack) lines.push(`stack of ${e.label} (turn ${e.turn ?? '?'}):`, ...e.stack.split('\n').map((l) => `  ${l}`));

@@ -8,6 +8,7 @@ import { addJudgeStats, judgeStatsLine } from '../health.js';
 import { keyHeaders, keyVariables } from '../judge_env.js';
 import { saveEvalSetResult, validatePathSegment } from '../history.js';
 import { toHtml, toJson, toJUnit, toMarkdown } from '../reports.js';
+import { shielded } from '../workflow.js';
 import { UsageError } from './args.js';
 import { readConfig, resolveConfigPath } from '../node/config.js';
 import { evalSetPath, findEvalFiles, readEvalSetFile } from '../node/evalsets.js';
@@ -261,7 +262,8 @@ export function reportRun(setResults, { opts, io, judge, appName, historyDir, nu
     : format === 'json' ? toJson(setResults, { strict: opts.strict === true })
       : format === 'junit' ? toJUnit(setResults, { strict: opts.strict === true })
         : format === 'html' ? toHtml(setResults) : toMarkdown(setResults, { strict: opts.strict === true });
-  io.stdout.write(reportToStdout ? report : text);
+  // ADK's text shows prompts and answers as they are: under GitHub Actions no line of it is a command.
+  io.stdout.write(reportToStdout ? report : shielded(text, io.env));
   // After the console output: a report file that cannot be written (exit 2) does not take it away.
   if (opts.output !== undefined) {
     const out = resolve(opts.output);

@@ -1,7 +1,7 @@
 //! `evalcore grade DATASET...`: agents-cli's `eval grade`, locally and with any judge — the
 //! traces of agents-cli EvaluationDatasets scored with its config's metrics, written as an
 //! evalcore result file and a self-contained HTML report, with agents-cli's summary per metric.
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { evaluate, loadEvaluationDataset } from '../../index.js';
 import { addJudgeStats, judgeStatsLine, runHealth } from '../health.js';
@@ -12,6 +12,7 @@ import { agentsCliConfigNear, readConfig } from '../node/config.js';
 import { idFromFileName } from '../node/evalsets.js';
 import { inFile, isRegularFile, readRegularFile } from '../node/files.js';
 import { createProgress } from './progress.js';
+import { textLine } from '../workflow.js';
 
 const COMMAND = 'grade';
 
@@ -151,7 +152,7 @@ export function summaryLines(caseResults) {
   for (const [name, ms] of by) {
     const valid = ms.filter((m) => typeof m.score === 'number');
     const scores = valid.map((m) => m.score);
-    lines.push('', `${name}:`, `  num_cases_total: ${ms.length}`, `  num_cases_valid: ${valid.length}`, `  num_cases_error: ${ms.length - valid.length}`);
+    lines.push('', `${textLine(name)}:`, `  num_cases_total: ${ms.length}`, `  num_cases_valid: ${valid.length}`, `  num_cases_error: ${ms.length - valid.length}`);
     if (scores.length > 0) lines.push(`  mean_score: ${fmt(mean(scores))}`);
     if (scores.length > 1) lines.push(`  stdev_score: ${fmt(stdev(scores))}`);
     const judged = valid.filter((m) => m.eval_status === 'PASSED' || m.eval_status === 'FAILED');
@@ -164,6 +165,35 @@ export function summaryLines(caseResults) {
 function stamp(d = new Date()) {
   const p = (n) => String(n).padStart(2, '0');
   return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}_${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+/**
+ * The result file as `JSON.stringify(result, null, 2)` writes it, a case at a time (the text of
+ * tens of thousands of cases need not be one string), under a temporary name until it is whole.
+ */
+function writeResultFile(path, result) {
+  const tmp = `${path}.partial`;
+  const fd = openSync(tmp, 'w');
+  const json = (v, indent) => JSON.stringify(v, null, 2).replace(/\n/g, `\n${indent}`);
+  try {
+    const keys = Object.keys(result).filter((k) => result[k] !== undefined);
+    writeSync(fd, '{\n');
+    keys.forEach((k, i) => {
+      const comma = i < keys.length - 1 ? ',' : '';
+      const cases = result[k];
+      if (k !== 'eval_case_results' || !Array.isArray(cases) || cases.length === 0) {
+        writeSync(fd, `  ${JSON.stringify(k)}: ${json(cases, '  ')}${comma}\n`);
+        return;
+      }
+      writeSync(fd, '  "eval_case_results": [\n');
+      cases.forEach((c, j) => writeSync(fd, `    ${json(c, '    ')}${j < cases.length - 1 ? ',' : ''}\n`));
+      writeSync(fd, `  ]${comma}\n`);
+    });
+    writeSync(fd, '}\n');
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
 }
 
 /** Runs `evalcore grade`; returns the exit code. */
@@ -190,9 +220,9 @@ export async function runGrade(argv, io) {
     return 1;
   }
   const { evalSet, actual, grading, inference } = readDatasets(files);
-  io.stdout.write(`Loaded ${evalSet.eval_cases.length} eval case(s) from ${files.length} file(s); grading ${grading.length} with: ${Object.keys(cfg.config.criteria).join(', ')}\n`);
+  io.stdout.write(`Loaded ${evalSet.eval_cases.length} eval case(s) from ${files.length} file(s); grading ${grading.length} with: ${textLine(Object.keys(cfg.config.criteria).join(', '))}\n`);
   if (inference.length > 0) {
-    say(`${inference.length} case(s) have no trace to grade (inference input; run them with \`evalcore eval AGENT DATASET\`): ${inference.map((c) => c.id).join(', ')}`);
+    say(`${inference.length} case(s) have no trace to grade (inference input; run them with \`evalcore eval AGENT DATASET\`): ${textLine(inference.map((c) => c.id).join(', '))}`);
   }
   if (judge && !judge.headers && !judge.baseUrl && judge.cassette?.mode !== 'replay' && !judge.dryRun) {
     say(`warning: no API key for the ${judge.provider} judge in the environment; judged metrics will be NOT_EVALUATED`);
@@ -224,7 +254,7 @@ export async function runGrade(argv, io) {
     const out = resolve(opts.output ?? DEFAULT_OUTPUT);
     mkdirSync(out, { recursive: true });
     const base = join(out, `results_${stamp()}`);
-    writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
+    writeResultFile(`${base}.json`, result);
     writeFileSync(`${base}.html`, toHtml([result], { title: `evalcore grade ${basename(files[0])}${files.length > 1 ? ` (+${files.length - 1})` : ''}`, generated: `graded with ${path ?? '--metrics'} on ${new Date().toISOString()}` }));
     say(`Saved full results to ${base}.json`);
     say(`Saved HTML results to ${base}.html`);

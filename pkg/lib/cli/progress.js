@@ -2,6 +2,8 @@
 //! terminal: cases done/total, passed/failed, elapsed time, and a judge call's wait before its
 //! next attempt; redrawn in place, cleared at the end.
 
+import { textLine } from '../workflow.js';
+
 const BAR = 20;
 
 function clock(ms) {
@@ -20,7 +22,7 @@ export function progressLine(p, { label = '', runs = 1, elapsedMs = 0, color = f
   const green = (s) => (color ? `\x1b[32m${s}\x1b[39m` : s);
   const red = (s) => (color ? `\x1b[31m${s}\x1b[39m` : s);
   const parts = [];
-  if (label) parts.push(label);
+  if (label) parts.push(textLine(label));
   // A remote run: the agent's turns here, the scoring over the endpoints' shards (while the agent
   // still runs, how far it is).
   if (p.stage) parts.push(p.stage === 'agent' ? 'agent' : p.agent ? `scoring (agent ${p.agent.casesDone}/${p.agent.casesTotal})` : 'scoring');

@@ -8,6 +8,7 @@ import { formatReport } from '../../index.js';
 import { judgeStatsLine, runHealth } from '../health.js';
 import { writeEvalSetResult } from '../history.js';
 import { toHtml, toJson, toJUnit, toMarkdown } from '../reports.js';
+import { jsonText, shielded } from '../workflow.js';
 import { runsClient } from '../runs_client.js';
 import { readConfig, resolveConfigPath } from '../node/config.js';
 import { readEvalSetFile } from '../node/evalsets.js';
@@ -140,7 +141,7 @@ export function statusLine(v) {
 
 async function status(id, options, client, io) {
   const v = await client.status(id);
-  if (options.json) io.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
+  if (options.json) io.stdout.write(`${jsonText(v)}\n`);
   else {
     io.stdout.write(`${statusLine(v)}\n`);
     if (v.judge_stats?.requests > 0) io.stdout.write(`${judgeStatsLine(v.judge_stats)}\n`);
@@ -163,7 +164,7 @@ async function list(positionals, options, client, io) {
 
 async function result(id, options, client, io) {
   const r = await client.result(id);
-  const text = `${JSON.stringify(r, null, 2)}\n`;
+  const text = `${jsonText(r)}\n`;
   if (options.output === undefined) io.stdout.write(text);
   else {
     mkdirSync(dirname(resolve(options.output)), { recursive: true });
@@ -218,7 +219,7 @@ function report(summary, r, options, io) {
   const text = formatReport(result.eval_case_results, { detailed: options.print_detailed_results === true });
   const out = format === 'text' ? text : format === 'json' ? toJson([result], { strict }) : format === 'junit' ? toJUnit([result], { strict })
     : format === 'html' ? toHtml([result]) : toMarkdown([result], { strict });
-  io.stdout.write(format !== 'text' && options.output === undefined ? out : text);
+  io.stdout.write(format !== 'text' && options.output === undefined ? out : shielded(text, io.env));
   if (options.output !== undefined) {
     mkdirSync(dirname(resolve(options.output)), { recursive: true });
     writeFileSync(resolve(options.output), out);

@@ -19,10 +19,34 @@ const AGENTS_CLI_CONFIGS = ['eval_config.yaml', 'eval_config.yml', 'eval_config.
 /** Whether a path names a YAML file. */
 export const isYamlPath = (path) => /\.ya?ml$/i.test(path);
 
+// Far deeper than any config, and within the core's limit for JSON (serde_json's 128 levels):
+// the value read goes on to the core as JSON, inside the request that carries it.
+const MAX_YAML_DEPTH = 64;
+
 /**
- * A YAML file's value. Aliases are bounded (a "billion laughs" file is refused), keys must be
- * unique, and the text is held to the core's maxTextBytes like any JSON it reads; an error says
- * where, as `line L, column C`.
+ * Where the first collection deeper than MAX_YAML_DEPTH starts (`{ line, col }`), or null: found
+ * on the syntax tree, which the `yaml` package builds without recursion, walked with a stack of
+ * our own. Its composer recurses per level, so a file thousands deep would exhaust the stack.
+ */
+function tooDeep(text) {
+  const Y = yaml();
+  const lines = new Y.LineCounter();
+  for (const doc of new Y.Parser(lines.addNewLine).parse(text)) {
+    const todo = [[doc.value, 1]];
+    while (todo.length > 0) {
+      const [node, depth] = todo.pop();
+      if (!Array.isArray(node?.items)) continue;
+      if (depth > MAX_YAML_DEPTH) return lines.linePos(node.offset);
+      for (const item of node.items) for (const n of [item.key, item.value]) if (n) todo.push([n, depth + 1]);
+    }
+  }
+  return null;
+}
+
+/**
+ * A YAML file's value. Aliases are bounded (a "billion laughs" file is refused), so is nesting
+ * (to 64 levels), keys must be unique, and the text is held to the core's
+ * maxTextBytes like any JSON it reads; an error says where, as `line L, column C`.
  */
 export function parseYaml(bytes, what = 'YAML') {
   const { maxTextBytes } = getLimits();
@@ -30,8 +54,12 @@ export function parseYaml(bytes, what = 'YAML') {
     throw new EvalError('too_large', '', `${what}: ${bytes.byteLength} bytes are over the limit of ${maxTextBytes} (raise maxTextBytes with setLimits)`);
   }
   try {
-    return yaml().parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes), { maxAliasCount: 100, uniqueKeys: true, prettyErrors: true }) ?? null;
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    const deep = tooDeep(text);
+    if (deep) throw new EvalError('invalid_yaml', '', `invalid YAML at line ${deep.line}, column ${deep.col}: nested deeper than ${MAX_YAML_DEPTH} levels`);
+    return yaml().parse(text, { maxAliasCount: 100, uniqueKeys: true, prettyErrors: true }) ?? null;
   } catch (e) {
+    if (e instanceof EvalError) throw e;
     if (e instanceof yaml().YAMLParseError) {
       const at = e.linePos?.[0];
       const where = at ? ` at line ${at.line}, column ${at.col}` : '';
