@@ -699,10 +699,12 @@ export interface EvaluateInvocationsArgs<Custom extends string = never> {
    */
   missing?: TraceMissing[];
   /**
-   * With a judge: called once the case is scored with its judge counters (calls asked for, sent,
-   * attempts, retries...), as `judge_stats` counts a whole run's; a run of many cases sums them.
+   * With a judge: called once the case is scored with its judge counters (calls asked for,
+   * answered, failed, not sent by reason, sent, attempts, retries...), as `judge_stats` counts a
+   * whole run's; a run of many cases sums them. In a dry run `plan` lists the calls the case
+   * would have made (as `judge_plan` lists a run's).
    */
-  onJudgeStats?: (stats: JudgeStats) => void;
+  onJudgeStats?: (stats: JudgeStats, plan?: JudgePlan) => void;
 }
 
 /** How much of a case result `PreparedCase.evaluate` writes. */

@@ -110,7 +110,8 @@ export type EvalCase = {
 } & { [key: string]: unknown };
 
 /**
- * ADK's EvalCaseResult, plus evalcore's `run` (which of `numRuns`) and `error`.
+ * ADK's EvalCaseResult, plus evalcore's `run` (which of `numRuns`), `error` and
+ * `not_evaluated_invocations`.
  */
 export type EvalCaseResult = {
   eval_set_file: string | null,
@@ -134,6 +135,11 @@ export type EvalCaseResult = {
   user_id: string | null,
   run?: number | null,
   error?: CaseError | null,
+  /**
+   * The invocations a metric that scored the case could not evaluate (absent when none;
+   * computed by the core, carried through reading).
+   */
+  not_evaluated_invocations?: Array<UnevaluatedInvocation> | null,
 };
 
 /**
@@ -408,7 +414,8 @@ export type JudgeStats = {
    */
   requests: number,
   /**
-   * Calls sent to the provider (not answered from the cassette or the run's memo).
+   * Calls sent to the judge (not answered from the cassette or the run's memo); each took
+   * at least one of the `attempts`.
    */
   sent: number,
   attempts: number,
@@ -418,7 +425,20 @@ export type JudgeStats = {
    * Identical calls answered once within the run.
    */
   deduplicated: number,
+  /**
+   * Calls that got an answer: from the judge, the cassette or an identical call of the run.
+   */
+  answered: number,
+  /**
+   * Calls the judge was sent that failed there (HTTP error, timeout, unreadable reply).
+   */
   failures: number,
+  /**
+   * Calls never sent, by their NOT_EVALUATED reason (`cassette_miss`, `budget_exhausted`,
+   * `dry_run`, `judge_error` for a judge found unreachable, ...). Every call asked for is
+   * answered, failed or not sent: `requests = answered + failures + Σ not_sent`.
+   */
+  not_sent: Record<string, number>,
   /**
    * `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
    */
@@ -550,6 +570,12 @@ export type RunMetricSummary = {
    * ADK AgentEvaluator's verdict on `invocation_mean`; null when informational or unscored.
    */
   passed: boolean | null,
+  /**
+   * The metric's NOT_EVALUATED results over every run (evalcore addition): runs whose
+   * case-level result is NOT_EVALUATED, plus the invocations it could not evaluate in the
+   * runs it scored (`not_evaluated_invocations`). ADK's verdict leaves them out.
+   */
+  not_evaluated: number,
 };
 
 /**
@@ -737,6 +763,24 @@ export type TrajectoryExplanation = {
    */
   outside_expected?: Array<number>,
   lines: Array<string>,
+};
+
+/**
+ * An invocation a metric could not evaluate in a case it scored on its other invocations
+ * (evalcore addition). ADK averages over the evaluated invocations and says nothing of the
+ * others; evalcore counts each one wherever a NOT_EVALUATED metric result counts.
+ */
+export type UnevaluatedInvocation = {
+  metric_name: string,
+  /**
+   * 0-based, as the case's per-invocation results are.
+   */
+  invocation_index: number,
+  /**
+   * The cell's `details.reason` (`judge_error`, `cassette_miss`, ...).
+   */
+  reason: string,
+  error: string | null,
 };
 
 /**

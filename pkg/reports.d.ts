@@ -50,14 +50,18 @@ export interface JsonReport {
 
 /** What a run could not do, from its results: see `runHealth`. */
 export interface RunHealth {
-  /** NOT_EVALUATED case-level metric results. */
+  /**
+   * NOT_EVALUATED metric results: case-level ones, and the invocations a metric could not
+   * evaluate in a case it scored on the others (the case result's `not_evaluated_invocations`).
+   */
   count: number;
   /** Case-level metric results that were evaluated (not informational). */
   evaluated: number;
   /** Case runs the agent (or the simulated user) could not complete. */
   agentErrors: number;
   byReason: { reason: string; count: number; metrics: string[]; example: string | null }[];
-  items: { evalId: string; run: number; label: string; metric: string; reason: string; error: string | null }[];
+  /** One per NOT_EVALUATED result; `invocation` is the 0-based index (null for a case-level result), `of` the case's invocations when known. */
+  items: { evalId: string; run: number; label: string; metric: string; invocation: number | null; of: number | null; reason: string; error: string | null }[];
   caseErrors: { evalId: string; run: number; label: string; code: string; message: string; turn?: number | null; stack?: string | null }[];
   /** All of it as a few lines of text (empty when there is nothing to say). */
   lines: string[];

@@ -33,7 +33,11 @@ export interface AgentEvaluatorOptions<Custom extends string = never> {
   onCaseResult?: (result: EvalCaseResult) => void;
   /** Longest wait for one agent turn, in milliseconds (default: none); a slower turn fails its case. */
   agentTimeoutMs?: number;
-  /** A config warning (a misspelt metric, a key ADK ignores) is an EvalError instead of a silent NOT_EVALUATED. */
+  /**
+   * A config warning (a misspelt metric, a key ADK ignores) is an EvalError instead of a silent
+   * NOT_EVALUATED, and a metric that passed on what it evaluated fails when it could not evaluate
+   * a run or an invocation (ADK's verdict leaves those out).
+   */
   strict?: boolean;
 }
 
@@ -66,5 +70,6 @@ export declare class AgentEvaluator {
 /** AgentEvaluator's verdict on one EvalSetResult, without throwing. */
 export declare function judgeEvalSetResult(
   result: EvalSetResult,
-  options?: { source?: string },
+  /** `strict`: also fail a metric for the runs and invocations it could not evaluate. */
+  options?: { source?: string; strict?: boolean },
 ): { failures: string[]; failedCases: number; totalCases: number; report: string };

@@ -145,18 +145,35 @@ function caseScores(...sides) {
 
 const score = (c, name) => c?.metrics.get(name)?.score ?? null;
 
+/**
+ * The run number of each of a case's results on a side: its own `run` (as the run numbered
+ * itself, whatever order the results come in) when every result has a distinct one, else its
+ * place among them.
+ */
+function runNumbers(runs) {
+  const own = runs.map((r) => r.run);
+  return own.every((n) => Number.isSafeInteger(n) && n >= 0) && new Set(own).size === own.length ? own : runs.map((_, i) => i);
+}
+
 /** Why something on a side was not scored: NOT_EVALUATED metrics (details.reason / error) and agent errors. */
 function notes(side, c) {
   const out = [];
-  c.runs.forEach((r, run) => {
+  const numbers = runNumbers(c.runs);
+  const order = c.runs.map((r, i) => i).sort((a, b) => numbers[a] - numbers[b]);
+  for (const i of order) {
+    const r = c.runs[i];
+    const run = numbers[i];
     const str = (v) => (typeof v === 'string' ? v : null);
     if (r.error) out.push({ side, run, metric_name: null, reason: str(r.error.code), error: str(r.error.message) });
     for (const m of r.overall_eval_metric_results) {
       if (m.eval_status === NOT_EVALUATED) out.push({ side, run, metric_name: m.metric_name, reason: str(m.details?.reason), error: str(m.details?.error) });
     }
-  });
+  }
   return out;
 }
+
+/** The runs of a side: the most any of its cases has (a result may hold several runs, a file one). */
+const runsOf = (side) => [...side.values()].reduce((n, c) => Math.max(n, c.runs.length), 0);
 
 function change(b, c) {
   if (b === null) return 'added';
@@ -289,7 +306,7 @@ export function compareRuns(baseline, candidate, options) {
   const sets = (list) => [...new Set(list.map((r) => r.eval_set_id))];
   return {
     cases, metrics, pass_fail, verdict: verdict(metrics, pass_fail, alpha), alpha,
-    runs: { baseline: b.length, candidate: c.length },
+    runs: { baseline: runsOf(base), candidate: runsOf(cand) },
     eval_set_ids: { baseline: sets(b), candidate: sets(c) },
   };
 }

@@ -41,7 +41,10 @@ export function failsOn(cmp, failOn = 'regressed') {
   return failOn === 'regressed' && cmp.cases.some((c) => c.change === 'regressed') ? 1 : 0;
 }
 
-/** Why a case does not pass on the candidate side: its failing metrics and its notes. */
+/** Why a case was not compared: the reasons of each side, each named with its side. */
+const bothSides = (c) => [...reasons(c, 'baseline').map((r) => `baseline: ${r}`), ...reasons(c).map((r) => `candidate: ${r}`)];
+
+/** Why a case does not pass on one side (the candidate by default): its failing metrics and its notes. */
 export function reasons(c, side = 'candidate') {
   const out = [];
   for (const [name, m] of Object.entries(c.metrics ?? {})) {
@@ -62,8 +65,8 @@ function sideLine(cmp, data) {
   const sets = (ids) => (ids.length ? ids.map(data).join(', ') : 'none');
   const same = cmp.eval_set_ids.baseline.join() === cmp.eval_set_ids.candidate.join();
   return same
-    ? `baseline: ${cmp.runs.baseline} result(s), candidate: ${cmp.runs.candidate} result(s) of eval set ${sets(cmp.eval_set_ids.baseline)}`
-    : `baseline: ${cmp.runs.baseline} result(s) of ${sets(cmp.eval_set_ids.baseline)}; candidate: ${cmp.runs.candidate} result(s) of ${sets(cmp.eval_set_ids.candidate)} (the eval sets differ)`;
+    ? `baseline: ${cmp.runs.baseline} run(s), candidate: ${cmp.runs.candidate} run(s) of eval set ${sets(cmp.eval_set_ids.baseline)}`
+    : `baseline: ${cmp.runs.baseline} run(s) of ${sets(cmp.eval_set_ids.baseline)}; candidate: ${cmp.runs.candidate} run(s) of ${sets(cmp.eval_set_ids.candidate)} (the eval sets differ)`;
 }
 
 const VERDICT = { regressed: 'REGRESSED', improved: 'IMPROVED', no_significant_change: 'NO SIGNIFICANT CHANGE' };
@@ -94,7 +97,7 @@ export function comparisonText(cmp, { maxCases = 50 } = {}) {
     if (!list.length) continue;
     out.push('', `${kind.replace('_', ' ')} (${list.length}):`);
     for (const c of list.slice(0, maxCases)) {
-      const why = kind === 'regressed' ? reasons(c) : kind === 'not_comparable' ? [...reasons(c, 'baseline'), ...reasons(c)] : [];
+      const why = kind === 'regressed' ? reasons(c) : kind === 'not_comparable' ? bothSides(c) : [];
       out.push(`  ${textLine(c.eval_id)}  ${c.baseline_status ?? '-'} -> ${c.candidate_status ?? '-'}${why.length ? `  ${textLine(why.join('; '))}` : ''}`);
     }
     if (list.length > maxCases) out.push(`  ... ${list.length - maxCases} more`);
@@ -142,7 +145,7 @@ export function comparisonMarkdown(cmp, { title = 'evalcore compare', maxCases =
   for (const kind of ['not_comparable', 'improved', 'added', 'removed']) {
     const list = cmp.cases.filter((c) => c.change === kind);
     if (!list.length) continue;
-    const why = kind === 'not_comparable' ? (c) => [...reasons(c, 'baseline').map((r) => `baseline: ${r}`), ...reasons(c).map((r) => `candidate: ${r}`)] : () => [];
+    const why = kind === 'not_comparable' ? bothSides : () => [];
     out.push(`<details><summary>${kind.replace('_', ' ')} (${list.length})</summary>`, '', ...caseTable(list, why, maxCases), '', '</details>', '');
   }
   out.push(`<sub>${CHANGES.map((k) => `${t[k]} ${k.replace('_', ' ')}`).join(' · ')}</sub>`);

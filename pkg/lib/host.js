@@ -73,20 +73,27 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
   const pendingFetches = new Set();
   const pendingSleeps = new Set();
   let abortedPromise = new Promise(() => {});
+  let onAbort = null;
   if (signal) {
     abortedPromise = new Promise((resolve) => {
       if (signal.aborted) resolve(ABORTED);
-      signal.addEventListener('abort', () => {
+      onAbort = () => {
         for (const c of pendingFetches) c.abort();
         for (const done of pendingSleeps) done();
         resolve(ABORTED);
-      }, { once: true });
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
     });
   }
   // Each conversation's history, kept here: the core sends only the invocation added since the
   // previous turn (resending the whole history every turn made long conversations quadratic).
   const histories = new Map();
   return {
+    /** Done with the host: its listener leaves the caller's signal (a run of many cases adds one per case). */
+    close() {
+      if (onAbort !== null) signal.removeEventListener('abort', onAbort);
+      onAbort = null;
+    },
     async fetch(url, headersJson, body, timeoutMs, cancels) {
       if (sig.aborted) return fail('aborted', 'cancelled');
       const ctrl = new AbortController();

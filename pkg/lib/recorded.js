@@ -3,7 +3,7 @@
 // endpoint scores `actual`. The local run a sharded run (remote.js) must equal, case for case.
 import { EvalError } from './errors.js';
 import { evaluateInvocations, loadEvalSet, loadEvalSetResult, validateEvalConfig } from './api.js';
-import { addJudgeStats, runHealth } from './health.js';
+import { addJudgePlans, addJudgeStats, runHealth } from './health.js';
 import { createEvalSetResult } from './adk_layout.js';
 import { readInParts } from './results_view.js';
 import { describe, requireObject } from './wire.js';
@@ -64,9 +64,14 @@ export function recordedResult(set, results, appName, numRuns = 1) {
   return numRuns > 1 ? loadEvalSetResult(made, { runSummary: true }) : readInParts(made, (part) => loadEvalSetResult(part));
 }
 
-/** `result` with the run's judge counters (`judge_stats`, after the ADK fields as the core puts it); none without a judge. */
-export function withJudgeStats(result, stats) {
+/**
+ * `result` with the run's judge counters (`judge_stats`, after the ADK fields as the core puts
+ * it; none without a judge) and, in a dry run, the calls its cases listed (`judge_plan`).
+ */
+export function withJudgeStats(result, stats, plans = []) {
   if (stats !== null && stats !== undefined) result.judge_stats = stats;
+  const plan = addJudgePlans(plans);
+  if (plan !== null) result.judge_plan = plan;
   return result;
 }
 
@@ -126,9 +131,14 @@ export async function scoreJobs(set, jobs, args, fn, caseError = null) {
   }
   const results = new Array(jobs.length);
   const tally = { casesDone: 0, casesTotal: jobs.length, passed: 0, failed: 0, notEvaluated: 0 };
-  // With a judge, the run's judge counters: every case's, summed (as one agent run counts them).
+  // With a judge, the run's judge counters: every case's, summed (as one agent run counts them),
+  // and in a dry run the calls each case listed.
   let judgeStats = judge === undefined || judge === null ? null : addJudgeStats(null, null);
-  const onJudgeStats = judgeStats === null ? undefined : (st) => { judgeStats = addJudgeStats(judgeStats, st); };
+  const plans = [];
+  const onJudgeStats = judgeStats === null ? undefined : (st, plan) => {
+    judgeStats = addJudgeStats(judgeStats, st);
+    if (plan !== undefined) plans.push(plan);
+  };
   // A listener that throws never stops the run; what it threw is reported at the end.
   const listenerErrors = [];
   const safe = (f, v) => {
@@ -176,7 +186,7 @@ export async function scoreJobs(set, jobs, args, fn, caseError = null) {
     }
   };
   const runs = jobs.reduce((n, j) => Math.max(n, (j.run ?? 0) + 1), 1);
-  const partial = () => withJudgeStats(recordedResult(set, results.filter((r) => r !== undefined), args.appName, runs), judgeStats);
+  const partial = () => withJudgeStats(recordedResult(set, results.filter((r) => r !== undefined), args.appName, runs), judgeStats, plans);
   try {
     await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
   } catch (e) {

@@ -84,8 +84,12 @@ export const decisive = (m) => m.eval_status !== 'INFORMATIONAL';
 /** `name: STATUS, score S, threshold T`. */
 export const metricLine = (m) => `${m.metric_name}: ${m.eval_status}${m.eval_status === 'NOT_EVALUATED' && m.details?.reason ? ` (${m.details.reason})` : ''}, score ${formatScore(m.score)}, threshold ${formatScore(m.threshold)}`;
 
-/** A case with a metric that came back NOT_EVALUATED (which fails it only under `strict`). */
-export const unevaluated = (result) => (result.overall_eval_metric_results ?? []).some((m) => m.eval_status === 'NOT_EVALUATED');
+/**
+ * A case with a metric that came back NOT_EVALUATED, or one its metric could not evaluate on an
+ * invocation while scoring the others (either fails it only under `strict`).
+ */
+export const unevaluated = (result) => (result.overall_eval_metric_results ?? []).some((m) => m.eval_status === 'NOT_EVALUATED')
+  || (Array.isArray(result.not_evaluated_invocations) && result.not_evaluated_invocations.length > 0);
 
 /**
  * `read(set)` (the core's loadEvalSetResult of a parsed EvalSetResult) for a result whose answer
@@ -190,6 +194,10 @@ export function failureLines(result) {
   for (const m of metrics) {
     const reason = m.eval_status === 'NOT_EVALUATED' && m.details?.error ? ` — ${m.details.error}` : '';
     lines.push(`${metricLine(m)}${reason}`);
+  }
+  for (const u of Array.isArray(result.not_evaluated_invocations) ? result.not_evaluated_invocations : []) {
+    if (typeof u?.metric_name !== 'string' || !Number.isSafeInteger(u.invocation_index)) continue;
+    lines.push(`${u.metric_name}: NOT_EVALUATED on invocation ${u.invocation_index + 1} (${u.reason || 'unknown'})${typeof u.error === 'string' ? ` — ${u.error}` : ''}`);
   }
   if (lines.length === 0) lines.push('no metric was evaluated');
   return lines;

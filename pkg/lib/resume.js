@@ -1,6 +1,7 @@
 // evaluate() across traps: what reached JS of a run (turns started, results streamed), which
 // (case, run) pairs are left when the instance traps, and the EvalSetResult merged from the
 // calls that ran them. The core decides everything about a case; this file only keeps count.
+import { addJudgePlans, addJudgeStats } from './health.js';
 
 const keyOf = (evalId, run) => `${run}\u0000${evalId}`;
 
@@ -110,14 +111,6 @@ export function pairsOf(ids, from, count) {
   return out;
 }
 
-const addNumbers = (into, from) => {
-  for (const [k, v] of Object.entries(from ?? {})) {
-    if (typeof v === 'number') into[k] = (typeof into[k] === 'number' ? into[k] : 0) + v;
-    else if (typeof v === 'boolean') into[k] = Boolean(into[k]) || v;
-  }
-  return into;
-};
-
 /**
  * One EvalSetResult from the calls that completed after a trap: ids and timestamp of the last
  * call, every streamed result, skipped / judge counters summed (those of a trapped call are lost
@@ -134,15 +127,9 @@ export function merge(record, calls, runSummary) {
   };
   if (record.numRuns > 1) out.run_summary = runSummary(out);
   const stats = calls.filter((c) => c.result.judge_stats).map((c) => c.result.judge_stats);
-  if (stats.length > 0) out.judge_stats = stats.reduce(addNumbers, {});
-  const planned = calls.flatMap((c) => (c.result.judge_plan ? c.result.judge_plan.calls ?? [] : []));
-  if (planned.length > 0) {
-    out.judge_plan = {
-      count: planned.length,
-      estimatedTokens: planned.reduce((n, c) => n + (typeof c.estimatedTokens === 'number' ? c.estimatedTokens : 0), 0),
-      calls: planned,
-    };
-  }
+  if (stats.length > 0) out.judge_stats = stats.reduce(addJudgeStats, null);
+  const plan = addJudgePlans(calls.map((c) => c.result.judge_plan));
+  if (plan !== null) out.judge_plan = plan;
   const skipped = calls.flatMap((c) => (c.result.skipped ?? []).map((s) => ({ ...s, run: (s.run ?? 0) + c.from })));
   if (skipped.length > 0) out.skipped = skipped;
   if (calls.some((c) => c.result.cancelled)) out.cancelled = true;

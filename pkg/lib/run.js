@@ -144,12 +144,14 @@ export async function evaluateInvocationsJudged(args) {
   }
   const judge = await judgeOption(args.judge, 'evaluateInvocations');
   const emitErrors = [];
-  // The case's judge counters, told once the case is scored (a run of many cases sums them).
+  // The case's judge counters, told once the case is scored (a run of many cases sums them),
+  // with the calls a dry run listed.
   let judgeStats = null;
+  let judgePlan;
   const host = makeHost({
     fetchFn: judge.fetch, customMetrics: custom, signal: args.signal,
     onEvent: cassetteRecorder(judge.cassette, (ev) => {
-      if (ev.type === 'judge_stats') judgeStats = ev.stats;
+      if (ev.type === 'judge_stats') [judgeStats, judgePlan] = [ev.stats, ev.plan];
     }),
     onEmitError: (e) => emitErrors.push(e),
   });
@@ -157,6 +159,7 @@ export async function evaluateInvocationsJudged(args) {
   try {
     out = await callWithHost(host, (g, h) => g.evaluateInvocationsAsync(...parts, judge.json, h));
   } finally {
+    host.close();
     // What was recorded is kept, even when the call failed (a trap).
     await saveCassette(judge.cassette);
   }
@@ -167,7 +170,7 @@ export async function evaluateInvocationsJudged(args) {
   }
   if (judgeStats !== null && typeof onJudgeStats === 'function') {
     try {
-      onJudgeStats(judgeStats);
+      onJudgeStats(judgeStats, judgePlan);
     } catch (e) {
       throw new EvalError('callback_error', '$.onJudgeStats', `evaluateInvocations: onJudgeStats threw: ${errorText(e)}`, { cause: e });
     }
@@ -302,6 +305,7 @@ export async function evaluate(args) {
       result = await resumeAfterTrap(e);
     }
   } finally {
+    host.close();
     // What was recorded is kept, even when the run failed.
     await saveCassette(j.cassette);
   }

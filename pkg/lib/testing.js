@@ -11,6 +11,7 @@ import { pythonFloat } from './adk_text.js';
 import { loadAgent } from './node/agent.js';
 import { readConfig } from './node/config.js';
 import { findEvalFiles, migrateFile, readEvalSetFile, readSessionFile } from './node/evalsets.js';
+import { runHealth } from './health.js';
 import { formatScore, invocationLines, invocationView } from './reports.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -62,6 +63,22 @@ function whyNotEvaluated(runs, metricName) {
   return why.size === 0 ? '' : ` (${[...why].join('; ')})`;
 }
 
+/**
+ * Under `strict`: what ADK's verdict on a metric left out, the runs and invocations it could not
+ * evaluate (runHealth's items of the case and metric), as one failure line; null when none.
+ */
+function strictLine(items, m, evalId) {
+  const mine = items.filter((it) => it.metric === m.metric_name);
+  if (mine.length === 0) return null;
+  const runs = mine.filter((it) => it.invocation === null).length;
+  const turns = mine.length - runs;
+  const count = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const where = [runs > 0 ? `in ${count(runs, 'run')}` : null, turns > 0 ? `on ${count(turns, 'invocation')}` : null].filter(Boolean).join(' and ');
+  const each = mine.map((it) => `run ${it.run + 1}${it.invocation === null ? '' : `, invocation ${it.invocation + 1}${it.of ? ` of ${it.of}` : ''}`}: `
+    + `${it.reason}${it.error ? `: ${it.error}` : ''}`);
+  return `${m.metric_name} for ${evalId} was not evaluated ${where} (${each.join('; ')}); strict: true fails what ADK's verdict leaves out.`;
+}
+
 const pad = (s, n) => (s.length >= n ? `${s} ` : s + ' '.repeat(n - s.length));
 
 function metricTable(metrics) {
@@ -102,9 +119,10 @@ function invocationBlocks(caseResults, failingMetrics) {
 /**
  * The failures of one EvalSetResult as AgentEvaluator judges them: per case, every metric that
  * is not informational and did not pass on its averaged score, and every run the agent could not
- * complete. Returns `{ failures: string[], failedCases, totalCases, report }`.
+ * complete; with `strict`, also every metric that passed on what it evaluated but could not
+ * evaluate a run or an invocation. Returns `{ failures: string[], failedCases, totalCases, report }`.
  */
-export function judgeEvalSetResult(input, { source } = {}) {
+export function judgeEvalSetResult(input, { source, strict = false } = {}) {
   // The core's model: statuses as names, and its run summary when the result has none.
   const result = loadEvalSetResult({ eval_set_result_id: '', ...input }, { runSummary: true });
   const byCase = new Map();
@@ -115,14 +133,23 @@ export function judgeEvalSetResult(input, { source } = {}) {
   const summaries = new Map((result.run_summary?.cases ?? []).map((c) => [c.eval_id, c]));
   const failures = [];
   const sections = [];
+  const health = strict ? runHealth(result) : null;
   for (const [evalId, runs] of byCase) {
     const caseFailures = [];
     const metrics = (summaries.get(evalId)?.metrics ?? []).filter((m) => !m.informational);
+    const left = strict ? health.items.filter((it) => it.evalId === evalId) : [];
+    const strictFailing = new Set();
     for (const m of metrics) {
       if (m.passed === false) {
         caseFailures.push(`${m.metric_name} for ${evalId} Failed. Expected ${py(m.threshold)}, but got ${py(m.invocation_mean)}.`);
       } else if (m.passed !== true) {
         caseFailures.push(`${m.metric_name} for ${evalId} was not evaluated: no score was produced, so the threshold of ${py(m.threshold)} was never checked${whyNotEvaluated(runs, m.metric_name)}.`);
+      } else if (strict && m.not_evaluated > 0) {
+        const line = strictLine(left, m, evalId);
+        if (line !== null) {
+          caseFailures.push(line);
+          strictFailing.add(m.metric_name);
+        }
       }
     }
     for (const r of runs) {
@@ -133,11 +160,11 @@ export function judgeEvalSetResult(input, { source } = {}) {
     }
     if (caseFailures.length === 0) continue;
     failures.push(...caseFailures);
-    const failing = new Set(metrics.filter((m) => m.passed !== true).map((m) => m.metric_name));
+    const failing = new Set([...metrics.filter((m) => m.passed !== true).map((m) => m.metric_name), ...strictFailing]);
     const lines = [`  ✗ ${evalId}`];
     if (metrics.length > 0) lines.push(...metricTable(metrics));
     // Beside the table: why a metric was not evaluated, and why a run could not be completed.
-    for (const f of caseFailures) if (/the agent did not complete| was not evaluated: /.test(f)) lines.push(`    ${f}`);
+    for (const f of caseFailures) if (/the agent did not complete| was not evaluated[: ]/.test(f)) lines.push(`    ${f}`);
     const blocks = invocationBlocks(runs, failing);
     if (blocks.length > 0) lines.push('  what failed:', ...blocks);
     sections.push(lines.join('\n'));
@@ -176,7 +203,7 @@ async function runSet(agentFn, evalSet, config, opts, source) {
   }
   const result = await evaluate(args);
   if (opts.printDetailedResults) (opts.log ?? ((s) => process.stdout.write(s)))(formatReport(result, { detailed: true }));
-  return { result, judged: judgeEvalSetResult(result, { source }) };
+  return { result, judged: judgeEvalSetResult(result, { source, strict: opts.strict === true }) };
 }
 
 export class AgentEvaluator {

@@ -53,8 +53,17 @@ pub async fn evaluate_invocations_with(
     let outcome = evaluate_case_with(&p.case, &p.actual, &cfg, &run, ports).await;
     if let Some(c) = &client {
         // The case's judge counters, as an event: a host scoring many cases one by one (the
-        // recorded run, an endpoint's shard) sums them into the run's `judge_stats`.
-        host.emit(serde_json::json!({"type": "judge_stats", "stats": c.judge_stats()}).to_string());
+        // recorded run, an endpoint's shard) sums them into the run's `judge_stats`; in a dry
+        // run with the calls listed, which it gathers into the run's `judge_plan`.
+        let planned = c.planned();
+        let plan = match planned.is_empty() {
+            true => String::new(),
+            false => format!(",\"plan\":{}", to_json(&JudgePlan::of(planned))),
+        };
+        host.emit(format!(
+            "{{\"type\":\"judge_stats\",\"stats\":{}{plan}}}",
+            to_json(&c.judge_stats())
+        ));
         c.close();
     }
     Ok(p.result_json(outcome?, p.detail, wire))

@@ -96,6 +96,8 @@ pub struct JudgeFailure {
     /// `media_unsupported`, `media_too_large`.
     pub reason: &'static str,
     pub message: String,
+    /// The call went to the judge (and failed there); false when it was never sent.
+    pub sent: bool,
 }
 
 impl JudgeFailure {
@@ -103,6 +105,7 @@ impl JudgeFailure {
         JudgeFailure {
             reason,
             message: message.into(),
+            sent: false,
         }
     }
 }

@@ -338,6 +338,14 @@ fn failure(reason: &'static str, m: impl Into<String>) -> JudgeFailure {
     JudgeFailure::new(reason, m)
 }
 
+/// A failure of a call that went to the judge (`sent`), or one that never left (`!sent`).
+fn failure_of(sent: bool, reason: &'static str, m: impl Into<String>) -> JudgeFailure {
+    JudgeFailure {
+        sent,
+        ..JudgeFailure::new(reason, m)
+    }
+}
+
 impl Inner {
     fn describe(req: &JudgeRequest) -> String {
         format!(
@@ -349,7 +357,13 @@ impl Inner {
         )
     }
 
+    /// A reply's answer; a failure of it is one of a call the judge answered (`sent`).
     fn answer_of(&self, status: u16, body: &str, what: &str) -> Result<String, JudgeFailure> {
+        self.read_answer(status, body, what)
+            .map_err(|e| JudgeFailure { sent: true, ..e })
+    }
+
+    fn read_answer(&self, status: u16, body: &str, what: &str) -> Result<String, JudgeFailure> {
         if !(200..300).contains(&status) {
             let msg = crate::schema::budget::check_reply(body, "the error body")
                 .ok()
@@ -379,11 +393,16 @@ impl Inner {
         let what = Self::describe(&req);
         let mut attempt: u32 = 0;
         loop {
+            // From the second attempt on, what ends the call is a failure of a sent call.
+            let went = attempt > 0;
             if self.host.aborted() {
-                return Err(failure("cancelled", "the run was cancelled"));
+                return Err(failure_of(went, "cancelled", "the run was cancelled"));
             }
+            let permit = self.limit.acquire().await;
+            // After the wait for a permit: a call queued behind a dead judge is not sent to it.
             if self.unreachable.get() >= UNREACHABLE_AFTER {
-                return Err(failure(
+                return Err(failure_of(
+                    went,
                     "judge_error",
                     format!(
                         "judge call for {what}: not sent, the judge at {} was unreachable {UNREACHABLE_AFTER} times in a row in this run ({})",
@@ -392,8 +411,13 @@ impl Inner {
                     ),
                 ));
             }
-            let permit = self.limit.acquire().await;
-            self.stats.borrow_mut().attempts += 1;
+            {
+                // Counted as made: a retry that a dead judge or a cancel stops is not one.
+                let mut stats = self.stats.borrow_mut();
+                stats.sent += u64::from(!went);
+                stats.retries += u64::from(went);
+                stats.attempts += 1;
+            }
             let call = self.host.fetch(HttpCall {
                 url: http.url.clone(),
                 headers: http.headers.clone(),
@@ -431,25 +455,26 @@ impl Inner {
                     let msg = err.map(|e| e.message).unwrap_or_default();
                     (provider::retryable_status(reply.status), msg, after)
                 }
-                Err(FetchError::Aborted) => return Err(failure("cancelled", "the run was cancelled")),
+                Err(FetchError::Aborted) => return Err(failure_of(true, "cancelled", "the run was cancelled")),
                 Err(e) => (e.retryable(), format!("judge call for {what}: {}", e.describe()), None),
             };
             let dead = self.unreachable.get() >= UNREACHABLE_AFTER;
             if !retry || attempt >= s.max_retries || dead {
                 let suffix = if dead {
                     format!(" (not retried: refused {UNREACHABLE_AFTER} times in a row; judge calls of this run now fail at once)")
+                } else if retry && attempt == 0 {
+                    " (not retried: maxRetries is 0)".to_string()
                 } else if retry {
                     format!(" (gave up after {} attempts)", attempt + 1)
                 } else {
                     String::new()
                 };
-                return Err(failure("judge_error", format!("{why}{suffix}")));
+                return Err(failure_of(true, "judge_error", format!("{why}{suffix}")));
             }
             let backoff = (s.retry_initial_ms * 2f64.powi(attempt as i32)).min(s.retry_max_ms);
             // Equal jitter: half fixed, half random, so concurrent retries spread out.
             let jittered = backoff / 2.0 + backoff / 2.0 * self.host.random();
             let delay = after.map_or(jittered, |a| a.clamp(0.0, 600_000.0));
-            self.stats.borrow_mut().retries += 1;
             attempt += 1;
             // Seen by the host's progress display: a wait is never silent.
             self.host.emit(
@@ -466,142 +491,152 @@ impl JudgePort for JudgeClient {
     fn ask(&self, req: JudgeRequest) -> LocalBoxFuture<'_, Result<String, JudgeFailure>> {
         let inner = self.0.clone();
         Box::pin(async move {
-            let s = &inner.settings;
             inner.stats.borrow_mut().requests += 1;
-            let Some(model) = s.model.clone().or_else(|| req.model_hint.clone()) else {
-                return Err(failure("judge_error", "the judge names no model: set `judge.model`"));
-            };
-            let media: &[MediaItem] = if s.media { &req.media } else { &[] };
-            let inline: u64 = media.iter().map(|m| m.inline_len()).sum();
-            if inline > s.max_media_bytes {
-                return Err(failure(
-                    "media_too_large",
-                    format!(
-                        "judge call for {}: its media are {inline} bytes inline, over `judge.maxMediaBytes` ({}); raise it, or send text only (`judge.media: false`)",
-                        Inner::describe(&req),
-                        s.max_media_bytes
-                    ),
-                ));
+            let out = inner.clone().answer(req).await;
+            let mut stats = inner.stats.borrow_mut();
+            match &out {
+                Ok(_) => stats.answered += 1,
+                Err(f) if f.sent => stats.failures += 1,
+                Err(f) => stats.not_sent.add(f.reason),
             }
-            let build = |media: &[MediaItem]| {
-                provider::build(
-                    s.provider,
-                    &s.base_url,
-                    &model,
-                    &req.prompt,
-                    media,
-                    req.config.as_ref(),
-                    &s.headers,
-                    s.max_tokens,
-                )
-                .map_err(|r| {
-                    failure(
-                        r.reason,
-                        format!("judge call for {}: {}", Inner::describe(&req), r.message),
-                    )
-                })
-            };
-            provider::check_media(s.provider, media).map_err(|r| {
+            drop(stats);
+            out
+        })
+    }
+}
+
+impl Inner {
+    /// One call's answer: from the run's memo, the cassette or the judge; or why there is none.
+    async fn answer(self: Rc<Self>, req: JudgeRequest) -> Result<String, JudgeFailure> {
+        let s = &self.settings;
+        let Some(model) = s.model.clone().or_else(|| req.model_hint.clone()) else {
+            return Err(failure("judge_error", "the judge names no model: set `judge.model`"));
+        };
+        let media: &[MediaItem] = if s.media { &req.media } else { &[] };
+        let inline: u64 = media.iter().map(|m| m.inline_len()).sum();
+        if inline > s.max_media_bytes {
+            return Err(failure(
+                "media_too_large",
+                format!(
+                    "judge call for {}: its media are {inline} bytes inline, over `judge.maxMediaBytes` ({}); raise it, or send text only (`judge.media: false`)",
+                    Inner::describe(&req),
+                    s.max_media_bytes
+                ),
+            ));
+        }
+        let build = |media: &[MediaItem]| {
+            provider::build(
+                s.provider,
+                &s.base_url,
+                &model,
+                &req.prompt,
+                media,
+                req.config.as_ref(),
+                &s.headers,
+                s.max_tokens,
+            )
+            .map_err(|r| {
                 failure(
                     r.reason,
                     format!("judge call for {}: {}", Inner::describe(&req), r.message),
                 )
-            })?;
-            // The text-only request (ADK's): its body and the media's digests make the key, so a
-            // replay answers only for the very same image, and the bytes are hashed once.
-            let text = build(&[])?;
-            let key = cassette_key(s.provider, &model, &text.body, Some(req.sample), media);
-            let existing = inner.memo.borrow().get(&key).cloned();
-            if let Some(shared) = existing {
-                inner.stats.borrow_mut().deduplicated += 1;
-                return shared.await;
+            })
+        };
+        provider::check_media(s.provider, media).map_err(|r| {
+            failure(
+                r.reason,
+                format!("judge call for {}: {}", Inner::describe(&req), r.message),
+            )
+        })?;
+        // The text-only request (ADK's): its body and the media's digests make the key, so a
+        // replay answers only for the very same image, and the bytes are hashed once.
+        let text = build(&[])?;
+        let key = cassette_key(s.provider, &model, &text.body, Some(req.sample), media);
+        let existing = self.memo.borrow().get(&key).cloned();
+        if let Some(shared) = existing {
+            self.stats.borrow_mut().deduplicated += 1;
+            return shared.await;
+        }
+        if matches!(s.cassette, Some(CassetteMode::Replay | CassetteMode::Auto)) {
+            if let Some(e) = s.cassette_entries.get(&key) {
+                self.stats.borrow_mut().cassette_hits += 1;
+                let status = e.get("status").and_then(Value::as_u64).unwrap_or(200) as u16;
+                let body = e.get("body").and_then(Value::as_str).unwrap_or("");
+                return self.answer_of(status, body, &Inner::describe(&req));
             }
-            if matches!(s.cassette, Some(CassetteMode::Replay | CassetteMode::Auto)) {
-                if let Some(e) = s.cassette_entries.get(&key) {
-                    inner.stats.borrow_mut().cassette_hits += 1;
-                    let status = e.get("status").and_then(Value::as_u64).unwrap_or(200) as u16;
-                    let body = e.get("body").and_then(Value::as_str).unwrap_or("");
-                    return inner.answer_of(status, body, &Inner::describe(&req));
-                }
-                if s.cassette == Some(CassetteMode::Replay) {
-                    return Err(failure(
-                        "cassette_miss",
-                        format!("the cassette has no answer for {} (key {key}); record it with cassette mode \"record\" or \"auto\"", Inner::describe(&req)),
-                    ));
-                }
+            if s.cassette == Some(CassetteMode::Replay) {
+                return Err(failure(
+                    "cassette_miss",
+                    format!("the cassette has no answer for {} (key {key}); record it with cassette mode \"record\" or \"auto\"", Inner::describe(&req)),
+                ));
             }
-            // With media, the body is built only now (a replay never needs it), once for all the
-            // samples of the request.
-            let http = if media.is_empty() {
-                Call {
-                    url: text.url,
-                    headers: text.headers,
-                    body: Rc::new(text.body),
-                }
-            } else {
-                let id = cassette_key(s.provider, &model, &text.body, None, media);
-                let shared = inner
-                    .bodies
-                    .borrow()
-                    .iter()
-                    .find(|(k, _)| *k == id)
-                    .and_then(|(_, w)| w.upgrade());
-                let body = match shared {
-                    Some(b) => b,
-                    None => {
-                        let b = Rc::new(build(media)?.body);
-                        let mut bodies = inner.bodies.borrow_mut();
-                        bodies.retain(|(_, w)| w.strong_count() > 0);
-                        bodies.push((id, Rc::downgrade(&b)));
-                        b
-                    }
-                };
-                Call {
-                    url: text.url,
-                    headers: text.headers,
-                    body,
+        }
+        // With media, the body is built only now (a replay never needs it), once for all the
+        // samples of the request.
+        let http = if media.is_empty() {
+            Call {
+                url: text.url,
+                headers: text.headers,
+                body: Rc::new(text.body),
+            }
+        } else {
+            let id = cassette_key(s.provider, &model, &text.body, None, media);
+            let shared = self
+                .bodies
+                .borrow()
+                .iter()
+                .find(|(k, _)| *k == id)
+                .and_then(|(_, w)| w.upgrade());
+            let body = match shared {
+                Some(b) => b,
+                None => {
+                    let b = Rc::new(build(media)?.body);
+                    let mut bodies = self.bodies.borrow_mut();
+                    bodies.retain(|(_, w)| w.strong_count() > 0);
+                    bodies.push((id, Rc::downgrade(&b)));
+                    b
                 }
             };
-            if s.dry_run {
-                inner.planned.borrow_mut().push(PlannedCall {
-                    metric: req.metric.clone(),
-                    invocation_index: req.invocation,
-                    sample: req.sample,
-                    kind: req.kind.as_str(),
-                    provider: s.provider.as_str(),
-                    model: model.to_string(),
-                    key: key.clone(),
-                    estimated_tokens: provider::estimate_tokens(&req.prompt),
-                    // What a batching host sends itself (auth headers are its own); it hands the
-                    // replies back as cassette entries {key: {status, body}} in replay mode.
-                    url: http.url.clone(),
-                    body: (*http.body).clone(),
-                });
-                return Err(failure("dry_run", "dry run: the judge call was listed, not sent"));
+            Call {
+                url: text.url,
+                headers: text.headers,
+                body,
             }
-            if let Some(max) = s.max_calls {
-                if inner.budget_used.get() >= max {
-                    return Err(failure(
-                        "budget_exhausted",
-                        format!(
-                            "the judge budget of {max} calls is used up; {} was not sent",
-                            Inner::describe(&req)
-                        ),
-                    ));
-                }
+        };
+        if s.dry_run {
+            self.planned.borrow_mut().push(PlannedCall {
+                metric: req.metric.clone(),
+                invocation_index: req.invocation,
+                sample: req.sample,
+                kind: req.kind.as_str(),
+                provider: s.provider.as_str(),
+                model: model.to_string(),
+                key: key.clone(),
+                estimated_tokens: provider::estimate_tokens(&req.prompt),
+                // What a batching host sends itself (auth headers are its own); it hands the
+                // replies back as cassette entries {key: {status, body}} in replay mode.
+                url: http.url.clone(),
+                body: (*http.body).clone(),
+            });
+            return Err(failure("dry_run", "dry run: the judge call was listed, not sent"));
+        }
+        if let Some(max) = s.max_calls {
+            if self.budget_used.get() >= max {
+                return Err(failure(
+                    "budget_exhausted",
+                    format!(
+                        "the judge budget of {max} calls is used up; {} was not sent",
+                        Inner::describe(&req)
+                    ),
+                ));
             }
-            inner.budget_used.set(inner.budget_used.get() + 1);
-            inner.stats.borrow_mut().sent += 1;
-            let fut: LocalBoxFuture<'static, Result<String, JudgeFailure>> =
-                Box::pin(inner.clone().send(req, http, model, key.clone()));
-            let shared = fut.shared();
-            inner.memo.borrow_mut().insert(key, shared.clone());
-            let r = shared.await;
-            if r.is_err() {
-                inner.stats.borrow_mut().failures += 1;
-            }
-            r
-        })
+        }
+        self.budget_used.set(self.budget_used.get() + 1);
+        let fut: LocalBoxFuture<'static, Result<String, JudgeFailure>> =
+            Box::pin(self.clone().send(req, http, model, key.clone()));
+        let shared = fut.shared();
+        self.memo.borrow_mut().insert(key, shared.clone());
+        shared.await
     }
 }
 

@@ -357,3 +357,65 @@ fn an_unsupported_part_is_refused_before_the_cassette_is_asked() {
     }
     assert_eq!(ask(&c, r).unwrap_err().reason, "media_unsupported");
 }
+
+/// `requests` = `answered` + `failures` + the calls not sent (by reason), and `attempts` = the
+/// calls sent + the retries made (no call is counted as sent, nor a retry as made, without an
+/// attempt).
+fn assert_accounted(s: &JudgeStats) {
+    assert_eq!(s.requests, s.answered + s.failures + s.not_sent.total(), "{s:?}");
+    assert_eq!(
+        s.attempts,
+        s.sent + s.retries,
+        "a sent call is an attempt, and so is each retry made: {s:?}"
+    );
+}
+
+#[test]
+fn every_call_asked_for_is_answered_failed_or_not_sent_with_its_reason() {
+    // A dead judge: the first calls are sent (and refused); the later ones are not sent at all.
+    let refused = || Err(FetchError::Unreachable("connect ECONNREFUSED 127.0.0.1:9".into()));
+    let (fake, c) = setup(vec![refused(), refused()], json!({}));
+    for p in ["a", "b", "c", "d"] {
+        assert_eq!(ask(&c, req(p, 0)).unwrap_err().reason, "judge_error");
+    }
+    let s = c.judge_stats();
+    assert_accounted(&s);
+    assert_eq!((s.sent, s.attempts, s.failures), (1, 2, 1));
+    assert_eq!(s.not_sent.get("judge_error"), 3);
+    assert_eq!(fake.sent.borrow().len(), 2);
+    // Answered (sent, deduplicated), failed, a budget spent: each counted once.
+    let (_, c) = setup(vec![ok("a"), status(400, None)], json!({"maxCalls": 2}));
+    assert!(ask(&c, req("p", 0)).is_ok());
+    assert!(ask(&c, req("p", 0)).is_ok());
+    assert!(ask(&c, req("q", 0)).is_err());
+    assert_eq!(ask(&c, req("r", 0)).unwrap_err().reason, "budget_exhausted");
+    let s = c.judge_stats();
+    assert_accounted(&s);
+    assert_eq!((s.requests, s.answered, s.failures, s.deduplicated), (4, 2, 1, 1));
+    assert_eq!(s.not_sent.get("budget_exhausted"), 1);
+    // A cassette that misses one call, and a dry run.
+    let (fake, c) = setup(vec![ok("recorded")], json!({"cassette": {"mode": "record"}}));
+    assert!(ask(&c, req("p", 0)).is_ok());
+    let ev = fake.events.borrow()[0].clone();
+    let entries = json!({ ev["key"].as_str().unwrap(): ev["entry"] });
+    let (_, c) = setup(vec![], json!({"cassette": {"mode": "replay", "entries": entries}}));
+    assert!(ask(&c, req("p", 0)).is_ok());
+    assert!(ask(&c, req("changed", 0)).is_err());
+    let s = c.judge_stats();
+    assert_accounted(&s);
+    assert_eq!((s.answered, s.cassette_hits, s.sent), (1, 1, 0));
+    assert_eq!(s.not_sent.get("cassette_miss"), 1);
+    let (_, c) = setup(vec![], json!({"dryRun": true}));
+    assert!(ask(&c, req("p", 0)).is_err());
+    assert_accounted(&c.judge_stats());
+    assert_eq!(c.judge_stats().not_sent.get("dry_run"), 1);
+}
+
+#[test]
+fn a_call_that_may_not_be_retried_says_so() {
+    let (_, c) = setup(vec![status(500, None)], json!({"maxRetries": 0}));
+    let e = ask(&c, req("p", 0)).unwrap_err();
+    assert!(e.message.contains("HTTP 500"), "{}", e.message);
+    assert!(!e.message.contains("after 1 attempts"), "{}", e.message);
+    assert!(e.message.contains("not retried: maxRetries is 0"), "{}", e.message);
+}

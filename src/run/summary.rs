@@ -73,6 +73,11 @@ fn metric_summary(name: &str, runs: &[&EvalCaseResult]) -> MetricSummary {
         (false, Some(m), Some(t)) => Some(if lower_is_better { m <= t } else { m >= t }),
         _ => None,
     };
+    let unscored_runs = runs
+        .iter()
+        .filter(|r| overall_of(r, name).is_some_and(|m| m.eval_status == EvalStatus::NotEvaluated))
+        .count();
+    let unscored_invocations: usize = runs.iter().map(|r| r.unevaluated_of(name)).sum();
     MetricSummary {
         metric_name: name.to_string(),
         threshold,
@@ -85,6 +90,7 @@ fn metric_summary(name: &str, runs: &[&EvalCaseResult]) -> MetricSummary {
         invocation_mean,
         lower_is_better,
         passed,
+        not_evaluated: u32::try_from(unscored_runs + unscored_invocations).unwrap_or(u32::MAX),
     }
 }
 
@@ -172,5 +178,23 @@ mod tests {
         // Mixed evidence: higher is better.
         let mixed = [case("c", 0, Passed, "length", 0.5, &[(0.3, Passed), (0.9, Passed)])];
         assert!(!run_summary(&mixed, 1).cases[0].metrics[0].lower_is_better);
+    }
+
+    #[test]
+    fn not_evaluated_counts_unscored_runs_and_the_invocations_left_out_of_scored_ones() {
+        use EvalStatus::*;
+        let mut scored = case("c", 0, Passed, "m", 0.5, &[(1.0, Passed)]);
+        let left_out = serde_json::json!([{"metric_name": "m", "invocation_index": 1, "reason": "judge_error"},
+            {"metric_name": "other", "invocation_index": 0, "reason": "cassette_miss"}]);
+        scored.not_evaluated_invocations = serde_json::from_value(left_out).unwrap();
+        let mut unscored = case("c", 1, NotEvaluated, "m", 0.5, &[(0.0, NotEvaluated)]);
+        unscored.overall_eval_metric_results[0].score = None;
+        let m = &run_summary(&[scored.clone(), unscored], 2).cases[0].metrics[0];
+        assert_eq!(m.not_evaluated, 2, "one run, one invocation of the other run");
+        assert_eq!(m.passed, Some(true), "ADK's verdict on what was scored");
+        assert_eq!(
+            run_summary(&[case("c", 0, Passed, "m", 0.5, &[(1.0, Passed)])], 1).cases[0].metrics[0].not_evaluated,
+            0
+        );
     }
 }

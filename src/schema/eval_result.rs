@@ -281,7 +281,46 @@ pub struct CaseError {
     pub stack: Option<String>,
 }
 
-/// ADK's EvalCaseResult, plus evalcore's `run` (which of `numRuns`) and `error`.
+/// An invocation a metric could not evaluate in a case it scored on its other invocations
+/// (evalcore addition). ADK averages over the evaluated invocations and says nothing of the
+/// others; evalcore counts each one wherever a NOT_EVALUATED metric result counts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct UnevaluatedInvocation {
+    pub metric_name: String,
+    /// 0-based, as the case's per-invocation results are.
+    pub invocation_index: u32,
+    /// The cell's `details.reason` (`judge_error`, `cassette_miss`, ...).
+    pub reason: &'static str,
+    pub error: Option<String>,
+}
+
+impl UnevaluatedInvocation {
+    /// The invocations of `outcome` left NOT_EVALUATED by a metric that still scored the case
+    /// (a case-level NOT_EVALUATED metric counts once, as itself), leaving out those its
+    /// metric does not evaluate by design (`Details::by_design`).
+    fn of_outcome(outcome: &CaseOutcome) -> Vec<UnevaluatedInvocation> {
+        let scored = |s: EvalStatus| matches!(s, EvalStatus::Passed | EvalStatus::Failed);
+        let mut out = Vec::new();
+        for m in outcome.metrics.iter().filter(|m| scored(m.overall.status)) {
+            for (i, cell) in m.per_invocation.iter().enumerate() {
+                if cell.status != EvalStatus::NotEvaluated || cell.details.by_design() {
+                    continue;
+                }
+                out.push(UnevaluatedInvocation {
+                    metric_name: m.header.name.clone(),
+                    invocation_index: u32::try_from(i).unwrap_or(u32::MAX),
+                    reason: cell.details.reason.unwrap_or("unknown"),
+                    error: cell.details.error.clone(),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// ADK's EvalCaseResult, plus evalcore's `run` (which of `numRuns`), `error` and
+/// `not_evaluated_invocations`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EvalCaseResult<'a> {
@@ -317,6 +356,11 @@ pub struct EvalCaseResult<'a> {
     pub run: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<CaseError>,
+    /// The invocations a metric that scored the case could not evaluate (absent when none;
+    /// computed by the core, carried through reading).
+    #[serde(default, alias = "notEvaluatedInvocations", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<UnevaluatedInvocation>>", optional = nullable))]
+    pub not_evaluated_invocations: Option<Carried<Vec<UnevaluatedInvocation>>>,
 }
 
 impl<'a> EvalCaseResult<'a> {
@@ -329,6 +373,7 @@ impl<'a> EvalCaseResult<'a> {
         outcome: CaseOutcome,
         detail: Detail,
     ) -> EvalCaseResult<'a> {
+        let unevaluated = UnevaluatedInvocation::of_outcome(&outcome);
         let overall = outcome
             .metrics
             .iter()
@@ -372,6 +417,7 @@ impl<'a> EvalCaseResult<'a> {
             user_id: session.map(|s| s.user_id.clone()),
             run: None,
             error: None,
+            not_evaluated_invocations: (!unevaluated.is_empty()).then_some(Carried::Built(unevaluated)),
         }
     }
 
@@ -395,6 +441,7 @@ impl<'a> EvalCaseResult<'a> {
                 turn: None,
                 stack: None,
             }),
+            not_evaluated_invocations: None,
         }
     }
 
@@ -422,12 +469,26 @@ impl<'a> EvalCaseResult<'a> {
             user_id: self.user_id,
             run: self.run,
             error: self.error,
+            not_evaluated_invocations: self.not_evaluated_invocations,
         }
     }
 
     /// This case's per-invocation results (none when they were not written).
     pub fn per_invocation(&self) -> &[PerInvocationResult<'a>] {
         self.eval_metric_result_per_invocation.as_deref().unwrap_or(&[])
+    }
+
+    /// How many invocations `metric` could not evaluate while it scored this case.
+    pub fn unevaluated_of(&self, metric: &str) -> usize {
+        match &self.not_evaluated_invocations {
+            None => 0,
+            Some(Carried::Built(list)) => list.iter().filter(|u| u.metric_name == metric).count(),
+            Some(Carried::Read(v)) => v.as_array().map_or(0, |list| {
+                list.iter()
+                    .filter(|u| u.get("metric_name").and_then(Value::as_str) == Some(metric))
+                    .count()
+            }),
+        }
     }
 }
 
@@ -460,6 +521,10 @@ pub struct MetricSummary {
     pub lower_is_better: bool,
     /// ADK AgentEvaluator's verdict on `invocation_mean`; null when informational or unscored.
     pub passed: Option<bool>,
+    /// The metric's NOT_EVALUATED results over every run (evalcore addition): runs whose
+    /// case-level result is NOT_EVALUATED, plus the invocations it could not evaluate in the
+    /// runs it scored (`not_evaluated_invocations`). ADK's verdict leaves them out.
+    pub not_evaluated: u32,
 }
 
 /// One case over every run.
@@ -489,16 +554,59 @@ pub struct RunSummary {
 pub struct JudgeStats {
     /// Judge calls the metrics asked for.
     pub requests: u64,
-    /// Calls sent to the provider (not answered from the cassette or the run's memo).
+    /// Calls sent to the judge (not answered from the cassette or the run's memo); each took
+    /// at least one of the `attempts`.
     pub sent: u64,
     pub attempts: u64,
     pub retries: u64,
     pub cassette_hits: u64,
     /// Identical calls answered once within the run.
     pub deduplicated: u64,
+    /// Calls that got an answer: from the judge, the cassette or an identical call of the run.
+    pub answered: u64,
+    /// Calls the judge was sent that failed there (HTTP error, timeout, unreadable reply).
     pub failures: u64,
+    /// Calls never sent, by their NOT_EVALUATED reason (`cassette_miss`, `budget_exhausted`,
+    /// `dry_run`, `judge_error` for a judge found unreachable, ...). Every call asked for is
+    /// answered, failed or not sent: `requests = answered + failures + Σ not_sent`.
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, number>"))]
+    pub not_sent: ReasonCounts,
     /// `maxCalls` was reached: later calls were NOT_EVALUATED (reason `budget_exhausted`).
     pub budget_exhausted: bool,
+}
+
+/// Counts by NOT_EVALUATED reason, written as an object `{reason: count}` in the order the
+/// reasons first came (a handful of them: a list is smaller in wasm than a map type).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReasonCounts(Vec<(&'static str, u64)>);
+
+impl ReasonCounts {
+    pub fn add(&mut self, reason: &'static str) {
+        match self.0.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, n)) => *n += 1,
+            None => self.0.push((reason, 1)),
+        }
+    }
+
+    /// The count of `reason` (0 when it never came).
+    pub fn get(&self, reason: &str) -> u64 {
+        self.0.iter().find(|(r, _)| *r == reason).map_or(0, |(_, n)| *n)
+    }
+
+    pub fn total(&self) -> u64 {
+        self.0.iter().map(|(_, n)| n).sum()
+    }
+}
+
+impl Serialize for ReasonCounts {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (reason, n) in &self.0 {
+            m.serialize_entry(reason, n)?;
+        }
+        m.end()
+    }
 }
 
 /// One judge call a dry run listed instead of sending.

@@ -116,6 +116,24 @@ pub struct Details {
     pub sentences: Option<Vec<SentenceLabel>>,
 }
 
+/// NOT_EVALUATED reasons of an invocation its metric does not evaluate by design: the
+/// conversation is judged at its last turn, the invocation has nothing of the kind the metric
+/// scores (no response text, no expected calls), or the metric gives only a case-level result.
+/// They are not a failure to evaluate, so they are not counted as one.
+pub const BY_DESIGN: [&str; 4] = [
+    "judged_at_last_turn",
+    "nothing_to_judge",
+    "no_expected_calls",
+    "no_per_invocation_result",
+];
+
+impl Details {
+    /// Whether a NOT_EVALUATED cell with these details was left so by its metric's design.
+    pub fn by_design(&self) -> bool {
+        self.reason.is_some_and(|r| BY_DESIGN.contains(&r))
+    }
+}
+
 /// A sentence of a response as the hallucination validator labelled it (evalcore addition: ADK
 /// keeps only the score).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -5,20 +5,18 @@
 // answer is parsed into the score, a bad answer is NOT_EVALUATED, and the calls made are the
 // calls planJudgeCalls counts. `evalcore grade` and `evalcore eval` run end to end.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as ec from '../../pkg/index.js';
 import { readConfig } from '../../pkg/lib/node/config.js';
-import { DATA, PKG } from './helpers.mjs';
+import { DATA, cliAsync } from './helpers.mjs';
 import { requestText, startJudgeServer } from './support/judge-server.mjs';
 import { requestedCount } from './support/judge-wire.mjs';
 
 const FIXTURES = join(DATA, 'agents_cli');
 const fixture = (name) => readFileSync(join(FIXTURES, name));
-const BIN = join(PKG, 'bin', 'evalcore.js');
 const PREFIX = { openai: '/v1', gemini: '/v1beta', anthropic: '/v1' };
 const PROVIDERS = ['openai', 'gemini', 'anthropic'];
 
@@ -369,21 +367,7 @@ describe('agents-cli\'s and ADK\'s hosted metrics, judged by any judge', () => {
 // The CLI
 
 /** The CLI as a child process (asynchronously: the loopback judge answers from this process). */
-function cli(args, { cwd = work, env = {} } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, EVALCORE_DEBUG: '', NO_COLOR: '1', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args, { cwd = work, env = {} } = {}) => cliAsync(args, { cwd, env });
 
 /** An agents-cli project layout: tests/eval/{datasets,eval_config.yaml}, artifacts/traces. */
 function project(name, config) {
@@ -507,6 +491,25 @@ describe('evalcore grade and evalcore eval on an agents-cli project', () => {
     assert.equal(result.eval_case_results.filter((c) => c.final_eval_status === 'FAILED').length, 60);
     const html = readFileSync(join(root, 'out', files[0]), 'utf8');
     assert.equal((html.match(/<tr><td>case_/g) ?? []).length, n, 'the HTML report has every case');
+  });
+
+  test('grade --dry_run counts the calls its judged metrics would make (as planJudgeCalls does) and sends none', async () => {
+    const root = project('dry', GRADE_CONFIG);
+    server.script(() => ({ status: 500 }));
+    const r = await cli(['grade', '--judge', 'openai:judge-m', '--judge_base_url', `${server.baseUrl}/v1`, '--dry_run'], { cwd: root });
+    assert.equal(server.requests.length, 0, 'nothing sent');
+    assert.match(r.stderr, /^ {2}dry_run x\d+ \(multi_turn_task_success, helpfulness\)/m);
+    const { config } = readConfig(join(root, 'tests', 'eval', 'eval_config.yaml'));
+    let planned = 0;
+    for (const name of ['traces_1.json', 'traces_2.json']) {
+      const d = ec.loadEvaluationDataset(readFileSync(join(root, 'artifacts', 'traces', name)));
+      for (const id of d.grading) {
+        const evalCase = d.eval_set.eval_cases.find((c) => c.eval_id === id);
+        planned += (await ec.planJudgeCalls({ evalCase, actual: d.actual[id], config, judge: judgeFor() })).count;
+      }
+    }
+    assert.ok(planned > 0);
+    assert.match(r.stderr, new RegExp(`^dry run: ${planned} judge call\\(s\\) would be sent \\(about [1-9]\\d* prompt tokens\\)`, 'm'));
   });
 
   test('eval runs an inference dataset through an agent module with the project\'s config', async () => {

@@ -170,3 +170,44 @@ test('evalcore eval --baseline: the run compared with the saved one; the exit co
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /--alpha needs --baseline/);
 });
+
+test('eval --baseline --num_runs 3 and compare of the saved files: the same run counts, and notes name the same run', () => {
+  const app = join(work, 'runs', 'hello_world');
+  cpSync(join(ROOT, 'examples', 'hello_world'), app, { recursive: true, filter: (src) => !src.includes('.adk') });
+  // The first run of "greeting" cannot be scored, and completes last (after its other runs).
+  writeFileSync(join(app, 'flaky.mjs'), `import { agent as replay } from './agent.mjs';
+export async function agent(turn) {
+  if (turn.evalId !== 'greeting' || turn.run !== 0) return replay(turn);
+  await new Promise((r) => setTimeout(r, 400));
+  return 'unscorable';
+}
+`);
+  writeFileSync(join(app, 'metrics.mjs'), `export function probe({ actualInvocations }) {
+  return JSON.stringify(actualInvocations).includes('unscorable') ? { score: null } : 1;
+}
+`);
+  writeFileSync(join(app, 'probe.json'), JSON.stringify({ criteria: { probe: 0.5 } }));
+  const bin = join(PKG, 'bin', 'evalcore.js');
+  const cli = (args) => spawnSync(process.execPath, [bin, ...args], { cwd: app, encoding: 'utf8', timeout: 120_000, env: { ...process.env, EVALCORE_DEBUG: '', GITHUB_ACTIONS: '' } });
+  const flags = ['--num_runs', '3', '--concurrency', '4', '--config_file_path', 'probe.json', '--custom_metrics', 'metrics.mjs'];
+  const base = cli(['eval', 'flaky.mjs', 'hello_world.evalset.json', ...flags, '--results_dir', 'base_runs']);
+  assert.equal(base.status, 1, base.stderr);
+  assert.equal(readdirSync(join(app, 'base_runs')).length, 3, 'one file per run');
+  const files = cli(['compare', 'base_runs', 'base_runs', '--format', 'json', '--fail_on', 'never']);
+  assert.equal(files.status, 0, files.stderr);
+  const fromFiles = JSON.parse(files.stdout);
+  assert.deepEqual(fromFiles.runs, { baseline: 3, candidate: 3 });
+  const noteOf = (cmp) => cmp.cases.find((c) => c.eval_id === 'greeting').notes.map((n) => [n.side, n.run, n.metric_name]);
+  assert.deepEqual(noteOf(fromFiles), [['baseline', 0, 'probe'], ['candidate', 0, 'probe']]);
+  const out = join(app, 'cmp.json');
+  const after = cli(['eval', 'flaky.mjs', 'hello_world.evalset.json', ...flags, '--no_save', '--baseline', 'base_runs',
+    '--compare_format', 'json', '--compare_output', out, '--fail_on', 'never']);
+  assert.equal(after.status, 0, after.stderr);
+  const fromRun = JSON.parse(readFileSync(out, 'utf8'));
+  assert.deepEqual(fromRun.runs, { baseline: 3, candidate: 3 }, 'runs, not result objects');
+  assert.deepEqual(noteOf(fromRun), noteOf(fromFiles), 'the run as it numbered itself, on the side it is on');
+  assert.match(after.stdout, /^baseline: 3 run\(s\), candidate: 3 run\(s\) of eval set hello_world$/m);
+  // The text names each note's side, as the Markdown does (ADK's files keep no reason).
+  const text = cli(['compare', 'base_runs', 'base_runs', '--fail_on', 'never']);
+  assert.match(text.stdout, /^ {2}greeting .*; baseline: probe: NOT_EVALUATED, no reason given \(run 1\); .*; candidate: probe: NOT_EVALUATED, no reason given \(run 1\)$/m);
+});

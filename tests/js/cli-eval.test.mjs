@@ -424,6 +424,12 @@ describe('the CLI tells the truth (NOT_EVALUATED, config warnings, hangs, dry ru
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Tests passed: 2\n {2}Tests failed: 0\n$/);
     assert.match(r.stderr, /^2 metric results were NOT_EVALUATED \(ADK's rule does not fail a case for it; --strict \/ strict: true does\):\n {2}judge_error x2 \(final_response_match_v2\): .*ECONNREFUSED/m);
+    // Every call asked for is accounted for, and every attempt is a call sent or a retry made.
+    const [, asked, answered, failed, unsent, sent, attempts, retried] = /^judge: (\d+) call\(s\) asked for: (\d+) answered, (\d+) failed(?:, (\d+) not sent \(judge_error x\d+\))?; (\d+) sent in (\d+) attempt\(s\) \((\d+) retried\)$/m
+      .exec(r.stderr)?.map(Number) ?? assert.fail(`no judge line in:\n${r.stderr}`);
+    assert.equal(asked, 10, 'two cases, five samples each');
+    assert.equal(asked, answered + failed + (unsent || 0));
+    assert.equal(attempts, sent + retried);
     const strict = await cliAsync(['eval', dir, join(dir, 's.evalset.json'), '--judge', 'openai:m', '--judge_base_url', url, '--strict', '--print_detailed_results']);
     assert.equal(strict.code, 1);
     assert.match(strict.stderr, /^NOT_EVALUATED, each:\n {2}case0: final_response_match_v2: judge_error: /m);

@@ -1,4 +1,5 @@
 // Shared fixtures and comparison rules for the JS tests (node:test). Not a test file itself.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -37,6 +38,27 @@ export const MINIMAL_SET = Object.freeze({
 });
 
 export const clone = (v) => JSON.parse(JSON.stringify(v));
+
+/**
+ * The CLI (pkg/bin/evalcore.js) as a child process, asynchronously, so that a loopback server of
+ * this process can answer it: `{ code, stdout, stderr }`. No colour, no debug stacks; `env` adds
+ * to (or overrides) the environment; killed after two minutes.
+ */
+export function cliAsync(args, { cwd, env = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(PKG, 'bin', 'evalcore.js'), ...args], { cwd, env: { ...process.env, EVALCORE_DEBUG: '', NO_COLOR: '1', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
 
 /** A loopback port nobody listens on (free now; a server may take it, or a test may find it refused). */
 export function freePort() {

@@ -149,7 +149,7 @@ describe('judge counters (judge_stats) of recorded and remote runs', () => {
     };
   };
   const judgeOf = (fetch) => ({ provider: 'openai', model: 'judge-model', baseUrl: 'http://judge.test', fetch });
-  const counters = (calls, retries = 0) => ({ requests: calls, sent: calls, attempts: calls + retries, retries, cassette_hits: 0, deduplicated: 0, failures: 0, budget_exhausted: false });
+  const counters = (calls, retries = 0) => ({ requests: calls, sent: calls, attempts: calls + retries, retries, cassette_hits: 0, deduplicated: 0, answered: calls, failures: 0, not_sent: {}, budget_exhausted: false });
 
   test('evaluateInvocations tells each case\'s counters (onJudgeStats), checked and guarded', async () => {
     const c = evalSet.eval_cases[0];

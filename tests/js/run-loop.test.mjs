@@ -1023,7 +1023,7 @@ describe('judged metrics inside evaluate', () => {
     assert.ok(good.every((t) => t.includes('The capital is Paris.') && t.includes('Paris')));
     assert.ok(texts.filter((t) => t.includes('[case-bad]')).every((t) => t.includes('The capital is Milan.') && t.includes('Rome')));
     assert.ok(server.requests.every((q) => q.body.model === 'judge-m'));
-    assert.deepEqual(res.judge_stats, { requests: 6, sent: 6, attempts: 6, retries: 0, cassette_hits: 0, deduplicated: 0, failures: 0, budget_exhausted: false });
+    assert.deepEqual(res.judge_stats, { requests: 6, sent: 6, attempts: 6, retries: 0, cassette_hits: 0, deduplicated: 0, answered: 6, failures: 0, not_sent: {}, budget_exhausted: false });
   });
 
   test('identical judge requests are sent once per evaluate, across cases and runs (judge_stats.deduplicated)', async () => {
@@ -1207,7 +1207,11 @@ describe('evaluate() tells the truth: strict, agent timeouts, stacks, an unreach
       onProgress: (p) => progress.push(p),
     });
     assert.ok(Date.now() - t0 < 10_000, 'not seven attempts per call');
-    assert.equal(r.judge_stats.retries, 1);
+    // The one wait announced: its retry is made only if the judge was not found dead meanwhile.
+    const s = r.judge_stats;
+    assert.ok(s.retries <= 1, `retries ${s.retries}`);
+    assert.equal(s.attempts, s.sent + s.retries, 'every attempt is a call sent or a retry made');
+    assert.equal(s.requests, s.answered + s.failures + Object.values(s.not_sent).reduce((a, b) => a + b, 0));
     const errors = r.eval_case_results.map((c) => c.overall_eval_metric_results[0].details.error);
     assert.ok(errors.every((e) => /unreachable/.test(e)), errors.join('\n'));
     const waits = progress.filter((p) => p.phase === 'judge_retry');

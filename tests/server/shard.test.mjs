@@ -76,7 +76,7 @@ describe('a run sharded over workerd instances', () => {
     assert.deepEqual(remote, { ...local, eval_set_result_id: remote.eval_set_result_id, eval_set_result_name: remote.eval_set_result_name, creation_timestamp: remote.creation_timestamp });
     // The judge counters are the local run's: the endpoints' per case, summed over the cases kept.
     const turns = evalSet.eval_cases.reduce((n, c) => n + c.conversation.length, 0);
-    assert.deepEqual(remote.judge_stats, { requests: turns, sent: turns, attempts: turns, retries: 0, cassette_hits: 0, deduplicated: 0, failures: 0, budget_exhausted: false });
+    assert.deepEqual(remote.judge_stats, { requests: turns, sent: turns, attempts: turns, retries: 0, cassette_hits: 0, deduplicated: 0, answered: turns, failures: 0, not_sent: {}, budget_exhausted: false });
     assert.deepEqual(remote.judge_stats, local.judge_stats);
     assert.equal(streamed.length, N);
     assert.equal(new Set(streamed).size, N);
@@ -275,8 +275,8 @@ export async function agent(turn) {
     assert.equal(there.stdout, here.stdout);
     // stderr says what the judges did: here one client answers run 2's identical calls from run 1.
     const asked = 2 * small.evalSet.eval_cases.filter((c) => c.eval_id !== 'case_005').reduce((n, c) => n + c.conversation.length, 0);
-    assert.match(here.stderr, new RegExp(`^judge: ${asked} call\\(s\\) asked for: ${asked / 2} sent in ${asked / 2} attempt\\(s\\) \\(0 retried\\), ${asked / 2} answered by an identical call of the run, 0 failed$`, 'm'));
-    assert.match(there.stderr, new RegExp(`^judge: ${asked} call\\(s\\) asked for: ${asked} sent in ${asked} attempt\\(s\\) \\(0 retried\\), 0 failed$`, 'm'));
+    assert.match(here.stderr, new RegExp(`^judge: ${asked} call\\(s\\) asked for: ${asked} answered \\(${asked / 2} by an identical call of the run\\), 0 failed; ${asked / 2} sent in ${asked / 2} attempt\\(s\\) \\(0 retried\\)$`, 'm'));
+    assert.match(there.stderr, new RegExp(`^judge: ${asked} call\\(s\\) asked for: ${asked} answered, 0 failed; ${asked} sent in ${asked} attempt\\(s\\) \\(0 retried\\)$`, 'm'));
     const files = (sub) => readdirSync(join(dir, sub)).sort().map((f) => api.loadEvalSetResult(readFileSync(join(dir, sub, f))));
     const [l, r] = [files('local'), files('remote')];
     assert.equal(l.length, 2);
@@ -296,7 +296,7 @@ export async function agent(turn) {
     const calls = 2 * small.evalSet.eval_cases.reduce((n, c) => n + c.conversation.length, 0);
     assert.equal(a.judge_stats.requests, calls);
     assert.equal(a.judge_stats.sent + a.judge_stats.deduplicated, calls);
-    assert.deepEqual(b.judge_stats, { requests: calls, sent: calls, attempts: calls, retries: 0, cassette_hits: 0, deduplicated: 0, failures: 0, budget_exhausted: false });
+    assert.deepEqual(b.judge_stats, { requests: calls, sent: calls, attempts: calls, retries: 0, cassette_hits: 0, deduplicated: 0, answered: calls, failures: 0, not_sent: {}, budget_exhausted: false });
     delete a.judge_stats;
     delete b.judge_stats;
     sameText(fileText(unmeasured(b)), fileText(unmeasured(a)), 'the API result');

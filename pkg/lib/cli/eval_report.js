@@ -58,7 +58,10 @@ export function healthLines(results, { detailed, debug, judge, opts }) {
   if (detailed) lines.push(...h.unreportedLines);
   if (detailed && h.items.length > 0) {
     lines.push('NOT_EVALUATED, each:');
-    for (const it of h.items) lines.push(`  ${textLine(`${it.label}: ${it.metric}: ${it.reason}${it.error ? `: ${it.error}` : ''}`)}`);
+    for (const it of h.items) {
+      const turn = it.invocation === null ? '' : ` (invocation ${it.invocation + 1}${it.of ? ` of ${it.of}` : ''})`;
+      lines.push(`  ${textLine(`${it.label}: ${it.metric}${turn}: ${it.reason}${it.error ? `: ${it.error}` : ''}`)}`);
+    }
   }
   if (debug) {
     for (const e of h.caseErrors) if (e.stack) lines.push(`stack of ${e.label} (turn ${e.turn ?? '?'}):`, ...e.stack.split('\n').map((l) => `  ${l}`));
