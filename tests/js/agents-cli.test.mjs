@@ -5,16 +5,18 @@
 // answer is parsed into the score, a bad answer is NOT_EVALUATED, and the calls made are the
 // calls planJudgeCalls counts. `evalcore grade` and `evalcore eval` run end to end.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as ec from '../../pkg/index.js';
 import { readConfig } from '../../pkg/lib/node/config.js';
-import { DATA, cliAsync } from './helpers.mjs';
+import { DATA, PKG, cliAsync } from './helpers.mjs';
 import { requestText, startJudgeServer } from './support/judge-server.mjs';
 import { requestedCount } from './support/judge-wire.mjs';
 
+const BIN = join(PKG, 'bin', 'evalcore.js');
 const FIXTURES = join(DATA, 'agents_cli');
 const fixture = (name) => readFileSync(join(FIXTURES, name));
 const PREFIX = { openai: '/v1', gemini: '/v1beta', anthropic: '/v1' };
