@@ -6,7 +6,7 @@
 use super::messages::unstring;
 use super::model::{attr, attr_str};
 use super::tree::{op, Op};
-use super::turn::{Ctx, ModelStep, Step, ToolStep, Turn};
+use super::turn::{recorded_exception, Ctx, ModelStep, Step, ToolStep, Turn};
 use crate::schema::invocation::UsageMetadata;
 use crate::schema::Content;
 use serde_json::{json, Map, Value as Json};
@@ -72,6 +72,7 @@ pub fn turn(ctx: &Ctx) -> Turn {
             op(s) == Op::CallLlm && request.is_some_and(|r| r.is_text() && r.as_str() != Some("{}"))
         });
     let mut first = true;
+    let mut thrown: Vec<(usize, usize)> = Vec::new();
     for &i in &ctx.spans {
         let Some(s) = ctx.span(i) else { continue };
         match op(s) {
@@ -131,36 +132,131 @@ pub fn turn(ctx: &Ctx) -> Turn {
                     && attr_str(&s.attrs, "gen_ai.tool.name") != Some("(merged tools)") =>
             {
                 let args = content_attr(s, "gcp.vertex.agent.tool_call_args").map(|a| unstring(&a));
+                // google-adk writes `{"result": "<not specified>"}` when it had no response event
+                // (the tool raised and nothing handled it, or it answers later); with content
+                // off, the raise is still the span's exception.
+                let recorded = attr(&s.attrs, "gcp.vertex.agent.tool_response").is_some();
                 let response = content_attr(s, "gcp.vertex.agent.tool_response");
+                let placeholder = response.as_ref() == Some(&not_specified());
+                let response = response.filter(|_| !placeholder);
+                let unanswered = placeholder || (response.is_none() && recorded && recorded_exception(s));
+                // @google/adk writes nothing on the span of a tool that threw; the response it
+                // gave the call (a plugin's, or `{error: "Error in tool ..."}`) is in the next
+                // model request.
+                let threw = !recorded;
                 if !captured && args.is_none() {
                     t.lacks("tool_args", NO_CONTENT);
                 }
-                if !captured && response.is_none() {
+                if !captured && response.is_none() && !unanswered {
                     t.lacks("tool_responses", NO_CONTENT);
                 }
                 let id = attr_str(&s.attrs, "gen_ai.tool.call.id").filter(|i| *i != "<not specified>");
+                if threw {
+                    thrown.push((t.steps.len(), i));
+                }
                 t.steps.push(Step::Tool(ToolStep {
                     start: s.start,
                     author: attr_str(&s.attrs, "gen_ai.agent.name").map(str::to_string),
-                    name: attr_str(&s.attrs, "gen_ai.tool.name").unwrap_or("").to_string(),
+                    name: attr_str(&s.attrs, "gen_ai.tool.name")
+                        .map_or_else(|| ToolStep::name_of_span(s), str::to_string),
                     id: id.map(str::to_string),
                     args: if captured {
                         args.or_else(|| Some(json!({})))
                     } else {
                         args
                     },
-                    response: if captured {
+                    response: if captured && !unanswered && !threw {
                         response.or_else(|| Some(json!({})))
                     } else {
                         response
                     },
+                    unanswered,
                 }));
             }
             _ => {}
         }
     }
+    answer_thrown(ctx, &mut t, &thrown);
     if t.user.is_none() {
         t.lacks("user_content", NO_CONTENT);
     }
     t
+}
+
+fn not_specified() -> Json {
+    json!({ "result": "<not specified>" })
+}
+
+/// The function responses of a model request after its last model turn (ADK's snake_case).
+fn answered_in(request: &Json) -> Vec<Json> {
+    let contents = request
+        .get("contents")
+        .and_then(Json::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let from = contents
+        .iter()
+        .rposition(|c| c.get("role").and_then(Json::as_str) == Some("model"))
+        .map_or(0, |i| i + 1);
+    contents.iter().skip(from).flat_map(|c| responses_of(Some(c))).collect()
+}
+
+/// The function responses of a content (ADK JSON, either case).
+fn responses_of(content: Option<&Json>) -> Vec<Json> {
+    content
+        .and_then(canonical::<Content>)
+        .and_then(|c| c.get("parts").and_then(Json::as_array).cloned())
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p.get("function_response").cloned())
+        .collect()
+}
+
+/// The responses of the tools that threw (`thrown`: their steps and spans, @google/adk): the
+/// merged event of parallel calls (the `(merged)` span beside the tool's holds it, ids and
+/// all), else the first model request after the tool (not the call that asked for it, which
+/// may start in the same millisecond). Each tool takes the response of its name, in order, whose
+/// id no other step has.
+fn answer_thrown(ctx: &Ctx, t: &mut Turn, thrown: &[(usize, usize)]) {
+    let mut taken: Vec<String> = t
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Tool(x) => x.id.clone(),
+            Step::Model(_) => None,
+        })
+        .collect();
+    for &(k, span) in thrown {
+        let Some(Step::Tool(tool)) = t.steps.get_mut(k) else {
+            continue;
+        };
+        let above: Vec<usize> = ctx.tree.ancestors(span).collect();
+        let next = ctx
+            .spans
+            .iter()
+            .filter(|j| !above.contains(j))
+            .filter_map(|&j| ctx.span(j))
+            .find(|s| op(s) == Op::CallLlm && s.start >= tool.start);
+        let request = next.and_then(|s| content_attr(s, "gcp.vertex.agent.llm_request"));
+        let merged = ctx
+            .spans
+            .iter()
+            .filter(|&&j| ctx.tree.ancestors(j).next() == above.first().copied())
+            .filter_map(|&j| ctx.span(j))
+            .find(|s| op(s) == Op::Tool && s.name.ends_with("(merged)"))
+            .and_then(|s| content_attr(s, "gcp.vertex.agent.tool_response"));
+        let mut answers = responses_of(merged.as_ref().and_then(|m| m.get("content")));
+        answers.extend(request.as_ref().map(answered_in).unwrap_or_default());
+        let found = answers.into_iter().find(|r| {
+            let id = r.get("id").and_then(Json::as_str);
+            r.get("name").and_then(Json::as_str) == Some(tool.name.as_str())
+                && !id.is_some_and(|i| taken.iter().any(|x| x == i))
+        });
+        if let Some(r) = found {
+            if let Some(id) = r.get("id").and_then(Json::as_str) {
+                taken.push(id.to_string());
+                tool.id = Some(id.to_string());
+            }
+            tool.response = r.get("response").cloned();
+        }
+    }
 }
