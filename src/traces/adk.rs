@@ -187,28 +187,13 @@ fn not_specified() -> Json {
     json!({ "result": "<not specified>" })
 }
 
-/// The function responses of a model request after its last model turn (ADK's snake_case).
-fn answered_in(request: &Json) -> Vec<Json> {
-    let contents = request
-        .get("contents")
-        .and_then(Json::as_array)
-        .map_or(&[][..], Vec::as_slice);
-    let from = contents
-        .iter()
-        .rposition(|c| c.get("role").and_then(Json::as_str) == Some("model"))
-        .map_or(0, |i| i + 1);
-    contents.iter().skip(from).flat_map(|c| responses_of(Some(c))).collect()
-}
-
-/// The function responses of a content (ADK JSON, either case).
-fn responses_of(content: Option<&Json>) -> Vec<Json> {
-    content
-        .and_then(canonical::<Content>)
-        .and_then(|c| c.get("parts").and_then(Json::as_array).cloned())
-        .into_iter()
-        .flatten()
-        .filter_map(|p| p.get("function_response").cloned())
-        .collect()
+/// The function responses of the contents (ADK JSON, either case): the tool's user data as it is.
+fn responses_in<'v>(contents: &'v [Json], out: &mut Vec<&'v Json>) {
+    for c in contents {
+        for p in c.get("parts").and_then(Json::as_array).into_iter().flatten() {
+            out.extend(get(p, "function_response", "functionResponse"));
+        }
+    }
 }
 
 /// The responses of the tools that threw (`thrown`: their steps and spans, @google/adk): the
@@ -217,35 +202,45 @@ fn responses_of(content: Option<&Json>) -> Vec<Json> {
 /// may start in the same millisecond). Each tool takes the response of its name, in order, whose
 /// id no other step has.
 fn answer_thrown(ctx: &Ctx, t: &mut Turn, thrown: &[(usize, usize)]) {
-    let mut taken: Vec<String> = t
-        .steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Tool(x) => x.id.clone(),
-            Step::Model(_) => None,
-        })
-        .collect();
+    let mut taken: Vec<String> = Vec::new();
+    for s in &t.steps {
+        if let Step::Tool(ToolStep { id: Some(id), .. }) = s {
+            taken.push(id.clone());
+        }
+    }
     for &(k, span) in thrown {
         let Some(Step::Tool(tool)) = t.steps.get_mut(k) else {
             continue;
         };
-        let above: Vec<usize> = ctx.tree.ancestors(span).collect();
-        let next = ctx
-            .spans
+        let parent = ctx.tree.ancestors(span).next();
+        let (mut merged, mut request) = (None, None);
+        for &j in &ctx.spans {
+            let Some(s) = ctx.span(j) else { continue };
+            let o = op(s);
+            if merged.is_none()
+                && o == Op::Tool
+                && s.name.ends_with("(merged)")
+                && ctx.tree.ancestors(j).next() == parent
+            {
+                merged = content_attr(s, "gcp.vertex.agent.tool_response");
+            }
+            if request.is_none() && o == Op::CallLlm && s.start >= tool.start && Some(j) != parent {
+                request = content_attr(s, "gcp.vertex.agent.llm_request");
+            }
+        }
+        let mut answers: Vec<&Json> = Vec::new();
+        if let Some(c) = merged.as_ref().and_then(|m| m.get("content")) {
+            responses_in(std::slice::from_ref(c), &mut answers);
+        }
+        let contents = request
+            .as_ref()
+            .and_then(|r| r.get("contents"))
+            .and_then(Json::as_array);
+        let contents = contents.map_or(&[][..], Vec::as_slice);
+        let from = contents
             .iter()
-            .filter(|j| !above.contains(j))
-            .filter_map(|&j| ctx.span(j))
-            .find(|s| op(s) == Op::CallLlm && s.start >= tool.start);
-        let request = next.and_then(|s| content_attr(s, "gcp.vertex.agent.llm_request"));
-        let merged = ctx
-            .spans
-            .iter()
-            .filter(|&&j| ctx.tree.ancestors(j).next() == above.first().copied())
-            .filter_map(|&j| ctx.span(j))
-            .find(|s| op(s) == Op::Tool && s.name.ends_with("(merged)"))
-            .and_then(|s| content_attr(s, "gcp.vertex.agent.tool_response"));
-        let mut answers = responses_of(merged.as_ref().and_then(|m| m.get("content")));
-        answers.extend(request.as_ref().map(answered_in).unwrap_or_default());
+            .rposition(|c| c.get("role").and_then(Json::as_str) == Some("model"));
+        responses_in(contents.get(from.map_or(0, |i| i + 1)..).unwrap_or(&[]), &mut answers);
         let found = answers.into_iter().find(|r| {
             let id = r.get("id").and_then(Json::as_str);
             r.get("name").and_then(Json::as_str) == Some(tool.name.as_str())
