@@ -14,35 +14,42 @@ struct Described {
     tools: Vec<Value>,
 }
 
-fn describe(v: &Value, at: &str) -> Result<Described, String> {
+/// `o` as an object with only the keys `allowed` (`shape` says what it is, for the error).
+fn object<'v>(v: &'v Value, allowed: &[&str], at: &str, shape: &str) -> Result<&'v Map<String, Value>, String> {
     let o = v
         .as_object()
-        .ok_or_else(|| format!("{at} must be an object {{name, instructions?, tools?}}"))?;
-    if let Some(k) = o
-        .keys()
-        .find(|k| !["name", "instructions", "tools"].contains(&k.as_str()))
-    {
-        return Err(format!(
-            "{at}: unknown key `{k}` (an agent is {{name, instructions?, tools?}})"
-        ));
+        .ok_or_else(|| format!("{at} must be an object: {shape}"))?;
+    match o.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(k) => Err(format!("{at}: unknown key `{k}` ({shape})")),
+        None => Ok(o),
     }
-    let name = match o.get("name") {
-        Some(Value::String(s)) if !s.is_empty() => s.clone(),
-        _ => return Err(format!("{at}.name must be the agent's name, the author of its events")),
-    };
-    let instructions = match o.get("instructions") {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(format!("{at}.instructions must be a string")),
-    };
+}
+
+/// The string under `key` (required: non-empty); None when an optional one is absent.
+fn text<'v>(o: &'v Map<String, Value>, key: &str, at: &str, required: bool) -> Result<Option<&'v str>, String> {
+    match o.get(key) {
+        None | Some(Value::Null) if !required => Ok(None),
+        Some(Value::String(s)) if !required || !s.is_empty() => Ok(Some(s)),
+        _ => Err(format!(
+            "{at}.{key} must be {}",
+            if required { "a name" } else { "a string" }
+        )),
+    }
+}
+
+const AGENT: &str = "an agent is {name, instructions?, tools?}";
+const TOOL: &str = "a tool is {name, description?, parameters?}, parameters a JSON Schema object";
+
+fn describe(v: &Value, at: &str) -> Result<Described, String> {
+    let o = object(v, &["name", "instructions", "tools"], at, AGENT)?;
     let tools = match o.get("tools") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(a)) => tool_declarations(a, &format!("{at}.tools"))?,
         Some(_) => return Err(format!("{at}.tools must be an array")),
     };
     Ok(Described {
-        name,
-        instructions,
+        name: text(o, "name", at, true)?.unwrap_or_default().to_string(),
+        instructions: text(o, "instructions", at, false)?.unwrap_or_default().to_string(),
         tools,
     })
 }
@@ -54,39 +61,26 @@ fn tool_declarations(tools: &[Value], at: &str) -> Result<Vec<Value>, String> {
     let mut out = Vec::new();
     let mut functions = Vec::new();
     for (i, t) in tools.iter().enumerate() {
-        let o = t
-            .as_object()
-            .ok_or_else(|| format!("{at}[{i}] must be an object {{name, description?, parameters?}}"))?;
-        if o.contains_key("function_declarations") || o.contains_key("functionDeclarations") {
+        if t.get("function_declarations")
+            .or_else(|| t.get("functionDeclarations"))
+            .is_some()
+        {
             out.push(t.clone());
             continue;
         }
-        if let Some(k) = o
-            .keys()
-            .find(|k| !["name", "description", "parameters"].contains(&k.as_str()))
-        {
-            return Err(format!(
-                "{at}[{i}]: unknown key `{k}` (a tool is {{name, description?, parameters?}}, parameters a JSON Schema)"
-            ));
-        }
+        let at = format!("{at}[{i}]");
+        let o = object(t, &["name", "description", "parameters"], &at, TOOL)?;
         let mut fd = Map::new();
-        match o.get("name") {
-            Some(Value::String(s)) if !s.is_empty() => fd.insert("name".into(), json!(s)),
-            _ => return Err(format!("{at}[{i}].name must be the tool's name")),
-        };
-        match o.get("description") {
-            None | Some(Value::Null) => {}
-            Some(Value::String(s)) => {
-                fd.insert("description".into(), json!(s));
-            }
-            Some(_) => return Err(format!("{at}[{i}].description must be a string")),
+        fd.insert("name".into(), json!(text(o, "name", &at, true)?));
+        if let Some(d) = text(o, "description", &at, false)? {
+            fd.insert("description".into(), json!(d));
         }
         match o.get("parameters") {
             None | Some(Value::Null) => {}
             Some(p @ Value::Object(_)) => {
                 fd.insert("parameters_json_schema".into(), p.clone());
             }
-            Some(_) => return Err(format!("{at}[{i}].parameters must be a JSON Schema object")),
+            Some(_) => return Err(format!("{at}: {TOOL}")),
         }
         functions.push(Value::Object(fd));
     }
@@ -108,7 +102,7 @@ pub fn first_name(agents: &Value) -> Option<String> {
 pub fn app_details(agents: &Value, authors: &[&str]) -> Result<Option<AppDetails>, String> {
     let list = agents
         .as_array()
-        .ok_or("agents must be an array of {name, instructions?, tools?}")?;
+        .ok_or("agents must be an array: an agent is {name, instructions?, tools?}")?;
     let mut known: IndexMap<String, Described> = IndexMap::new();
     for (i, a) in list.iter().enumerate() {
         let d = describe(a, &format!("agents[{i}]"))?;
@@ -184,7 +178,7 @@ mod tests {
             ),
             (
                 json!([{"name": "a", "tools": [{"name": "t", "parameters": "x"}]}]),
-                "must be a JSON Schema object",
+                "parameters a JSON Schema object",
             ),
             (json!([{"name": "a"}, {"name": "a"}]), "described twice"),
         ] {
