@@ -103,31 +103,27 @@ pub fn app_details(agents: &Value, authors: &[&str]) -> Result<Option<AppDetails
     let list = agents
         .as_array()
         .ok_or("agents must be an array: an agent is {name, instructions?, tools?}")?;
-    let mut known: IndexMap<String, Described> = IndexMap::new();
+    let mut known: Vec<Described> = Vec::new();
     for (i, a) in list.iter().enumerate() {
         let d = describe(a, &format!("agents[{i}]"))?;
-        if known.contains_key(&d.name) {
+        if known.iter().any(|k| k.name == d.name) {
             return Err(format!("agents[{i}]: agent {:?} is described twice", d.name));
         }
-        known.insert(d.name.clone(), d);
+        known.push(d);
     }
-    if authors.first().is_none_or(|a| !known.contains_key(*a)) {
+    let find = |a: &str| known.iter().find(|k| k.name == a);
+    if authors.first().is_none_or(|a| find(a).is_none()) {
         return Ok(None);
     }
     let mut agent_details = IndexMap::new();
     for &a in authors {
-        if agent_details.contains_key(a) {
-            continue;
-        }
-        if let Some(d) = known.get(a) {
-            agent_details.insert(
-                a.to_string(),
-                AgentDetails {
-                    name: d.name.clone(),
-                    instructions: d.instructions.clone(),
-                    tool_declarations: d.tools.clone(),
-                },
-            );
+        if let (Some(d), false) = (find(a), agent_details.contains_key(a)) {
+            let details = AgentDetails {
+                name: d.name.clone(),
+                instructions: d.instructions.clone(),
+                tool_declarations: d.tools.clone(),
+            };
+            agent_details.insert(a.to_string(), details);
         }
     }
     Ok(Some(AppDetails { agent_details }))
