@@ -50,10 +50,43 @@ export interface AdkEventJson {
  */
 export type ReplyEvent = AdkEventJson & JsonObject;
 
-/** The reply every adapter of this module gives: ADK events, nothing pre-digested, and the turn's timings. */
+/**
+ * A tool as the judges are shown it: a framework's tool object (its `name` or `id`, its
+ * `description`, and its parameters as a JSON Schema or a schema that writes one: zod 4, the AI
+ * SDK's `jsonSchema()`), named by its key when tools come as an object of tools by name.
+ */
+export type ToolLike = { name?: string; id?: string; description?: string; parameters?: unknown; inputSchema?: unknown; schema?: unknown; [field: string]: unknown };
+
+/** What an agent was, as a reply's `agents` says it (made into ADK's AppDetails by the core). */
+export interface AgentDescription {
+  name: string;
+  instructions?: string;
+  tools?: { name: string; description?: string; parameters?: JsonObject }[];
+}
+
+/** The reply every adapter of this module gives: ADK events, nothing pre-digested, the turn's timings, and what the adapter knows of its agents. */
 export interface EventsReply {
   events: ReplyEvent[];
   timings?: Timings;
+  agents?: AgentDescription[];
+}
+
+/** One agent as a reply or an option describes it (a name left out is the adapter's author). */
+export interface AgentDescriptionInput {
+  name?: string;
+  instructions?: string;
+  tools?: ToolLike[] | { [name: string]: ToolLike };
+}
+
+/**
+ * The agent's system prompt and tools, for adapters that cannot see them (the judges are shown
+ * them as ADK shows its agents'): `instructions` and `tools` of the agent `author`, or `agents`
+ * for several (a graph's agents, by the names their messages carry).
+ */
+export interface AgentDescriptionOptions {
+  instructions?: string;
+  tools?: ToolLike[] | { [name: string]: ToolLike };
+  agents?: AgentDescriptionInput[];
 }
 
 export interface AdapterOptions {
@@ -124,6 +157,8 @@ export interface FunctionReply {
   model?: string;
   /** When the turn awaited a model and ran tools. */
   timings?: Timings;
+  /** What the judges are shown of the agents (ADK's AppDetails): a name left out is the author's. */
+  agents?: AgentDescriptionInput[];
 }
 
 export type AgentFunction = (text: string, turn: AdapterTurn) => string | FunctionReply | Promise<string | FunctionReply>;
@@ -258,7 +293,7 @@ export interface AiSdkResultLike {
   consumeStream?(...args: any[]): PromiseLike<unknown>;
 }
 
-export interface FromAiSdkOptions extends AdapterOptions, ConversationOptions {
+export interface FromAiSdkOptions extends AdapterOptions, ConversationOptions, AgentDescriptionOptions {
   /** Your own OpenTelemetry tracer: it still receives every span of `telemetry`. */
   tracer?: any;
 }
@@ -307,7 +342,7 @@ export interface LangGraphLike {
   readonly checkpointer?: unknown;
 }
 
-export interface FromLangGraphOptions extends AdapterOptions, ConversationOptions {
+export interface FromLangGraphOptions extends AdapterOptions, ConversationOptions, AgentDescriptionOptions {
   /** The RunnableConfig of every invoke (`configurable`, `callbacks`, `recursionLimit` ...). */
   config?: object;
   /** `true`: the graph's checkpointer keeps each conversation on a `thread_id` of its own (default: when the graph has one). */
@@ -327,7 +362,7 @@ export interface MastraAgentLike {
   generate(messages: any, options?: any): PromiseLike<any>;
 }
 
-export interface FromMastraOptions extends AdapterOptions, ConversationOptions {
+export interface FromMastraOptions extends AdapterOptions, ConversationOptions, AgentDescriptionOptions {
   /** Options of every `agent.generate` (`maxSteps`, `modelSettings` ...; the turn's signal is added as `abortSignal`). */
   generateOptions?: object;
 }

@@ -236,6 +236,11 @@ export type AgentReply =
       toolCalls?: { name: string; args?: JsonObject; id?: string; response?: unknown }[];
       toolResponses?: { name: string; response?: unknown; id?: string }[];
       appDetails?: JsonObject;
+      /**
+       * What the agents were, made into `appDetails` for the agents that authored the turn (give
+       * one or the other): tools as `{name, description?, parameters?}`, parameters a JSON Schema.
+       */
+      agents?: { name: string; instructions?: string; tools?: { name: string; description?: string; parameters?: JsonObject }[] }[];
       /** When the turn awaited a model and ran tools (ADK's model / tool durations). */
       timings?: Timings;
     };

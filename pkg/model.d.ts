@@ -403,6 +403,12 @@ export type JudgeSettingsInput = {
    * NOT_EVALUATED (reason media_too_large).
    */
   maxMediaBytes?: number,
+  /**
+   * Bytes of prompt text (UTF-8) one judge call may carry (default 4194304); a call over it is
+   * not sent and is NOT_EVALUATED (reason prompt_too_large). A custom metric's
+   * `prompt_template` stops being filled at it.
+   */
+  maxPromptBytes?: number,
 };
 
 /**

@@ -26,6 +26,8 @@ const STEP = {
 };
 const FINAL_TEXT = ['text', 'content', 'output', 'response', 'message', 'answer'];
 const TOOL_CALLS = ['tools', 'calls', 'functionCalls', 'function_calls'];
+// What the agents were: their names, instructions and tool declarations (AppDetails).
+const AGENTS = ['agent', 'agentDetails', 'agent_details', 'instructions'];
 
 /** An Agent callback's reply (the core reads both spellings of each key). */
 export const AGENT_REPLY = {
@@ -36,6 +38,7 @@ export const AGENT_REPLY = {
     toolCalls: { spellings: ['toolCalls', 'tool_calls'], meant: TOOL_CALLS },
     toolResponses: { spellings: ['toolResponses', 'tool_responses'], meant: ['toolResults', 'tool_results'] },
     appDetails: { spellings: ['appDetails', 'app_details'], meant: [] },
+    agents: { spellings: ['agents'], meant: AGENTS },
     timings: { spellings: ['timings'], meant: ['timing', 'durations'] },
   },
   call: TOOL_CALL,
@@ -51,6 +54,7 @@ export const FUNCTION_REPLY = {
     usage: { spellings: ['usage'], meant: ['usage_metadata', 'usageMetadata', 'tokens'] },
     model: { spellings: ['model'], meant: ['modelId', 'model_id', 'model_version', 'modelVersion'] },
     timings: { spellings: ['timings'], meant: ['timing', 'durations'] },
+    agents: { spellings: ['agents'], meant: [...AGENTS, 'appDetails', 'app_details'] },
   },
   call: FUNCTION_CALL,
   step: STEP,

@@ -128,10 +128,23 @@ pub fn pretty(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default()
 }
 
-/// Tool declarations per agent from app_details as JSON, or a sentence saying there are none.
+/// Tool declarations per agent from app_details as JSON; without app_details, the tools the
+/// agent called (ADK says "Agent has no tools." there, false of an agent that called some).
 pub fn tool_declarations(inv: &Invocation) -> String {
     let Some(app) = &inv.app_details else {
-        return "The agent has no tools.".to_string();
+        let mut names: Vec<String> = Vec::new();
+        for (_, name) in called_tools(inv) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        if names.is_empty() {
+            return "The agent made no tool calls (its tool definitions were not recorded).".to_string();
+        }
+        return format!(
+            "The agent's tool definitions were not recorded. It called these tools: {}.",
+            names.join(", ")
+        );
     };
     let mut m = Map::new();
     for (name, d) in &app.agent_details {
@@ -140,6 +153,26 @@ pub fn tool_declarations(inv: &Invocation) -> String {
         m.insert(name.clone(), tools);
     }
     pretty(&json!({ "tool_declarations": m }))
+}
+
+/// The (author, tool name) of each tool call of the invocation, in order (`agent` for the legacy
+/// shape, which names no author).
+fn called_tools(inv: &Invocation) -> Vec<(String, String)> {
+    let name = |c: &FunctionCall| c.name.clone().unwrap_or_default();
+    match &inv.intermediate_data {
+        Some(IntermediateData::Events(events)) => events
+            .iter()
+            .flat_map(|e| {
+                let calls = e.content.iter().flat_map(Content::function_calls);
+                calls.map(|c| (e.author.clone(), name(c))).collect::<Vec<_>>()
+            })
+            .collect(),
+        _ => inv
+            .tool_calls()
+            .into_iter()
+            .map(|c| ("agent".to_string(), name(c)))
+            .collect(),
+    }
 }
 
 /// Developer instructions for the agent that answered (author of the first event, else the
@@ -297,7 +330,10 @@ pub fn agents_overview(invs: &[Invocation]) -> (String, String) {
     let mut instr: Vec<String> = Vec::new();
     let mut tools: Vec<String> = Vec::new();
     for inv in invs {
-        let Some(app) = &inv.app_details else { continue };
+        let Some(app) = &inv.app_details else {
+            tools_called(inv, &mut tools);
+            continue;
+        };
         for (name, d) in &app.agent_details {
             let s = format!("Agent {name} Instructions:\n{}", d.instructions);
             if !instr.contains(&s) {
@@ -327,4 +363,98 @@ pub fn agents_overview(invs: &[Invocation]) -> (String, String) {
         }
     }
     (instr.join("\n\n"), tools.join("\n"))
+}
+
+/// The tool-definition blocks of an invocation without app_details: each agent's called tools.
+fn tools_called(inv: &Invocation, blocks: &mut Vec<String>) {
+    let mut by_agent: Vec<(String, Vec<String>)> = Vec::new();
+    for (author, name) in called_tools(inv) {
+        let at = match by_agent.iter().position(|(a, _)| *a == author) {
+            Some(i) => i,
+            None => {
+                by_agent.push((author, Vec::new()));
+                by_agent.len() - 1
+            }
+        };
+        if let Some((_, names)) = by_agent.get_mut(at) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    for (author, names) in by_agent {
+        let mut block = vec![format!("Agent: {author}")];
+        block.extend(
+            names
+                .iter()
+                .map(|n| format!("- {n}: (its definition was not recorded)")),
+        );
+        let s = block.join("\n");
+        if !blocks.contains(&s) {
+            blocks.push(s);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn inv(v: Value) -> Invocation {
+        crate::schema::load::parse_as(&v).unwrap()
+    }
+
+    fn with_calls(app_details: Option<Value>) -> Invocation {
+        let mut v = json!({"invocation_id": "i", "user_content": {"role": "user", "parts": [{"text": "Charge me."}]},
+            "intermediate_data": {"invocation_events": [
+                {"author": "shop", "content": {"role": "model", "parts": [
+                    {"function_call": {"id": "c1", "name": "charge_card", "args": {"amount": 5}}},
+                    {"function_call": {"id": "c2", "name": "lookup_order", "args": {}}},
+                    {"function_call": {"id": "c3", "name": "charge_card", "args": {"amount": 6}}}]}}]}});
+        if let Some(a) = app_details {
+            v["app_details"] = a;
+        }
+        inv(v)
+    }
+
+    #[test]
+    fn without_app_details_the_judge_is_told_the_tools_the_agent_called() {
+        let t = tool_declarations(&with_calls(None));
+        assert!(!t.contains("no tools"), "{t}");
+        assert!(
+            t.contains("not recorded") && t.contains("charge_card, lookup_order"),
+            "{t}"
+        );
+        let none = inv(json!({"invocation_id": "i", "user_content": {"role": "user", "parts": [{"text": "Hi"}]}}));
+        let t = tool_declarations(&none);
+        assert!(t.contains("made no tool calls") && t.contains("not recorded"), "{t}");
+        // The hallucination validator's context carries the same.
+        assert!(validation_context(&with_calls(None), &[]).contains("charge_card, lookup_order"));
+    }
+
+    #[test]
+    fn app_details_declarations_are_shown_as_recorded() {
+        let decl = json!({"function_declarations": [{"name": "charge_card", "description": "Charges the card."}]});
+        let a = with_calls(Some(
+            json!({"agent_details": {"shop": {"name": "shop", "instructions": "Be careful.",
+            "tool_declarations": [decl]}}}),
+        ));
+        let t = tool_declarations(&a);
+        assert!(t.contains("\"charge_card\"") && t.contains("Charges the card."), "{t}");
+        assert_eq!(developer_instructions(&a).unwrap(), "Be careful.");
+        let (instructions, tools) = agents_overview(std::slice::from_ref(&a));
+        assert!(instructions.contains("Be careful."));
+        assert_eq!(tools, "Agent: shop\n- charge_card: Charges the card.");
+    }
+
+    #[test]
+    fn the_multi_turn_overview_names_the_tools_called_without_app_details() {
+        let (instructions, tools) = agents_overview(&[with_calls(None), with_calls(None)]);
+        assert_eq!(instructions, "");
+        assert_eq!(
+            tools,
+            "Agent: shop\n- charge_card: (its definition was not recorded)\n- lookup_order: (its definition was not recorded)"
+        );
+    }
 }

@@ -93,7 +93,7 @@ pub struct JudgeRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct JudgeFailure {
     /// `judge_error`, `cassette_miss`, `budget_exhausted`, `dry_run`, `needs_judge`, `cancelled`,
-    /// `media_unsupported`, `media_too_large`.
+    /// `media_unsupported`, `media_too_large`, `prompt_too_large`.
     pub reason: &'static str,
     pub message: String,
     /// The call went to the judge (and failed there); false when it was never sent.
@@ -112,5 +112,10 @@ impl JudgeFailure {
 
 /// Where judged metrics get answers: the text of the judge's reply.
 pub trait JudgePort {
+    /// The longest prompt (UTF-8 bytes) the judge is sent; a prompt builder may stop past it.
+    fn max_prompt_bytes(&self) -> u64 {
+        u64::MAX
+    }
+
     fn ask(&self, req: JudgeRequest) -> LocalBoxFuture<'_, Result<String, JudgeFailure>>;
 }

@@ -158,13 +158,18 @@ pub fn invocation_from_reply(
         Value::Null => return Err("the agent returned nothing for this turn".into()),
         other => return Err(format!("the agent must return a string or an object, found {other}")),
     };
-    let app_details: Option<AppDetails> = match get(o, "app_details", "appDetails") {
+    let mut app_details: Option<AppDetails> = match get(o, "app_details", "appDetails") {
         None => None,
         Some(v) => Some(parse_as(v).map_err(|e| format!("appDetails: {e}"))?),
     };
+    let agents = get(o, "agents", "agents");
+    if app_details.is_some() && agents.is_some() {
+        return Err("give appDetails or agents, not both (agents are made into appDetails)".into());
+    }
     let default_author = app_details
         .as_ref()
         .and_then(|a| a.agent_details.keys().next().cloned())
+        .or_else(|| agents.and_then(super::agent_details::first_name))
         .unwrap_or_else(|| "agent".to_string());
     let raw_events: Vec<Value> = match get(o, "events", "events") {
         Some(Value::Array(a)) => a.clone(),
@@ -228,6 +233,10 @@ pub fn invocation_from_reply(
             });
         }
         final_response = Some(c);
+    }
+    if let Some(a) = agents {
+        let authors: Vec<&str> = events.iter().map(|e| e.author.as_str()).collect();
+        app_details = super::agent_details::app_details(a, &authors)?;
     }
     let (model_duration, tool_duration) = super::timing::durations(get(o, "timings", "timings"))?;
     Ok(Invocation {
@@ -303,5 +312,26 @@ mod tests {
             None
         )
         .is_err());
+    }
+
+    #[test]
+    fn a_replys_agents_become_its_app_details() {
+        let agents = json!([{"name": "shop", "instructions": "Sell.", "tools": [{"name": "charge_card"}]}]);
+        let reply =
+            json!({"finalResponse": "Done.", "toolCalls": [{"name": "charge_card", "args": {}}], "agents": agents});
+        let inv = invocation_from_reply(&reply, "e".into(), user(), 0.0, None).unwrap();
+        let app = inv.app_details.clone().unwrap();
+        assert_eq!(app.agent_details["shop"].instructions, "Sell.");
+        assert_eq!(
+            inv.events()[0].author,
+            "shop",
+            "the first agent authors the simple shape's events"
+        );
+        let both = json!({"finalResponse": "x", "agents": [], "appDetails": {"agent_details": {}}});
+        let e = invocation_from_reply(&both, "e".into(), user(), 0.0, None).unwrap_err();
+        assert!(e.contains("appDetails or agents"), "{e}");
+        let bad = json!({"finalResponse": "x", "agents": [{"name": "a", "tools": "all"}]});
+        let e = invocation_from_reply(&bad, "e".into(), user(), 0.0, None).unwrap_err();
+        assert!(e.contains("agents[0].tools must be an array"), "{e}");
     }
 }

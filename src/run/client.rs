@@ -52,10 +52,16 @@ pub struct JudgeSettings {
     pub media: bool,
     /// Inline media bytes one call may carry.
     pub max_media_bytes: u64,
+    /// Bytes of prompt text one call may carry.
+    pub max_prompt_bytes: u64,
 }
 
 /// `maxMediaBytes` by default: 15 MB of bytes is 20 MB of base64, Gemini's inline request limit.
 pub const DEFAULT_MAX_MEDIA_BYTES: u64 = 15_000_000;
+
+/// `maxPromptBytes` by default: 4 MiB of text is about a million tokens, the largest context a
+/// judge model takes; a prompt past it would be refused by the provider after its upload.
+pub const DEFAULT_MAX_PROMPT_BYTES: u64 = 4 * 1024 * 1024;
 
 /// How to reach an LLM judge: the `judge` option as the host gives it, minus what only the host
 /// holds (`fetch`, a cassette's file and callback). Unknown keys are refused, so a misspelt
@@ -129,6 +135,12 @@ pub struct JudgeOption {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(optional))]
     max_media_bytes: Option<f64>,
+    /// Bytes of prompt text (UTF-8) one judge call may carry (default 4194304); a call over it is
+    /// not sent and is NOT_EVALUATED (reason prompt_too_large). A custom metric's
+    /// `prompt_template` stops being filled at it.
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    max_prompt_bytes: Option<f64>,
 }
 
 /// A judge cassette: recorded answers keyed by request.
@@ -209,6 +221,7 @@ impl JudgeSettings {
             max_calls: o.max_calls.filter(|x| *x >= 0.0).map(|x| x as u64),
             media: o.media.unwrap_or(false),
             max_media_bytes: pos("maxMediaBytes", o.max_media_bytes, DEFAULT_MAX_MEDIA_BYTES as f64)? as u64,
+            max_prompt_bytes: pos("maxPromptBytes", o.max_prompt_bytes, DEFAULT_MAX_PROMPT_BYTES as f64)? as u64,
         })
     }
 }
@@ -488,6 +501,10 @@ impl Inner {
 }
 
 impl JudgePort for JudgeClient {
+    fn max_prompt_bytes(&self) -> u64 {
+        self.0.settings.max_prompt_bytes
+    }
+
     fn ask(&self, req: JudgeRequest) -> LocalBoxFuture<'_, Result<String, JudgeFailure>> {
         let inner = self.0.clone();
         Box::pin(async move {
@@ -512,6 +529,17 @@ impl Inner {
         let Some(model) = s.model.clone().or_else(|| req.model_hint.clone()) else {
             return Err(failure("judge_error", "the judge names no model: set `judge.model`"));
         };
+        if req.prompt.len() as u64 > s.max_prompt_bytes {
+            return Err(failure(
+                "prompt_too_large",
+                format!(
+                    "judge call for {}: its prompt is {} bytes, over `judge.maxPromptBytes` ({}); nothing was sent",
+                    Inner::describe(&req),
+                    req.prompt.len(),
+                    s.max_prompt_bytes
+                ),
+            ));
+        }
         let media: &[MediaItem] = if s.media { &req.media } else { &[] };
         let inline: u64 = media.iter().map(|m| m.inline_len()).sum();
         if inline > s.max_media_bytes {

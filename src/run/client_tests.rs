@@ -419,3 +419,23 @@ fn a_call_that_may_not_be_retried_says_so() {
     assert!(!e.message.contains("after 1 attempts"), "{}", e.message);
     assert!(e.message.contains("not retried: maxRetries is 0"), "{}", e.message);
 }
+
+#[test]
+fn a_prompt_over_max_prompt_bytes_is_not_sent() {
+    let (fake, c) = setup(vec![ok("a")], json!({"maxPromptBytes": 1024}));
+    let e = ask(&c, req(&"x".repeat(1025), 0)).unwrap_err();
+    assert_eq!(e.reason, "prompt_too_large");
+    assert!(
+        e.message.contains("1025 bytes, over `judge.maxPromptBytes` (1024)"),
+        "{}",
+        e.message
+    );
+    assert!(fake.sent.borrow().is_empty(), "nothing was sent");
+    assert!(ask(&c, req(&"x".repeat(1024), 0)).is_ok());
+    assert_eq!(fake.sent.borrow().len(), 1);
+    assert_eq!(c.max_prompt_bytes(), 1024);
+    let (_, c) = setup(vec![], json!({}));
+    assert_eq!(c.max_prompt_bytes(), DEFAULT_MAX_PROMPT_BYTES);
+    let bad = JudgeSettings::from_json(&json!({"provider": "openai", "maxPromptBytes": -1}));
+    assert_eq!(bad.err().map(|e| e.path), Some("$.judge.maxPromptBytes".to_string()));
+}

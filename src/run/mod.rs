@@ -4,6 +4,7 @@
 //! over in-process fakes.
 
 pub mod agent;
+mod agent_details;
 pub mod client;
 pub mod eval_set;
 pub mod session;

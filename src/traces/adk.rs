@@ -6,7 +6,7 @@
 use super::messages::unstring;
 use super::model::{attr, attr_str};
 use super::tree::{op, Op};
-use super::turn::{Ctx, ModelStep, Step, ToolStep, Turn};
+use super::turn::{recorded_exception, Ctx, ModelStep, Step, ToolStep, Turn};
 use crate::schema::invocation::UsageMetadata;
 use crate::schema::Content;
 use serde_json::{json, Map, Value as Json};
@@ -72,6 +72,7 @@ pub fn turn(ctx: &Ctx) -> Turn {
             op(s) == Op::CallLlm && request.is_some_and(|r| r.is_text() && r.as_str() != Some("{}"))
         });
     let mut first = true;
+    let mut thrown: Vec<(usize, usize)> = Vec::new();
     for &i in &ctx.spans {
         let Some(s) = ctx.span(i) else { continue };
         match op(s) {
@@ -131,36 +132,126 @@ pub fn turn(ctx: &Ctx) -> Turn {
                     && attr_str(&s.attrs, "gen_ai.tool.name") != Some("(merged tools)") =>
             {
                 let args = content_attr(s, "gcp.vertex.agent.tool_call_args").map(|a| unstring(&a));
+                // google-adk writes `{"result": "<not specified>"}` when it had no response event
+                // (the tool raised and nothing handled it, or it answers later); with content
+                // off, the raise is still the span's exception.
+                let recorded = attr(&s.attrs, "gcp.vertex.agent.tool_response").is_some();
                 let response = content_attr(s, "gcp.vertex.agent.tool_response");
+                let placeholder = response.as_ref() == Some(&not_specified());
+                let response = response.filter(|_| !placeholder);
+                let unanswered = placeholder || (response.is_none() && recorded && recorded_exception(s));
+                // @google/adk writes nothing on the span of a tool that threw; the response it
+                // gave the call (a plugin's, or `{error: "Error in tool ..."}`) is in the next
+                // model request.
+                let threw = !recorded;
                 if !captured && args.is_none() {
                     t.lacks("tool_args", NO_CONTENT);
                 }
-                if !captured && response.is_none() {
+                if !captured && response.is_none() && !unanswered {
                     t.lacks("tool_responses", NO_CONTENT);
                 }
                 let id = attr_str(&s.attrs, "gen_ai.tool.call.id").filter(|i| *i != "<not specified>");
+                if threw {
+                    thrown.push((t.steps.len(), i));
+                }
                 t.steps.push(Step::Tool(ToolStep {
                     start: s.start,
                     author: attr_str(&s.attrs, "gen_ai.agent.name").map(str::to_string),
-                    name: attr_str(&s.attrs, "gen_ai.tool.name").unwrap_or("").to_string(),
+                    name: attr_str(&s.attrs, "gen_ai.tool.name")
+                        .map_or_else(|| ToolStep::name_of_span(s), str::to_string),
                     id: id.map(str::to_string),
                     args: if captured {
                         args.or_else(|| Some(json!({})))
                     } else {
                         args
                     },
-                    response: if captured {
+                    response: if captured && !unanswered && !threw {
                         response.or_else(|| Some(json!({})))
                     } else {
                         response
                     },
+                    unanswered,
                 }));
             }
             _ => {}
         }
     }
+    answer_thrown(ctx, &mut t, &thrown);
     if t.user.is_none() {
         t.lacks("user_content", NO_CONTENT);
     }
     t
+}
+
+fn not_specified() -> Json {
+    json!({ "result": "<not specified>" })
+}
+
+/// The function responses of the contents (ADK JSON, either case): the tool's user data as it is.
+fn responses_in<'v>(contents: &'v [Json], out: &mut Vec<&'v Json>) {
+    for c in contents {
+        for p in c.get("parts").and_then(Json::as_array).into_iter().flatten() {
+            out.extend(get(p, "function_response", "functionResponse"));
+        }
+    }
+}
+
+/// The responses of the tools that threw (`thrown`: their steps and spans, @google/adk): the
+/// merged event of parallel calls (the `(merged)` span beside the tool's holds it, ids and
+/// all), else the first model request after the tool (not the call that asked for it, which
+/// may start in the same millisecond). Each tool takes the response of its name, in order, whose
+/// id no other step has.
+fn answer_thrown(ctx: &Ctx, t: &mut Turn, thrown: &[(usize, usize)]) {
+    let mut taken: Vec<String> = Vec::new();
+    for s in &t.steps {
+        if let Step::Tool(ToolStep { id: Some(id), .. }) = s {
+            taken.push(id.clone());
+        }
+    }
+    for &(k, span) in thrown {
+        let Some(Step::Tool(tool)) = t.steps.get_mut(k) else {
+            continue;
+        };
+        let parent = ctx.tree.ancestors(span).next();
+        let (mut merged, mut request) = (None, None);
+        for &j in &ctx.spans {
+            let Some(s) = ctx.span(j) else { continue };
+            let o = op(s);
+            if merged.is_none()
+                && o == Op::Tool
+                && s.name.ends_with("(merged)")
+                && ctx.tree.ancestors(j).next() == parent
+            {
+                merged = content_attr(s, "gcp.vertex.agent.tool_response");
+            }
+            if request.is_none() && o == Op::CallLlm && s.start >= tool.start && Some(j) != parent {
+                request = content_attr(s, "gcp.vertex.agent.llm_request");
+            }
+        }
+        let mut answers: Vec<&Json> = Vec::new();
+        if let Some(c) = merged.as_ref().and_then(|m| m.get("content")) {
+            responses_in(std::slice::from_ref(c), &mut answers);
+        }
+        let contents = request
+            .as_ref()
+            .and_then(|r| r.get("contents"))
+            .and_then(Json::as_array);
+        let contents = contents.map_or(&[][..], Vec::as_slice);
+        let from = contents
+            .iter()
+            .rposition(|c| c.get("role").and_then(Json::as_str) == Some("model"));
+        responses_in(contents.get(from.map_or(0, |i| i + 1)..).unwrap_or(&[]), &mut answers);
+        let found = answers.into_iter().find(|r| {
+            let id = r.get("id").and_then(Json::as_str);
+            r.get("name").and_then(Json::as_str) == Some(tool.name.as_str())
+                && !id.is_some_and(|i| taken.iter().any(|x| x == i))
+        });
+        if let Some(r) = found {
+            if let Some(id) = r.get("id").and_then(Json::as_str) {
+                taken.push(id.to_string());
+                tool.id = Some(id.to_string());
+            }
+            tool.response = r.get("response").cloned();
+        }
+    }
 }

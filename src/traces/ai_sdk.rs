@@ -143,6 +143,7 @@ pub fn turn(ctx: &Ctx) -> Turn {
                     id: attr_str(&s.attrs, "ai.toolCall.id").map(str::to_string),
                     args: first(s, &["ai.toolCall.args", "ai.toolCall.input"]),
                     response,
+                    unanswered: false,
                 }));
             }
             _ => {}

@@ -87,13 +87,12 @@ pub fn events(turn: &mut Turn, id: &str) -> Vec<Json> {
         }
         let rest: Vec<usize> = (0..tools.len()).filter(|k| !order.contains(k)).collect();
         order.extend(rest);
-        if tools.is_empty() {
-            continue;
-        }
         let who = tools.iter().find_map(|t| t.author.clone()).unwrap_or(author);
+        // A call ADK wrote no response for has none here either (ADK's session).
         let parts: Vec<Json> = order
             .iter()
             .filter_map(|&k| tools.get(k))
+            .filter(|t| !t.unanswered)
             .map(|t| {
                 unknown_response |= t.response.is_none();
                 let mut fr = Map::new();
@@ -108,6 +107,9 @@ pub fn events(turn: &mut Turn, id: &str) -> Vec<Json> {
                 json!({ "function_response": fr })
             })
             .collect();
+        if parts.is_empty() {
+            continue;
+        }
         out.push(json!({ "invocation_id": id, "author": who, "content": { "role": "user", "parts": parts } }));
     }
     if unknown_response {

@@ -8,8 +8,11 @@ use super::adk::usage_from_attrs;
 use super::messages::{json_of, last_user, list, parts, role, trailing_results, unstring};
 use super::model::{attr, attr_str, Span};
 use super::tree::{op, Op};
-use super::turn::{Ctx, ModelStep, Step, ToolStep, Turn};
+use super::turn::{recorded_exception, Ctx, ModelStep, Step, ToolStep, Turn};
 use serde_json::Value as Json;
+
+/// google-adk's tracer.
+const ADK_SCOPE: &str = "gcp.vertex.agent";
 
 pub const NO_CONTENT: &str = "the trace records no message content: set \
     OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY (or SPAN_AND_EVENT, or \
@@ -49,6 +52,10 @@ fn model_step(ctx: &Ctx, i: usize, s: &Span, t: &mut Turn) -> ModelStep {
         t.notes
             .push(("thoughts_unmarked", "final_response", THOUGHTS.to_string()));
     }
+    let mut parts = parts;
+    if s.scope == ADK_SCOPE {
+        parts.iter_mut().flatten().for_each(drop_fallback_id);
+    }
     ModelStep {
         start: s.start,
         author: ctx.agent_of(i).unwrap_or_else(|| "agent".into()),
@@ -56,6 +63,23 @@ fn model_step(ctx: &Ctx, i: usize, s: &Span, t: &mut Turn) -> ModelStep {
         usage: usage_from_attrs(&s.attrs),
         version: attr_str(&s.attrs, "gen_ai.response.model").map(str::to_string),
         ..ModelStep::default()
+    }
+}
+
+/// google-adk writes `{name}_{index}` for a call that has no id yet (one it would give an id
+/// later): not the call's id, which its tool span has (unless the tool raised).
+fn drop_fallback_id(part: &mut Json) {
+    let Some(fc) = part.get_mut("function_call").and_then(Json::as_object_mut) else {
+        return;
+    };
+    let name = fc.get("name").and_then(Json::as_str).unwrap_or("");
+    let fallback = fc.get("id").and_then(Json::as_str).is_some_and(|id| {
+        id.strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix('_'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    if fallback {
+        fc.remove("id");
     }
 }
 
@@ -67,14 +91,21 @@ fn input_of(ctx: &Ctx, i: usize) -> Option<Json> {
 fn tool_step(ctx: &Ctx, i: usize, s: &Span) -> ToolStep {
     let name = attr_str(&s.attrs, "gen_ai.tool.name")
         .map(str::to_string)
-        .unwrap_or_else(|| s.name.trim_start_matches("execute_tool").trim().to_string());
+        .unwrap_or_else(|| ToolStep::name_of_span(s));
+    let response = content(ctx, i, s, "gen_ai.tool.call.result").map(|r| unstring(&r));
+    // google-adk records the exception of a raise nothing handled, and no result: the session
+    // has no response for the call (other instrumentations may still give the model one).
+    let unanswered = response.is_none() && s.scope == ADK_SCOPE && recorded_exception(s);
     ToolStep {
         start: s.start,
         author: attr_str(&s.attrs, "gen_ai.agent.name").map(str::to_string),
         name,
-        id: attr_str(&s.attrs, "gen_ai.tool.call.id").map(str::to_string),
+        id: attr_str(&s.attrs, "gen_ai.tool.call.id")
+            .filter(|i| *i != "<not specified>")
+            .map(str::to_string),
         args: content(ctx, i, s, "gen_ai.tool.call.arguments").map(|a| unstring(&a)),
-        response: content(ctx, i, s, "gen_ai.tool.call.result").map(|r| unstring(&r)),
+        response,
+        unanswered,
     }
 }
 
@@ -131,7 +162,9 @@ pub fn turn(ctx: &Ctx) -> Turn {
         t.lacks("user_content", NO_CONTENT);
     }
     let steps = &t.steps;
-    let no_response = steps.iter().any(|s| matches!(s, Step::Tool(x) if x.response.is_none()));
+    let no_response = steps
+        .iter()
+        .any(|s| matches!(s, Step::Tool(x) if x.response.is_none() && !x.unanswered));
     let no_output = steps.iter().any(|s| matches!(s, Step::Model(m) if m.parts.is_none()));
     let no_args = steps.iter().any(|s| matches!(s, Step::Tool(x) if x.args.is_none()));
     if no_output {
@@ -168,7 +201,7 @@ fn fill_from_next_inputs(ctx: &Ctx, t: &mut Turn, models: &[usize]) {
                 }
                 model_k += 1;
             }
-            Step::Tool(x) if x.response.is_none() => pending.push(x),
+            Step::Tool(x) if x.response.is_none() && !x.unanswered => pending.push(x),
             Step::Tool(_) => {}
         }
     }

@@ -29,11 +29,26 @@ pub struct ToolStep {
     pub id: Option<String>,
     pub args: Option<Json>,
     pub response: Option<Json>,
+    /// ADK wrote no response for the call: its tool raised and nothing handled the error
+    /// (google-adk's run stops there), or a long-running tool answers later.
+    pub unanswered: bool,
 }
 
 pub enum Step {
     Model(ModelStep),
     Tool(ToolStep),
+}
+
+impl ToolStep {
+    /// The tool's name from a span that does not say it (`execute_tool NAME`).
+    pub fn name_of_span(s: &Span) -> String {
+        s.name.trim_start_matches("execute_tool").trim().to_string()
+    }
+}
+
+/// Whether span `s` recorded an exception (OpenTelemetry's `exception` event).
+pub fn recorded_exception(s: &Span) -> bool {
+    s.events.iter().any(|e| e.name == "exception")
 }
 
 impl Step {

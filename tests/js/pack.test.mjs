@@ -81,7 +81,7 @@ test('npm pack ships exactly the package files, and writes nothing into pkg/', (
   // no tests, examples or sources.
   assert.deepEqual(files, [
     'LICENSE', 'README.md', 'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'criteria.d.ts', 'history.d.ts', 'index.d.ts',
-    'index.js', 'lib/adapters/adk.js', 'lib/adapters/ai_sdk.js', 'lib/adapters/common.js', 'lib/adapters/conversations.js',
+    'index.js', 'lib/adapters/adk.js', 'lib/adapters/agent_details.js', 'lib/adapters/ai_sdk.js', 'lib/adapters/common.js', 'lib/adapters/conversations.js',
     'lib/adapters/generic.js', 'lib/adapters/index.js', 'lib/adapters/langgraph.js', 'lib/adapters/mastra.js',
     'lib/adapters/openai_agents.js', 'lib/adapters/steps.js', 'lib/adk_layout.js', 'lib/adk_text.js', 'lib/api.js',
     'lib/cli/args.js', 'lib/cli/compare.js', 'lib/cli/config.js', 'lib/cli/eval.js', 'lib/cli/eval_run.js', 'lib/cli/eval_report.js',

@@ -140,6 +140,39 @@ describe('limits', () => {
     assert.equal(summary.run_health.count, summary.counts.not_evaluated);
   });
 
+  test('judge prompt size: a prompt_template filled past maxPromptBytes is NOT_EVALUATED and never sent; the limit is configurable', async () => {
+    // A 0.2 MB request whose template repeats {agent_data}: filled, it would be ~96 MiB.
+    const answer = 'a'.repeat(200_000);
+    const set = { eval_set_id: 'prompt', eval_cases: [caseOf('big', 'question', answer)] };
+    const metric = (times) => ({ criteria: { rated: { threshold: 0.5, prompt_template: `Rate this. ${'{agent_data}\n'.repeat(times)}` } } });
+    const sentBytes = () => judge.requests.reduce((n, r) => n + Buffer.byteLength(r.rawBody), 0);
+    const rated = (body) => body.eval_case_results[0].overall_eval_metric_results.find((m) => m.metric_name === 'rated');
+    judge.script(() => '{"score": 1, "explanation": "fine"}');
+    const s = await serve({});
+    judge.requests.length = 0;
+    const big = await call(s.url, '/v1/evaluate', { body: { evalSet: set, config: metric(480), actual: recorded(set) } });
+    assert.equal(big.status, 200, big.text.slice(0, 500));
+    assert.equal(judge.requests.length, 0, 'no judge call was made');
+    assert.equal(rated(big.body).eval_status, 'NOT_EVALUATED');
+    assert.equal(rated(big.body).details.reason, 'prompt_too_large');
+    assert.match(rated(big.body).details.error, new RegExp(`over \`judge.maxPromptBytes\` \\(${DEFAULT_LIMITS.maxPromptBytes}\\)`));
+    // Below the bound the prompt is sent, whole; configured lower, the same prompt is refused.
+    const fits = await call(s.url, '/v1/evaluate', { body: { evalSet: set, config: metric(2), actual: recorded(set) } });
+    assert.equal(rated(fits.body).eval_status, 'PASSED', fits.text.slice(0, 500));
+    assert.equal(judge.requests.length, 1);
+    assert.ok(sentBytes() > 400_000 && sentBytes() < DEFAULT_LIMITS.maxPromptBytes, `${sentBytes()} bytes sent`);
+    const low = await serve({ limits: { maxPromptBytes: 300_000 } });
+    judge.requests.length = 0;
+    const refused = await call(low.url, '/v1/evaluate', { body: { evalSet: set, config: metric(2), actual: recorded(set) } });
+    assert.equal(rated(refused.body).details.reason, 'prompt_too_large', refused.text.slice(0, 500));
+    assert.equal(judge.requests.length, 0);
+    // A built-in metric's prompt is bounded too: final_response_match_v2 on the 200 KB answer.
+    const frm = await call(low.url, '/v1/evaluate', { body: { evalSet: { eval_set_id: 'p', eval_cases: [caseOf('b2', 'q', 'b'.repeat(400_000))] }, config: JUDGED, actual: recorded({ eval_cases: [caseOf('b2', 'q', 'b'.repeat(400_000))] }) } });
+    const m = frm.body.eval_case_results[0].overall_eval_metric_results.find((x) => x.metric_name === 'final_response_match_v2');
+    assert.equal(m.details.reason, 'prompt_too_large', frm.text.slice(0, 500));
+    assert.equal(judge.requests.length, 0);
+  });
+
   test('requests in flight: over maxConcurrent is 429 with Retry-After; the slot comes back', async () => {
     let release;
     const gate = new Promise((r) => { release = r; });
@@ -213,6 +246,7 @@ describe('limits', () => {
     assert.deepEqual({ ...DEFAULT_LIMITS }, {
       maxBodyBytes: 10 * 1024 * 1024, maxCases: 100, maxRuns: 5, maxCalls: 200, maxConcurrent: 64, agentTimeoutMs: 60_000, caseConcurrency: 4,
       judgeConcurrency: 16, maxParseBytes: 128 * 1024 * 1024, maxAnswerBytes: 32 * 1024 * 1024, bodyTimeoutMs: 60_000,
+      maxPromptBytes: 1024 * 1024,
       // /v1/traces (docs/traces.md)
       maxTraceBytes: 32 * 1024 * 1024, maxSessionSpans: 10_000, maxTraceSessions: 1_000, maxHeldTraceBytes: 256 * 1024 * 1024, traceIdleMs: 300_000,
       // The run limits (docs/runs.md).

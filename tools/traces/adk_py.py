@@ -2,7 +2,7 @@
 """Runs a real google-adk 2.13 agent with a scripted model and writes what its OpenTelemetry
 export holds, beside ADK's own derivation of the same session (the oracle for the trace import).
 
-    tools/traces/.venv/bin/python tools/traces/adk_py.py VARIANT OUT_DIR
+    tools/traces/.venv/bin/python tools/traces/adk_py.py VARIANT OUT_DIR [errors]
 
 VARIANT picks ADK's telemetry switches (each run is its own process: ADK reads them at start):
   v1          ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN=1: legacy `gcp.vertex.agent.*` spans (content on)
@@ -10,6 +10,10 @@ VARIANT picks ADK's telemetry switches (each run is its own process: ADK reads t
   v2-span     schema 2 (the default) with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY
   v2-event    schema 2 with content on log records only (EVENT_ONLY)
   v2-nocontent  schema 2 as it ships: no content captured
+
+With `errors`, the agent's tools raise instead (files adk-py-errors-VARIANT.*): one raise an
+on_tool_error_callback answers (its dict is the tool's response), one nothing handles (the run
+stops with the exception; ADK's session has the call and no response). Its oracle has no scores.
 
 With EVALCORE_OTLP_ENDPOINT=http://host:port (and EVALCORE_OTLP_TOKEN), the spans and log records
 are also sent there by OpenTelemetry's own OTLP/HTTP exporters (protobuf, gzip, batches), as a
@@ -40,6 +44,7 @@ VARIANTS = {
 }
 
 variant, out_dir = sys.argv[1], sys.argv[2]
+scenario = sys.argv[3] if len(sys.argv) > 3 else "dice"
 for k in ("ADK_TELEMETRY_SCHEMA_VERSION_OPT_IN", "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS",
           "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "OTEL_SEMCONV_STABILITY_OPT_IN"):
     os.environ.pop(k, None)
@@ -192,6 +197,53 @@ root = LlmAgent(
 )
 
 
+class OrderServiceDown(RuntimeError):
+    pass
+
+
+async def charge_card(amount: float, currency: str = "EUR") -> dict:
+    """Charges the user's card."""
+    await asyncio.sleep(0.01)
+    raise ValueError(f"card declined for {amount} {currency}")
+
+
+async def lookup_order(order_id: str) -> dict:
+    """Looks an order up."""
+    await asyncio.sleep(0.01)
+    raise OrderServiceDown(f"order service unavailable for {order_id}")
+
+
+def handle_card_errors(tool, args, tool_context, error):
+    """ADK's on_tool_error_callback: a declined card becomes the tool's response; other raises
+    are not handled (None), so they stop the run."""
+    if tool.name == "charge_card":
+        return {"error": f"{type(error).__name__}: {error}"}
+    return None
+
+
+ERROR_SCRIPT = {
+    "Charge 25 EUR to my card.": [
+        [call("charge_card", {"amount": 25, "currency": "EUR"})],
+        [text("Your card was declined, so nothing was charged.")],
+    ],
+    "Where is my order ORD-7?": [
+        [text("Let me look that up."), call("lookup_order", {"order_id": "ORD-7"})],
+        [text("This answer is never given: the tool's raise stops the run.")],
+    ],
+}
+shop = LlmAgent(
+    name="shop_agent",
+    model=ScriptedLlm(model="scripted-shop"),
+    description="Charges cards and finds orders.",
+    instruction="You charge cards with charge_card and find orders with lookup_order.",
+    tools=[charge_card, lookup_order],
+    on_tool_error_callback=handle_card_errors,
+)
+if scenario == "errors":
+    SCRIPT = ERROR_SCRIPT
+    root = shop
+
+
 # What the test expects of the agent (ADK scores its recorded invocations against these).
 EXPECTED = [
     ("I rolled a 4.", [("roll_die", {"sides": 6, "scale": 1.0, "seed": BIG})]),
@@ -281,16 +333,23 @@ def pb_json(message):
 
 async def main():
     runner = InMemoryRunner(agent=root, app_name="dice_app")
-    session = await runner.session_service.create_session(app_name="dice_app", user_id="user-7", session_id=f"session-{variant}")
+    name = f"adk-py-{variant}" if scenario == "dice" else f"adk-py-{scenario}-{variant}"
+    session = await runner.session_service.create_session(app_name="dice_app", user_id="user-7", session_id=f"session-{name[7:]}")
     durations = {}
+    raised = {}
     for message in SCRIPT:
         started = time.monotonic()
         invocation_id = None
         with _instrumentation.collect_busy_intervals() as busy:
-            async for event in runner.run_async(
-                user_id="user-7", session_id=session.id, new_message=types.Content(role="user", parts=[types.Part(text=message)])
-            ):
-                invocation_id = invocation_id or event.invocation_id
+            try:
+                async for event in runner.run_async(
+                    user_id="user-7", session_id=session.id, new_message=types.Content(role="user", parts=[types.Part(text=message)])
+                ):
+                    invocation_id = invocation_id or event.invocation_id
+            except Exception as e:  # noqa: BLE001 - the errors scenario's unhandled raise
+                if scenario == "dice":
+                    raise
+                raised[invocation_id] = f"{type(e).__name__}: {e}"
         durations[invocation_id] = {
             "duration": round(time.monotonic() - started, 3),
             "model_duration": round(busy.model_seconds(), 3),
@@ -306,28 +365,32 @@ async def main():
     log_provider.force_flush()
     spans = spans_out.get_finished_spans()
     logs = logs_out.get_finished_logs()
-    base = os.path.join(out_dir, f"adk-py-{variant}")
+    base = os.path.join(out_dir, name)
     trace_request = encode_spans(spans)
     lines = [json.dumps(pb_json(trace_request), separators=(",", ":"))]
     if logs:
         lines.append(json.dumps(pb_json(encode_logs(logs)), separators=(",", ":")))
     with open(base + ".otlp.jsonl", "w") as f:
         f.write("\n".join(lines) + "\n")
-    with open(base + ".otlp.pb", "wb") as f:
-        f.write(trace_request.SerializeToString())
-    if logs:
+    if scenario == "dice":  # the protobuf bodies of one scenario are enough for the protobuf reader
+        with open(base + ".otlp.pb", "wb") as f:
+            f.write(trace_request.SerializeToString())
+    if logs and scenario == "dice":
         with open(base + ".logs.pb", "wb") as f:
             f.write(encode_logs(logs).SerializeToString())
-    oracle = {
-        "session_id": session.id, "app_name": "dice_app", "user_id": "user-7", "invocations": invocations,
-        "expected": [json.loads(i.model_dump_json(exclude_none=True)) for i in expected_invocations()],
-        "metrics": {k: v for k, v in METRICS.items()},
-        "adk_scores": await adk_scores(invocations),
-    }
+    oracle = {"session_id": session.id, "app_name": "dice_app", "user_id": "user-7", "invocations": invocations}
+    if scenario == "dice":
+        oracle.update({
+            "expected": [json.loads(i.model_dump_json(exclude_none=True)) for i in expected_invocations()],
+            "metrics": {k: v for k, v in METRICS.items()},
+            "adk_scores": await adk_scores(invocations),
+        })
+    else:
+        oracle["raised"] = raised
     with open(base + ".oracle.json", "w") as f:
         json.dump(oracle, f, indent=1)
         f.write("\n")
-    print(f"{variant}: {len(spans)} spans, {len(logs)} log records, {len(invocations)} invocations")
+    print(f"{name}: {len(spans)} spans, {len(logs)} log records, {len(invocations)} invocations")
 
 
 asyncio.run(main())

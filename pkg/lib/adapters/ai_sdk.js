@@ -5,6 +5,7 @@
 // shape (v6, and v5/v4 field names) and hands the call a tracer for `experimental_telemetry`,
 // whose spans say when the turn awaited the model and ran tools.
 import { abortReason, callUser, checkTurn, describe, EvalError, isPlainObject, turnText } from './common.js';
+import { agentsFromOptions, withAgents } from './agent_details.js';
 import { conversations } from './conversations.js';
 import { authorOf, requireFunction } from './generic.js';
 import { argsObject, reply, stepsToEvents, timeline, usageAt } from './steps.js';
@@ -164,11 +165,14 @@ function newMessages({ steps, response, text }) {
  * results included, then the new user message); `signal` is the turn's abort signal (pass it as
  * `abortSignal`); `telemetry` goes to `experimental_telemetry` when the model / tool time split
  * is wanted. Options: `author` (the agent's name in the events, default `"agent"`), `tracer`
- * (your own OpenTelemetry tracer, which still receives every span), `maxConversations`.
+ * (your own OpenTelemetry tracer, which still receives every span), `maxConversations`,
+ * `instructions` and `tools` (the `system` prompt and tools `run` gives the model: the judges
+ * are shown them, as ADK shows its agents').
  */
 export function fromAiSdk(run, options = {}) {
   requireFunction(run, WHO);
   const author = authorOf(options, WHO);
+  const agents = agentsFromOptions(author, options, WHO);
   const store = conversations(WHO, options.maxConversations);
   const userTracer = options.tracer ?? null;
   if (userTracer !== null && (typeof userTracer.startActiveSpan !== 'function' || typeof userTracer.startSpan !== 'function')) {
@@ -191,6 +195,6 @@ export function fromAiSdk(run, options = {}) {
     const steps = done.steps.map((st, s) => aiSdkStep(st, s, author));
     const events = stepsToEvents(steps, { author, who: WHO, ids: (s, i) => `call_${turnIndex}_${s}_${i}` });
     conv.messages = [...messages, ...newMessages(done)];
-    return reply(events, times);
+    return withAgents(reply(events, times), agents);
   };
 }

@@ -7,6 +7,7 @@ import {
   DEFAULT_AUTHOR, argsObject, checkAuthor, checkCall, stepsToEvents, textResponse, usageAt,
 } from './steps.js';
 import { FUNCTION_REPLY, replyKeyProblem } from '../reply_keys.js';
+import { agentList } from './agent_details.js';
 
 /** `options.author` (default `"agent"`); bad options are `schema` errors. */
 export function authorOf(options, who) {
@@ -94,6 +95,7 @@ function functionReply(r, author, turnIndex) {
     ids: short ? (s) => `call_${turnIndex}_${s}` : (s, i) => `call_${turnIndex}_${s}_${i}`,
   });
   const out = { events };
+  if (r.agents !== undefined && r.agents !== null) out.agents = agentList(r.agents, author, who, { code: 'agent_reply', path: '$.agents' });
   if (r.timings !== undefined && r.timings !== null) {
     out.timings = rawJson(r.timings, { code: 'agent_reply', where: who, root: '$.timings' });
   }
@@ -101,8 +103,9 @@ function functionReply(r, author, turnIndex) {
 }
 
 /**
- * Wraps `fn(text, turn) => string | { text?, steps? | toolCalls?, usage?, model?, timings? }`
- * (sync or async) as an evalcore Agent. `turn` is the whole AgentTurn (session id, history,
+ * Wraps `fn(text, turn) => string | { text?, steps? | toolCalls?, usage?, model?, timings?,
+ * agents? }` (sync or async) as an evalcore Agent; `agents` (`[{ name?, instructions?, tools? }]`,
+ * the name defaulting to the author) is what the judges are shown of the agent, as ADK's AppDetails. `turn` is the whole AgentTurn (session id, history,
  * state, abort signal). `options.author` names the agent in the events (default `"agent"`).
  * If `fn` throws or rejects, the turn rejects with an EvalError `agent_error` whose `cause` is
  * that error; a malformed return value is an EvalError `agent_reply` with the path of the

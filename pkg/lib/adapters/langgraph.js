@@ -6,6 +6,7 @@
 // the ToolMessages that answer it are its calls' results. LangChain callbacks time the model and
 // tool runs. Nothing of LangChain is imported: messages are read by their documented fields.
 import { EvalError, abortReason, callUser, checkTurn, describe, isPlainObject, objectOption, turnText } from './common.js';
+import { agentsFromOptions, withAgents } from './agent_details.js';
 import { conversations } from './conversations.js';
 import { authorOf } from './generic.js';
 import { argsObject, reply, stepsToEvents, textResponse, timeline, usageAt } from './steps.js';
@@ -118,13 +119,15 @@ function newSince(messages, id) {
  * without a `name`), `config` (the RunnableConfig of every invoke: `configurable`, `callbacks`,
  * `recursionLimit` ...), `threads` (`true`: the graph's checkpointer keeps the conversation on a
  * `thread_id` of its own per conversation; default: when the graph has a checkpointer),
- * `maxConversations`.
+ * `maxConversations`, `instructions` and `tools` (the agent's system prompt and tools, which a
+ * compiled graph does not expose: the judges are shown them, as ADK shows its agents').
  */
 export function fromLangGraph(graph, options = {}) {
   if (graph === null || typeof graph !== 'object' || typeof graph.invoke !== 'function') {
     throw new EvalError('schema', '$', `${WHO}: expected a compiled LangGraph graph (with invoke), found ${describe(graph)}`);
   }
   const author = authorOf(options, WHO);
+  const agents = agentsFromOptions(author, options, WHO);
   const threads = options.threads ?? Boolean(graph.checkpointer);
   const base = objectOption(options, 'config', WHO);
   const store = conversations(WHO, options.maxConversations);
@@ -154,6 +157,6 @@ export function fromLangGraph(graph, options = {}) {
     const steps = langGraphSteps(newSince(state.messages, id), author);
     const events = stepsToEvents(steps, { author, who: WHO, ids: (s, i) => `call_${turnIndex}_${s}_${i}` });
     if (!threads) conv.messages = state.messages;
-    return reply(events, times);
+    return withAgents(reply(events, times), agents);
   };
 }

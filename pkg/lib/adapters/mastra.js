@@ -5,6 +5,7 @@
 // imported.
 import { EvalError, abortReason, callUser, checkTurn, describe, isPlainObject, objectOption, turnText } from './common.js';
 import { aiSdkUsage } from './ai_sdk.js';
+import { agentEntry, agentsFromOptions, withAgents } from './agent_details.js';
 import { conversations } from './conversations.js';
 import { authorOf } from './generic.js';
 import { argsObject, errorText, reply, stepsToEvents } from './steps.js';
@@ -50,10 +51,29 @@ export function mastraStep(step, s, author) {
 }
 
 /**
+ * The agent's instructions and tools as `agents`, asked of the Agent itself (`getInstructions`,
+ * `listTools` or `getTools`); what it cannot say (a method that throws, say for want of a
+ * runtime context) is left out.
+ */
+async function mastraAgents(agent, author) {
+  const ask = async (...names) => {
+    const name = names.find((n) => typeof agent[n] === 'function');
+    try {
+      return name === undefined ? undefined : await agent[name]();
+    } catch {
+      return undefined;
+    }
+  };
+  const [instructions, tools] = [await ask('getInstructions'), await ask('listTools', 'getTools')];
+  return [agentEntry(author, { instructions, tools: isPlainObject(tools) || Array.isArray(tools) ? tools : undefined }, WHO, '$.agent')];
+}
+
+/**
  * Wraps a Mastra Agent as an evalcore Agent, called as `agent.generate(messages, options)`.
  * Options: `author` (default: the agent's name), `generateOptions` (passed to every generate:
  * `maxSteps`, `modelSettings`, ...; the turn's signal is added as `abortSignal`),
- * `maxConversations`.
+ * `maxConversations`, `instructions` and `tools` (instead of the Agent's own, which the judges
+ * are shown otherwise).
  */
 export function fromMastra(agent, options = {}) {
   if (agent === null || typeof agent !== 'object' || typeof agent.generate !== 'function') {
@@ -63,6 +83,7 @@ export function fromMastra(agent, options = {}) {
   const author = authorOf({ author: options.author ?? (typeof agent.name === 'string' && agent.name !== '' ? agent.name : undefined) }, WHO);
   const base = objectOption(options, 'generateOptions', WHO);
   const store = conversations(WHO, options.maxConversations);
+  const given = agentsFromOptions(author, options, WHO);
   return async function mastraAgent(turn) {
     checkTurn(turn, WHO);
     const signal = turn.signal ?? undefined;
@@ -81,6 +102,6 @@ export function fromMastra(agent, options = {}) {
     const events = stepsToEvents(steps, { author, who: WHO, ids: (s, i) => `call_${turnIndex}_${s}_${i}` });
     const added = Array.isArray(result.response?.messages) ? result.response.messages : [{ role: 'assistant', content: typeof result.text === 'string' ? result.text : '' }];
     conv.messages = [...messages, ...added];
-    return reply(events);
+    return withAgents(reply(events), given ?? await mastraAgents(agent, author));
   };
 }

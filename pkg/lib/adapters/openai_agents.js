@@ -8,8 +8,9 @@
 import {
   EvalError, abortReason, agentFailure, checkTurn, describe, importPeer, isPlainObject, objectOption, turnText,
 } from './common.js';
+import { agentEntry, withAgents } from './agent_details.js';
 import { conversations } from './conversations.js';
-import { argsObject, checkAuthor, reply, stepsToEvents, timeline, usageAt } from './steps.js';
+import { TRANSFER_TOOL, argsObject, checkAuthor, reply, stepsToEvents, timeline, usageAt } from './steps.js';
 
 const WHO = 'fromOpenAIAgents';
 
@@ -147,6 +148,30 @@ export function openAIAgentsSteps(result, fallbackAgent) {
 }
 
 /**
+ * The agent and those it can hand off to, each once, as `agents`: its instructions (when text)
+ * and tools, and ADK's `transfer_to_agent` for its handoffs (the call the adapter writes for one).
+ */
+function sdkAgents(start) {
+  const seen = [];
+  for (let queue = [start]; queue.length > 0;) {
+    const a = queue.shift();
+    if (a === null || typeof a !== 'object' || typeof a.name !== 'string' || seen.includes(a)) continue;
+    seen.push(a);
+    queue.push(...(Array.isArray(a.handoffs) ? a.handoffs.map((h) => h?.agent ?? h) : []));
+  }
+  return seen.map((a) => {
+    const targets = (Array.isArray(a.handoffs) ? a.handoffs : []).map((h) => (h?.agent ?? h)?.name).filter((n) => typeof n === 'string');
+    const transfer = targets.length === 0 ? [] : [{
+      name: TRANSFER_TOOL,
+      description: `Hands the conversation to another agent: ${targets.join(', ')}`,
+      parameters: { type: 'object', properties: { agent_name: { type: 'string', enum: targets } }, required: ['agent_name'] },
+    }];
+    const tools = (Array.isArray(a.tools) ? a.tools : []).filter((t) => typeof t?.name === 'string' && t.name !== '');
+    return agentEntry(a.name, { instructions: a.instructions, tools: [...tools, ...transfer] }, WHO, '$.agent');
+  });
+}
+
+/**
  * Wraps an `@openai/agents` Agent as an evalcore Agent. Options: `runConfig` (the `Runner`'s
  * config: model provider, model settings, guardrails, tracing), `runOptions` (per run:
  * `context`, `maxTurns`, `stream: true` for a streamed run), `continueWith` (`"lastAgent"`, the
@@ -201,6 +226,7 @@ export function fromOpenAIAgents(agent, options = {}) {
       throw agentFailure(err, WHO, turn);
     }
     if (signal?.aborted) throw abortReason(signal);
+    const agents = sdkAgents(conv.agent);
     const steps = openAIAgentsSteps(result, conv.agent);
     // Model time is known when every response came through the timed provider (more calls than
     // responses: agents run as tools, whose model time ADK's rule counts as model time too).
@@ -210,6 +236,6 @@ export function fromOpenAIAgents(agent, options = {}) {
     const events = stepsToEvents(steps, { who: WHO, author: agent.name, ids: (s, i) => `call_${turnIndex}_${s}_${i}` });
     conv.history = Array.isArray(result.history) ? result.history : input;
     if (continueWith === 'lastAgent' && result.lastAgent) conv.agent = result.lastAgent;
-    return reply(events, times);
+    return withAgents(reply(events, times), agents);
   };
 }

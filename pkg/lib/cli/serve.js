@@ -53,6 +53,7 @@ The rest of the configuration comes from the environment:
   EVALCORE_MAX_ANSWER_BYTES (default ${DEFAULT_LIMITS.maxAnswerBytes})   EVALCORE_BODY_TIMEOUT_MS (default ${DEFAULT_LIMITS.bodyTimeoutMs})
   EVALCORE_MAX_RUN_CASES    (default ${DEFAULT_LIMITS.maxRunCases})   EVALCORE_MAX_RUN_BODY_BYTES (default ${DEFAULT_LIMITS.maxRunBodyBytes})
   EVALCORE_RUN_CONCURRENCY  (default ${DEFAULT_LIMITS.runConcurrency}: cases of all runs scored at once)   EVALCORE_MAX_ACTIVE_RUNS (default ${DEFAULT_LIMITS.maxActiveRuns})
+  EVALCORE_MAX_PROMPT_BYTES (default ${DEFAULT_LIMITS.maxPromptBytes}: one judge call's prompt; past it NOT_EVALUATED, prompt_too_large)
 `;
 
 const COMMAND = 'serve';

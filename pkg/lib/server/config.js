@@ -23,6 +23,9 @@ export const DEFAULT_LIMITS = Object.freeze({
   // A JSON answer (a stream's line, too): past it the answer is a 413 that says to stream it
   // (EVALCORE_MAX_ANSWER_BYTES).
   maxAnswerBytes: 32 * 1024 * 1024,
+  // The prompt text of one judge call (judge.maxPromptBytes): past it the metric is
+  // NOT_EVALUATED (prompt_too_large) and nothing is sent (EVALCORE_MAX_PROMPT_BYTES).
+  maxPromptBytes: 1024 * 1024,
   // The time a client has to send its request body (an ndjson request: its first line), from
   // its headers (EVALCORE_BODY_TIMEOUT_MS). A streamed run's control lines have no deadline.
   bodyTimeoutMs: 60_000,
@@ -57,6 +60,7 @@ const LIMIT_ENV = {
   judgeConcurrency: 'EVALCORE_JUDGE_CONCURRENCY',
   maxParseBytes: 'EVALCORE_MAX_PARSE_BYTES',
   maxAnswerBytes: 'EVALCORE_MAX_ANSWER_BYTES',
+  maxPromptBytes: 'EVALCORE_MAX_PROMPT_BYTES',
   bodyTimeoutMs: 'EVALCORE_BODY_TIMEOUT_MS',
   maxTraceBytes: 'EVALCORE_MAX_TRACE_BYTES',
   maxSessionSpans: 'EVALCORE_MAX_SESSION_SPANS',

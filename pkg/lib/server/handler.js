@@ -135,7 +135,9 @@ function serverOf(options) {
   if (judge !== null) {
     const { mediaUris, ...rest } = judge;
     if (rest.media === true) mediaRules = uriRules(mediaUris ?? [], 'judge.mediaUris');
-    judge = rest;
+    // A client's case must not make the server's key carry a prompt past the limit (a custom
+    // metric's template may repeat a placeholder): the judge's own bound, if lower, stays.
+    judge = { ...rest, maxPromptBytes: Math.min(rest.maxPromptBytes ?? Infinity, limits.maxPromptBytes) };
   }
   const perMinute = options.judgeCallsPerMinute ?? null;
   if (perMinute !== null && !(Number.isSafeInteger(perMinute) && perMinute >= 1)) {

@@ -148,10 +148,11 @@ fn is_placeholder(s: &str) -> bool {
 }
 
 /// The template with its placeholders filled in (the answer format appended when the template
-/// does not ask for a score itself).
-pub fn fill(ctx: &Ctx, spec: &Spec, metric: &str) -> Result<String, NotEvaluated> {
+/// does not ask for a score itself). Filling stops once the prompt passes `max` bytes: a
+/// placeholder may repeat, and a small case must not make a prompt of many megabytes.
+pub fn fill(ctx: &Ctx, spec: &Spec, metric: &str, max: u64) -> Result<String, NotEvaluated> {
     let t = &spec.template;
-    let mut out = String::with_capacity(t.len());
+    let mut out = String::with_capacity(t.len().min(1 << 20));
     if let Some(s) = &spec.system_instruction {
         out.push_str(s);
         out.push_str("\n\n");
@@ -179,12 +180,27 @@ pub fn fill(ctx: &Ctx, spec: &Spec, metric: &str) -> Result<String, NotEvaluated
                 rest = after.get(1..).unwrap_or("");
             }
         }
+        within(&out, max, metric)?;
     }
     out.push_str(rest);
     if !t.contains("score") {
         out.push_str(prompts::SCORE_FORMAT);
     }
+    within(&out, max, metric)?;
     Ok(out)
+}
+
+fn within(prompt: &str, max: u64, metric: &str) -> Result<(), NotEvaluated> {
+    if prompt.len() as u64 <= max {
+        return Ok(());
+    }
+    Err(NotEvaluated::new(
+        "prompt_too_large",
+        format!(
+            "{metric}: the filled prompt_template passed {} bytes, over `judge.maxPromptBytes` ({max}); no judge call was made",
+            prompt.len()
+        ),
+    ))
 }
 
 pub fn llm_metric<'a>(
@@ -198,7 +214,7 @@ pub fn llm_metric<'a>(
         let Some(last) = ctx.actual.len().checked_sub(1) else {
             return Ok(empty_outcome());
         };
-        let prompt = fill(ctx, &spec, metric)?;
+        let prompt = fill(ctx, &spec, metric, port.max_prompt_bytes())?;
         let ask = Ask {
             invocation: last,
             prompt,
@@ -259,13 +275,37 @@ mod tests {
         let ctx = ctx_with(&actual, &extra);
         let t = "{prompt}|{response}|{context}|{meta.tier}|{n}|{missing}|{\"score\": 1}|{ x }|{";
         assert_eq!(
-            fill(&ctx, &spec(t), "m").unwrap(),
+            fill(&ctx, &spec(t), "m", u64::MAX).unwrap(),
             "Hi|Hello.|ctx|gold|3|{missing}|{\"score\": 1}|{ x }|{"
         );
-        let e = fill(&ctx, &spec("{reference}"), "m").err().unwrap();
+        let e = fill(&ctx, &spec("{reference}"), "m", u64::MAX).err().unwrap();
         assert_eq!(e.reason, "missing_field");
-        assert!(fill(&ctx, &spec("rate {response}"), "m")
+        assert!(fill(&ctx, &spec("rate {response}"), "m", u64::MAX)
             .unwrap()
             .ends_with(prompts::SCORE_FORMAT));
+    }
+
+    #[test]
+    fn a_template_filled_past_the_bound_stops_there() {
+        let inv = Invocation {
+            user_content: Content::from_text("user", "Hi"),
+            final_response: Some(Content::from_text("model", &"r".repeat(1000))),
+            ..Invocation::default()
+        };
+        let extra = crate::schema::content::JsonObject::new();
+        let actual = [inv];
+        let ctx = ctx_with(&actual, &extra);
+        let many = "{response}".repeat(100);
+        let e = fill(&ctx, &spec(&many), "m", 10_000).err().unwrap();
+        assert_eq!(e.reason, "prompt_too_large");
+        assert!(
+            e.message.contains("over `judge.maxPromptBytes` (10000)"),
+            "{}",
+            e.message
+        );
+        // A prompt of exactly the bound is kept (a template that asks for a score gets no format).
+        let fits = fill(&ctx, &spec("{response} score"), "m", 1006).unwrap();
+        assert_eq!(fits.len(), 1006);
+        assert!(fill(&ctx, &spec("{response} score"), "m", 1005).is_err());
     }
 }

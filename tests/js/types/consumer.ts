@@ -217,13 +217,13 @@ import type { AbortSignalLike, FunctionReply, Step, Timings } from "evalcore/ada
 const aiAgent: Agent = fromAiSdk(async ({ messages, signal, telemetry, turn }) => {
   void messages; void signal; void telemetry; void turn.evalId;
   return { steps: [{ content: [{ type: "text", text: "hi" }], usage: { inputTokens: 1 } }], response: { messages: [] } };
-}, { author: "weather_agent", maxConversations: 10 });
+}, { author: "weather_agent", maxConversations: 10, instructions: "Report the weather.", tools: { get_weather: { description: "The weather", inputSchema: {} } } });
 const oaAgent: Agent = fromOpenAIAgents({ name: "triage" }, { runConfig: {}, continueWith: "agent" });
-const lgAgent: Agent = fromLangGraph({ invoke: async () => ({ messages: [] }) }, { threads: false, config: { recursionLimit: 5 } });
+const lgAgent: Agent = fromLangGraph({ invoke: async () => ({ messages: [] }) }, { threads: false, config: { recursionLimit: 5 }, agents: [{ name: "weather_agent", tools: [{ name: "get_weather" }] }] });
 const maAgent: Agent = fromMastra({ name: "helper", generate: async () => ({ steps: [] }) }, { generateOptions: { maxSteps: 3 } });
 const steps: Step[] = [{ text: "Looking.", toolCalls: [{ name: "get_weather", args: { city: "Paris" }, error: "down" }], usage: { inputTokens: 10, outputTokens: 3, reasoningTokens: 1 }, model: "m" }];
 const timings: Timings = { model: [[0, 10]], tool: [[10, 12]] };
-const fullReply: FunctionReply = { text: "Done.", steps, usage: undefined, model: "m", timings };
+const fullReply: FunctionReply = { text: "Done.", steps, usage: undefined, model: "m", timings, agents: [{ instructions: "Be brief.", tools: [{ name: "get_weather", parameters: { type: "object" } }] }] };
 const stepAgent: Agent = fromFunction(async (_text, turn) => {
   const s: AbortSignalLike = turn.signal!;
   void s;
