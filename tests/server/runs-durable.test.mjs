@@ -163,6 +163,12 @@ describe('what clients name', () => {
       const result = await get(s, `/v1/runs/${id}/result`);
       assert.deepEqual(result.eval_case_results.map((c) => c.eval_id), names);
       assert.deepEqual(result.eval_case_results.map((c) => c.final_eval_status), direct.body.eval_case_results.map((c) => c.final_eval_status));
+      for (const name of names) {
+        for (const sub of ['', '/events', '/result']) {
+          const r = await call(s.url, `/v1/runs/${name}${sub}`, { method: 'GET', headers: auth });
+          assert.deepEqual([r.status, r.body.error?.code], [404, 'not_found'], `/v1/runs/${name}${sub}`);
+        }
+      }
     } finally {
       await s.stop();
     }
