@@ -18,7 +18,7 @@ const CONFIG = { criteria: { response_match_score: 0.5 } };
 const work = workDir();
 after(() => removeWork(work));
 
-/** A server keeping runs in `dir`: `{url, logs, stop()}` (stop: as a kill leaves the folder). */
+/** A server keeping runs in `dir`: `{url, logs, stop()}` (stop: its writes finished, nothing more started). */
 async function start(dir) {
   const logs = [];
   const handler = createHandler({ token: TOKEN, runs: localRuns({ dir, retryDelayMs: 10, log: (e) => logs.push(e) }) });
@@ -32,7 +32,11 @@ async function start(dir) {
   };
 }
 
-const get = async (s, path) => (await call(s.url, path, { method: 'GET', headers: auth })).body;
+async function get(s, path) {
+  const r = await call(s.url, path, { method: 'GET', headers: auth });
+  assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
 
 async function finished(s, id) {
   for (let i = 0; i < 200; i++) {

@@ -42,6 +42,7 @@ class LocalRuns {
     this.turn = 0;
     this.busy = 0;
     this.closing = new AbortController();
+    this.tidying = new Set();
     this.pace = localPace(new JudgePace({ perMinute: server.judgeCallsPerMinute ?? null }));
     this.scoring = { judge: server.judge, agents: server.agents, limits: server.limits };
     this.ready = this.resume().catch((e) => options.log({ error: `cannot resume the runs in ${dir}: ${e.message}` }));
@@ -222,7 +223,9 @@ class LocalRuns {
   /** Removes case files no ledger line names (attempts a kill cut short). */
   cleanup(run) {
     const kept = new Set([...run.ledger.units.values()].map((r) => r.key));
-    this.filesOf.listCases(run.id).then((keys) => Promise.all(keys.filter((k) => !kept.has(k)).map((k) => this.filesOf.remove(k)))).catch(() => {});
+    const tidy = this.filesOf.listCases(run.id).then((keys) => Promise.all(keys.filter((k) => !kept.has(k)).map((k) => this.filesOf.remove(k)))).catch(() => {});
+    this.tidying.add(tidy);
+    tidy.finally(() => this.tidying.delete(tidy));
   }
 
   // ---- the backend the routes call ---------------------------------------------------------
@@ -336,5 +339,8 @@ class LocalRuns {
   async close() {
     this.closing.abort(new Error('the server is stopping'));
     for (const run of this.runs.values()) for (const w of run.waiters) w();
+    // What was being written (a ledger line, the tidying of an ended run's files) is finished,
+    // so another server started on the folder finds none of it half-done.
+    await Promise.all([...[...this.runs.values()].map((r) => r.chain), ...this.tidying]);
   }
 }
