@@ -31,8 +31,8 @@ export interface ServerLimits {
   bodyTimeoutMs?: number;
   /** /v1/traces: a request body once decompressed (default 32 MiB; EVALCORE_MAX_TRACE_BYTES). 413 too_large. */
   maxTraceBytes?: number;
-  /** /v1/traces: requests decompressed, read and filed at once, per server instance (default 4; EVALCORE_MAX_TRACE_REQUESTS). 429 too_many_requests with Retry-After. */
-  maxTraceRequests?: number;
+  /** /v1/traces: gzip bodies inflated and filed at once, per server instance (default 4; EVALCORE_MAX_TRACE_INFLATIONS); up to 16 a slot wait their turn, more are 429 too_many_requests with Retry-After. */
+  maxTraceInflations?: number;
   /** /v1/traces: spans and log records one session may hold (default 10000; EVALCORE_MAX_SESSION_SPANS). partialSuccess. */
   maxSessionSpans?: number;
   /** /v1/traces: sessions held awaiting scoring (default 1000; EVALCORE_MAX_TRACE_SESSIONS). partialSuccess, or 429 traces_full. */

@@ -27,14 +27,14 @@ export const DEFAULT_LIMITS = Object.freeze({
   // its headers (EVALCORE_BODY_TIMEOUT_MS). A streamed run's control lines have no deadline.
   bodyTimeoutMs: 60_000,
   // /v1/traces (docs/traces.md): a request body once decompressed (EVALCORE_MAX_TRACE_BYTES);
-  // requests decompressed and filed at once, past it a 429 (EVALCORE_MAX_TRACE_REQUESTS); spans
+  // gzip bodies inflated and filed at once, more wait (EVALCORE_MAX_TRACE_INFLATIONS); spans
   // one session may hold (EVALCORE_MAX_SESSION_SPANS); sessions held awaiting scoring
   // (EVALCORE_MAX_TRACE_SESSIONS); bytes of spans held, with their index's
   // (EVALCORE_MAX_HELD_TRACE_BYTES); how long a session is quiet before it is scored
   // (EVALCORE_TRACE_IDLE_MS); how long a Workers deployment keeps a session's record
   // (EVALCORE_TRACE_RETENTION_MS: 30 days).
   maxTraceBytes: 32 * 1024 * 1024,
-  maxTraceRequests: 4,
+  maxTraceInflations: 4,
   maxSessionSpans: 10_000,
   maxTraceSessions: 1_000,
   maxHeldTraceBytes: 256 * 1024 * 1024,
@@ -64,7 +64,7 @@ const LIMIT_ENV = {
   maxAnswerBytes: 'EVALCORE_MAX_ANSWER_BYTES',
   bodyTimeoutMs: 'EVALCORE_BODY_TIMEOUT_MS',
   maxTraceBytes: 'EVALCORE_MAX_TRACE_BYTES',
-  maxTraceRequests: 'EVALCORE_MAX_TRACE_REQUESTS',
+  maxTraceInflations: 'EVALCORE_MAX_TRACE_INFLATIONS',
   maxSessionSpans: 'EVALCORE_MAX_SESSION_SPANS',
   maxTraceSessions: 'EVALCORE_MAX_TRACE_SESSIONS',
   maxHeldTraceBytes: 'EVALCORE_MAX_HELD_TRACE_BYTES',

@@ -119,22 +119,55 @@ async function inflate(raw, max, deadline) {
   return concatChunks(chunks, total);
 }
 
+/** gzip bodies that may wait for an inflation slot, per slot; past them a 429. */
+const WAITING_PER_SLOT = 16;
+
 /**
- * At most `max` trace requests decompressed, read and filed at once (each may take
- * maxTraceBytes and the core's index of it): `take()` gives a release function, or throws a 429.
+ * At most `max` gzip bodies inflated (each up to maxTraceBytes) and filed at once; more wait
+ * their turn holding only their compressed bytes, at most WAITING_PER_SLOT a slot and until
+ * `deadline`, else a 429. `take(deadline, signal)` resolves to a release function.
  */
-function traceSlots(max) {
-  let inFlight = 0;
-  return () => {
-    if (inFlight >= max) {
-      throw new HttpError(429, 'too_many_requests', '', `this server decompresses and files at most ${max} trace requests at once (maxTraceRequests); retry shortly`, { 'retry-after': '1' });
-    }
-    inFlight++;
-    let released = false;
+function inflationSlots(max) {
+  let free = max;
+  const queue = [];
+  const busy = () => new HttpError(429, 'too_many_requests', '', `this server inflates at most ${max} gzip trace requests at once, and keeps at most ${max * WAITING_PER_SLOT} waiting (maxTraceInflations); retry shortly`, { 'retry-after': '1' });
+  const releaser = () => {
+    let done = false;
     return () => {
-      if (!released) inFlight--;
-      released = true;
+      if (done) return;
+      done = true;
+      const next = queue.shift();
+      if (next === undefined) free++;
+      else next.go();
     };
+  };
+  return async function take(deadline, signal) {
+    if (free > 0) {
+      free--;
+      return releaser();
+    }
+    if (queue.length >= max * WAITING_PER_SLOT) throw busy();
+    await new Promise((resolve, reject) => {
+      const leave = (e) => {
+        const at = queue.indexOf(entry);
+        if (at >= 0) queue.splice(at, 1);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', gone);
+        reject(e);
+      };
+      const gone = () => leave(new Error('the client went away'));
+      const entry = {
+        go() {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', gone);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => leave(busy()), Math.max(0, (deadline?.at ?? Date.now() + 60_000) - Date.now()));
+      signal?.addEventListener('abort', gone, { once: true });
+      queue.push(entry);
+    });
+    return releaser();
   };
 }
 
@@ -162,15 +195,16 @@ export function tracesRoute(server, local) {
     throw new HttpError(501, 'not_configured', '', 'this worker holds no trace sessions: bind a Durable Object namespace EVALCORE_TRACES to the TraceSessions class (export it from evalcore/server/traces); docs/traces.md');
   };
 
-  const takeSlot = traceSlots(limits.maxTraceRequests);
+  const inflating = inflationSlots(limits.maxTraceInflations);
 
   async function ingest(request, backend, deadline, protobuf, logs) {
     const wrongType = bodyTypeRefusal(fetchHeaders(request), BODY_TYPES);
     if (wrongType !== null) throw new HttpError(wrongType.status, wrongType.code, '', wrongType.message);
     const gzip = encodingOf(request);
     const raw = await readCapped(request.body, request.headers.get('content-length'), limits.maxBodyBytes, 'the request body', deadline);
-    // A slot once the body is in: a client still sending holds none.
-    const release = takeSlot();
+    // A gzip body takes a slot once it is in (a client still sending holds none) until what it
+    // inflated to is filed.
+    const release = gzip === null ? () => {} : await inflating(deadline, request.signal);
     let r;
     try {
       r = await backend.ingest(gzip === null ? raw : await inflate(raw, limits.maxTraceBytes, deadline));
