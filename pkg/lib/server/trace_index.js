@@ -6,12 +6,12 @@
 //! hold more memory than the limit says.
 
 /**
- * Bytes one trace's entry takes, with its share of a session entry, measured in V8 (Node 20):
- * 50,000 one-span traces filed one session each grew the heap by ~480 bytes a trace beyond the
- * batches' own bytes (docs/traces.md, "Bounds"); counted with a margin.
+ * What the entries take, measured in V8 (Node 20): 50,000 one-span traces filed one session each
+ * grew the heap by 594-638 bytes a trace beyond the batches' own bytes (docs/traces.md,
+ * "Bounds, measured"); counted with a margin: a trace's entry, its session's (with the key's
+ * characters at two bytes), each reference from a trace to a batch.
  */
 export const TRACE_ENTRY_BYTES = 512;
-/** Bytes a session's entry takes beyond its traces, and each reference from a trace to a batch. */
 export const SESSION_ENTRY_BYTES = 256;
 export const BATCH_REF_BYTES = 16;
 
