@@ -95,7 +95,7 @@ test('npm pack ships exactly the package files, and writes nothing into pkg/', (
     'lib/server/answer.js', 'lib/server/config.js', 'lib/server/cors.js', 'lib/server/devtools.js', 'lib/server/devui.js',
     'lib/server/evaluate_route.js', 'lib/server/guard.js', 'lib/server/handler.js', 'lib/server/http.js', 'lib/server/index.js',
     'lib/server/job.js', 'lib/server/log.js', 'lib/server/media_uris.js', 'lib/server/node.js', 'lib/server/pace.js',
-    'lib/server/run_job.js', 'lib/server/runs/files.js', 'lib/server/runs/input.js', 'lib/server/runs/ledger.js',
+    'lib/server/run_job.js', 'lib/server/runs/files.js', 'lib/server/runs/folder.js', 'lib/server/runs/input.js', 'lib/server/runs/ledger.js',
     'lib/server/runs/local.js', 'lib/server/runs/objects.js', 'lib/server/runs/pace.js', 'lib/server/runs/result.js',
     'lib/server/runs/routes.js', 'lib/server/runs/score.js', 'lib/server/runs/upload.js', 'lib/server/runs/work.js',
     'lib/server/runs/workers.js', 'lib/server/runs/workers_config.js', 'lib/server/worker.js',
