@@ -16,6 +16,7 @@
 #   node benches/browser/run.mjs     only the Chromium table (the page benches/browser/page.mjs)
 #   node benches/traces.mjs          only OTLP/JSON import speed and memory (~50 MB of ADK spans)
 #   node benches/traces_online.mjs   only /v1/traces ingest in Node and workerd (Durable Object)
+#   node --expose-gc benches/traces_bounds.mjs   /v1/traces against what an attacker sends (docs/traces.md)
 #   node benches/runs.mjs            only runs on Workers (rate against the budget) and on Node
 #                                    (SIGKILL and resume), ~5 min
 #   bash benches/run.sh --more       also the three above (~8 min more)
@@ -127,6 +128,8 @@ if [ "$MORE" = 1 ]; then
   node "$HERE/traces.mjs"
   say "/v1/traces ingest, Node and workerd (benches/traces_online.mjs)"
   node "$HERE/traces_online.mjs"
+  say "/v1/traces against what an attacker sends (benches/traces_bounds.mjs)"
+  node --expose-gc "$HERE/traces_bounds.mjs"
   say "runs on Workers and Node (benches/runs.mjs)"
   node "$HERE/runs.mjs"
 fi

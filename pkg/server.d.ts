@@ -31,14 +31,18 @@ export interface ServerLimits {
   bodyTimeoutMs?: number;
   /** /v1/traces: a request body once decompressed (default 32 MiB; EVALCORE_MAX_TRACE_BYTES). 413 too_large. */
   maxTraceBytes?: number;
+  /** /v1/traces: gzip bodies inflated and filed at once, per server instance (default 4; EVALCORE_MAX_TRACE_INFLATIONS); up to 16 a slot wait their turn, more are 429 too_many_requests with Retry-After. */
+  maxTraceInflations?: number;
   /** /v1/traces: spans and log records one session may hold (default 10000; EVALCORE_MAX_SESSION_SPANS). partialSuccess. */
   maxSessionSpans?: number;
   /** /v1/traces: sessions held awaiting scoring (default 1000; EVALCORE_MAX_TRACE_SESSIONS). partialSuccess, or 429 traces_full. */
   maxTraceSessions?: number;
-  /** /v1/traces: bytes of requests held (default 256 MiB; EVALCORE_MAX_HELD_TRACE_BYTES). 429 traces_full. */
+  /** /v1/traces: bytes of requests held, with the bytes their index takes (default 256 MiB; EVALCORE_MAX_HELD_TRACE_BYTES). 429 traces_full. */
   maxHeldTraceBytes?: number;
   /** /v1/traces: how long a session is quiet before it is scored, in ms (default 300000; EVALCORE_TRACE_IDLE_MS). */
   traceIdleMs?: number;
+  /** /v1/traces on Workers: how long a session's record is kept after its last scoring, in ms (default 30 days; EVALCORE_TRACE_RETENTION_MS). */
+  traceRetentionMs?: number;
   /** Eval cases of one run (POST /v1/runs; default 10000; EVALCORE_MAX_RUN_CASES). 413 too_many_cases. */
   maxRunCases?: number;
   /** Bytes of a run's request body (default 64 MiB; EVALCORE_MAX_RUN_BODY_BYTES). 413 too_large. */

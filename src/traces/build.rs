@@ -157,20 +157,23 @@ pub fn sessions(batch: &Batch, opts: &Options) -> Loaded {
             });
         }
     }
+    // Tool spans above each span: those strictly between a span and its invocation's root are
+    // the tool's own work (an agent used as a tool runs its own session), counted once.
+    let tools_above = tree.down(|_, p| {
+        p.map_or(0, |(p, n)| {
+            n + usize::from(tree.span(p).is_some_and(|s| op(s) == Op::Tool))
+        })
+    });
+    let tools = |i: usize| tools_above.get(i).copied().unwrap_or(0);
     let mut built: Vec<Built> = roots
         .iter()
         .chain(orphans.iter())
         .map(|&root| {
+            let own = tools(root) + usize::from(tree.span(root).is_some_and(|s| op(s) == Op::Tool));
             let spans = tree
                 .subtree(root)
                 .into_iter()
-                .filter(|&i| {
-                    i != root
-                        && !tree
-                            .ancestors(i)
-                            .take_while(|&a| a != root)
-                            .any(|a| tree.span(a).is_some_and(|s| op(s) == Op::Tool))
-                })
+                .filter(|&i| i != root && tools(i) == own)
                 .collect();
             build_one(
                 &Ctx {

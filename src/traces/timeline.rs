@@ -76,10 +76,7 @@ pub fn of(tree: &Tree, root: usize) -> Vec<TimelineSpan> {
                 Op::Tool => "tool",
                 _ => "other",
             };
-            let agent = std::iter::once(i)
-                .chain(tree.ancestors(i))
-                .find_map(|a| attr_str(&tree.span(a)?.attrs, "gen_ai.agent.name"))
-                .map(str::to_string);
+            let agent = tree.agent_of(i).map(str::to_string);
             Some(TimelineSpan {
                 name: s.name.to_string(),
                 kind,
@@ -88,7 +85,7 @@ pub fn of(tree: &Tree, root: usize) -> Vec<TimelineSpan> {
                 parent: if i == root {
                     None
                 } else {
-                    tree.ancestors(i).next().and_then(|p| at.get(&p).copied())
+                    tree.parent(i).and_then(|p| at.get(&p).copied())
                 },
                 agent,
                 detail: DETAIL_KEYS

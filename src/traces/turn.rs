@@ -127,9 +127,6 @@ impl<'t, 'b, 'a> Ctx<'t, 'b, 'a> {
 
     /// The agent that made span `i`: its own `gen_ai.agent.name`, else its nearest agent span's.
     pub fn agent_of(&self, i: usize) -> Option<String> {
-        std::iter::once(i)
-            .chain(self.tree.ancestors(i))
-            .find_map(|a| attr_str(&self.span(a)?.attrs, "gen_ai.agent.name"))
-            .map(str::to_string)
+        self.tree.agent_of(i).map(str::to_string)
     }
 }

@@ -289,3 +289,21 @@ test('a body over the limit is a 413 before it is read whole; a run\'s agent sto
   assert.equal(body.error.code, 'client_closed');
   assert.deepEqual(await sets.listEvalSetResults(APP), [], 'no result is stored for an aborted run');
 });
+
+test('eval set and case ids __proto__, constructor, toString, hasOwnProperty are ids like any other', async () => {
+  const ids = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+  for (const id of ids) {
+    const made = await call('POST', `/dev/apps/${APP}/eval-sets`, { eval_set: { eval_set_id: id, eval_cases: [] } });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    assert.equal(made.body.evalSetId, id);
+  }
+  const listed = (await call('GET', `/dev/apps/${APP}/eval_sets`)).body;
+  for (const id of ids) assert.ok(listed.includes(id), JSON.stringify(listed));
+  for (const id of ids) assert.equal((await call('GET', `/dev/apps/${APP}/eval_sets/${id}`)).body.evalSetId, id);
+  for (const id of ids) {
+    const added = await call('POST', `/dev/apps/${APP}/eval_sets/__proto__/add_session`, { evalId: id, sessionId: chatted, userId: USER });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+  }
+  assert.deepEqual((await call('GET', `/dev/apps/${APP}/eval_sets/__proto__/evals`)).body, [...ids].sort());
+  assert.equal((await call('GET', `/dev/apps/${APP}/eval_sets/__proto__/evals/constructor`)).body.evalId, 'constructor');
+});

@@ -248,7 +248,8 @@ describe('limits', () => {
       judgeConcurrency: 16, maxParseBytes: 128 * 1024 * 1024, maxAnswerBytes: 32 * 1024 * 1024, bodyTimeoutMs: 60_000,
       maxPromptBytes: 1024 * 1024,
       // /v1/traces (docs/traces.md)
-      maxTraceBytes: 32 * 1024 * 1024, maxSessionSpans: 10_000, maxTraceSessions: 1_000, maxHeldTraceBytes: 256 * 1024 * 1024, traceIdleMs: 300_000,
+      maxTraceBytes: 32 * 1024 * 1024, maxTraceInflations: 4, maxSessionSpans: 10_000, maxTraceSessions: 1_000, maxHeldTraceBytes: 256 * 1024 * 1024,
+      traceIdleMs: 300_000, traceRetentionMs: 30 * 24 * 3600 * 1000,
       // The run limits (docs/runs.md).
       maxRunCases: 10_000, maxRunBodyBytes: 64 * 1024 * 1024, runConcurrency: 8, maxActiveRuns: 16,
     });

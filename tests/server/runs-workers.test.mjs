@@ -247,6 +247,24 @@ describe('runs on Workers (miniflare: Queues, Durable Objects, R2)', () => {
     assert.equal((await view(pending.body.id)).status, 'cancelled');
   });
 
+  test('eval ids __proto__, constructor, toString, hasOwnProperty are scored, none dead-lettered', async () => {
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    const { evalSet, actual } = corpus(4, 'runs_proto');
+    const rename = (id) => names[Number(id.slice(-3))];
+    // Own properties whatever the name (an assignment of __proto__ would set the prototype).
+    const body = {
+      evalSet: { ...evalSet, eval_cases: evalSet.eval_cases.map((c) => ({ ...c, eval_id: rename(c.eval_id) })) },
+      actual: Object.fromEntries(Object.entries(actual).map(([k, v]) => [rename(k), v])),
+      config: { criteria: { response_match_score: 0.6 } },
+    };
+    const made = await submit(body);
+    assert.equal(made.status, 202, JSON.stringify(made.body));
+    await followed(made.body.id);
+    const v = await view(made.body.id);
+    assert.deepEqual([v.status, v.counts.scored, v.counts.dead_letter], ['done', 4, 0], JSON.stringify(v));
+    assert.deepEqual((await resultOf(made.body.id)).eval_case_results.map((c) => c.eval_id), names);
+  });
+
   // Last: the pace stays cut for a while after it.
   test('a burst of 429s holds every consumer, then halves the pace for all of them (AIMD)', async () => {
     // The 429s come 5 s in, so the 3 s before them are the steady pace (not the first calls, while

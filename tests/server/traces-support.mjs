@@ -31,6 +31,29 @@ export function cutRequest(request, per) {
 
 const hex = (n, len) => n.toString(16).padStart(len, '0');
 
+const str = (key, value) => ({ key, value: { stringValue: value } });
+
+/**
+ * The spans of one trace `t`: an agent span and `models - 1` model calls under it (GenAI
+ * conventions), naming session `session` (none: null).
+ */
+export function traceSpans(t, session, models = 1) {
+  const named = session === null ? [] : [str('gen_ai.conversation.id', session)];
+  const spans = [{
+    traceId: hex(t, 32), spanId: hex(1, 16), name: 'invoke_agent helper', startTimeUnixNano: '1000000', endTimeUnixNano: '9000000',
+    attributes: [str('gen_ai.operation.name', 'invoke_agent'), str('gen_ai.agent.name', 'helper'), ...named],
+  }];
+  for (let k = 1; k < models; k++) {
+    spans.push({
+      traceId: hex(t, 32), spanId: hex(k + 1, 16), parentSpanId: hex(1, 16), name: 'chat m', startTimeUnixNano: String(1000000 + k), endTimeUnixNano: String(2000000 + k),
+      attributes: [str('gen_ai.operation.name', 'chat')],
+    });
+  }
+  return spans;
+}
+
+export const request = (spans) => JSON.stringify({ resourceSpans: [{ resource: { attributes: [str('service.name', 'bounds')] }, scopeSpans: [{ scope: { name: 'test' }, spans }] }] });
+
 /**
  * A copy of a request (spans or log records) whose trace ids and session ids are made new by
  * `k`: a distinct session with the same behaviour.
@@ -44,9 +67,10 @@ export function renamed(request, k, session) {
 
 /**
  * The module worker of tests/server/traces-worker with TraceSessions bound as EVALCORE_TRACES,
- * `bindings` as text variables, `kv` / `r2` for where records go: `{mf, url, restart}`.
+ * `bindings` as text variables, `kv` / `r2` for where records go, `entry` the worker's module in
+ * tests/server/traces-worker: `{mf, url, restart}`.
  */
-export async function startTracesWorker(work, { bindings = {}, kv = false, r2 = false, persist = false } = {}) {
+export async function startTracesWorker(work, { bindings = {}, kv = false, r2 = false, persist = false, entry: module = 'index.js' } = {}) {
   const tools = process.env.MINIFLARE_TOOLS ?? join(ROOT, '.tools');
   let entry;
   try {
@@ -62,7 +86,7 @@ export async function startTracesWorker(work, { bindings = {}, kv = false, r2 = 
     mkdirSync(dirname(join(dir, 'evalcore', f)), { recursive: true });
     copyFileSync(join(PKG, f), join(dir, 'evalcore', f));
   }
-  copyFileSync(join(ROOT, 'tests', 'server', 'traces-worker', 'index.js'), join(dir, 'index.js'));
+  copyFileSync(join(ROOT, 'tests', 'server', 'traces-worker', module), join(dir, 'index.js'));
   const modules = [
     { type: 'ESModule', path: join(dir, 'index.js') },
     { type: 'ESModule', path: join(dir, 'evalcore', 'server', 'traces'), contents: `export * from '../${server}';\nexport { default } from '../${server}';\n` },

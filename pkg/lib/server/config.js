@@ -30,14 +30,19 @@ export const DEFAULT_LIMITS = Object.freeze({
   // its headers (EVALCORE_BODY_TIMEOUT_MS). A streamed run's control lines have no deadline.
   bodyTimeoutMs: 60_000,
   // /v1/traces (docs/traces.md): a request body once decompressed (EVALCORE_MAX_TRACE_BYTES);
-  // spans one session may hold (EVALCORE_MAX_SESSION_SPANS); sessions held awaiting scoring
-  // (EVALCORE_MAX_TRACE_SESSIONS); bytes of spans held (EVALCORE_MAX_HELD_TRACE_BYTES); how long a
-  // session is quiet before it is scored (EVALCORE_TRACE_IDLE_MS).
+  // gzip bodies inflated and filed at once, more wait (EVALCORE_MAX_TRACE_INFLATIONS); spans
+  // one session may hold (EVALCORE_MAX_SESSION_SPANS); sessions held awaiting scoring
+  // (EVALCORE_MAX_TRACE_SESSIONS); bytes of spans held, with their index's
+  // (EVALCORE_MAX_HELD_TRACE_BYTES); how long a session is quiet before it is scored
+  // (EVALCORE_TRACE_IDLE_MS); how long a Workers deployment keeps a session's record
+  // (EVALCORE_TRACE_RETENTION_MS: 30 days).
   maxTraceBytes: 32 * 1024 * 1024,
+  maxTraceInflations: 4,
   maxSessionSpans: 10_000,
   maxTraceSessions: 1_000,
   maxHeldTraceBytes: 256 * 1024 * 1024,
   traceIdleMs: 300_000,
+  traceRetentionMs: 30 * 24 * 3600 * 1000,
   // A run (POST /v1/runs, docs/runs.md): its cases (EVALCORE_MAX_RUN_CASES), its request body
   // (EVALCORE_MAX_RUN_BODY_BYTES), and, on Node, the cases of all runs scored at once
   // (EVALCORE_RUN_CONCURRENCY; on Workers the queue's consumers are the platform's).
@@ -63,10 +68,12 @@ const LIMIT_ENV = {
   maxPromptBytes: 'EVALCORE_MAX_PROMPT_BYTES',
   bodyTimeoutMs: 'EVALCORE_BODY_TIMEOUT_MS',
   maxTraceBytes: 'EVALCORE_MAX_TRACE_BYTES',
+  maxTraceInflations: 'EVALCORE_MAX_TRACE_INFLATIONS',
   maxSessionSpans: 'EVALCORE_MAX_SESSION_SPANS',
   maxTraceSessions: 'EVALCORE_MAX_TRACE_SESSIONS',
   maxHeldTraceBytes: 'EVALCORE_MAX_HELD_TRACE_BYTES',
   traceIdleMs: 'EVALCORE_TRACE_IDLE_MS',
+  traceRetentionMs: 'EVALCORE_TRACE_RETENTION_MS',
   maxRunCases: 'EVALCORE_MAX_RUN_CASES',
   maxRunBodyBytes: 'EVALCORE_MAX_RUN_BODY_BYTES',
   runConcurrency: 'EVALCORE_RUN_CONCURRENCY',

@@ -59,7 +59,7 @@ export function localTraces({ limits, options, judgeFor, log }) {
   const assembler = traceAssembler({
     backing: memoryBacking(() => wake()),
     limits,
-    score: sessionScorer({ store, config: options.config, judgeFor, customMetrics: options.customMetrics }),
+    score: sessionScorer({ store, config: options.config, judgeFor, customMetrics: options.customMetrics, concurrency: limits.caseConcurrency }),
     log,
   });
   wake = () => { assembler.runDue().catch((e) => log({ event: 'trace_scoring_failed', message: e?.message ?? String(e) })); };

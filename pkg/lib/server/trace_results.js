@@ -35,14 +35,31 @@ function failedCase(s, e) {
 }
 
 /**
- * The scorer of a server: `score(bodies, traceIds)` builds the sessions of those traces, scores
- * each with `config` (and `judgeFor()`'s judge, `customMetrics`) and appends its record to
+ * The warnings of a loadTraces answer for each of its sessions (those about the input, with no
+ * session's path, go to every one): one pass, however many sessions a request held.
+ */
+function warningsBySession(loaded) {
+  const own = loaded.sessions.map(() => []);
+  const common = [];
+  for (const w of loaded.warnings) {
+    const m = /^\$\.sessions\[(\d+)\]/.exec(w.path);
+    if (m === null) common.push(w);
+    else own[Number(m[1])]?.push(w);
+  }
+  return own.map((list) => [...common, ...list]);
+}
+
+/**
+ * The scorer of a server: `score(bodies, traceIds)` builds the sessions of those traces (one
+ * loadTraces of the bodies, however many sessions they hold), scores each with `config` (and
+ * `judgeFor()`'s judge, `customMetrics`), `concurrency` at once, and appends its record to
  * `store`; resolves to the number of sessions scored.
  */
-export function sessionScorer({ store, config, judgeFor, customMetrics }) {
+export function sessionScorer({ store, config, judgeFor, customMetrics, concurrency = 4 }) {
   return async function score(bodies, traceIds) {
     const loaded = loadTraces(bodies, { traceIds });
-    for (const s of loaded.sessions) {
+    const warnings = warningsBySession(loaded);
+    const one = async (s, at) => {
       let r;
       try {
         r = await evaluateInvocations({
@@ -53,13 +70,18 @@ export function sessionScorer({ store, config, judgeFor, customMetrics }) {
         if (e instanceof EvalError && e.code === 'trap') throw e;
         r = failedCase(s, e);
       }
-      const at = loaded.sessions.indexOf(s);
-      const warnings = loaded.warnings.filter((w) => !w.path.startsWith('$.sessions[') || w.path.startsWith(`$.sessions[${at}]`));
       await appendRecord(store, s, {
-        scored_at: new Date().toISOString(), invocations: s.invocations.length, warnings,
+        scored_at: new Date().toISOString(), invocations: s.invocations.length, warnings: warnings[at],
         result: createEvalSetResult(s.app_name ?? 'traces', ONLINE_SET_ID, [r]),
       });
-    }
+    };
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), loaded.sessions.length) }, async () => {
+      while (next < loaded.sessions.length) {
+        const at = next++;
+        await one(loaded.sessions[at], at);
+      }
+    }));
     return loaded.sessions.length;
   };
 }
@@ -94,17 +116,29 @@ function summaryOf(r) {
   };
 }
 
-/** One page of the session records: `{sessions, next}` (`next`: the `after` of the next page, or null). */
-export async function listRecords(store, { limit, after }) {
-  const keys = (await store.list(RESULTS_PREFIX)).filter((k) => k.endsWith('.json') && (after === null || k > `${RESULTS_PREFIX}${after}`));
-  const page = keys.slice(0, limit);
+/**
+ * The first `n` record keys after the record `after` (null: from the first), in key order, by
+ * listing the store (a store in memory, a folder): the default of listRecords.
+ */
+export async function keysAfter(store, after, n) {
+  const from = after === null ? null : `${RESULTS_PREFIX}${after}`;
+  return (await store.list(RESULTS_PREFIX)).filter((k) => k.endsWith('.json') && (from === null || k > from)).slice(0, n);
+}
+
+/**
+ * One page of the session records: `{sessions, next}` (`next`: the `after` of the next page, or
+ * null). `page(after, n)` gives the record keys of a page (keysAfter by default; a Durable Object
+ * reads its own directory of them): only the page's records are read.
+ */
+export async function listRecords(store, { limit, after }, page = (a, n) => keysAfter(store, a, n)) {
+  const keys = await page(after, limit + 1);
+  const shown = keys.slice(0, limit);
   const sessions = [];
-  for (const k of page) {
+  for (const k of shown) {
     const r = await readRecord(store, k);
     if (r !== null) sessions.push(summaryOf(r));
   }
-  const more = keys.length > limit;
-  return { sessions, next: more ? page.at(-1).slice(RESULTS_PREFIX.length) : null };
+  return { sessions, next: keys.length > limit ? shown.at(-1).slice(RESULTS_PREFIX.length) : null };
 }
 
 /** The record of one session, or null. */

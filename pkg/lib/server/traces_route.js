@@ -84,18 +84,19 @@ function answer(status, body, protobuf, redact, headers) {
   return new Response(body, { status, headers: { 'content-type': 'application/x-protobuf', 'cache-control': 'no-store', ...headers } });
 }
 
-/**
- * The body, decompressed when `Content-Encoding: gzip`, at most `max` bytes after it: a body
- * that inflates past that (a zip bomb) is cut there and refused with a 413.
- */
-async function readBody(request, limits, deadline) {
+/** The Content-Encoding of a trace request: gzip, or null for none; anything else a 415. */
+function encodingOf(request) {
   const enc = (request.headers.get('content-encoding') ?? '').trim().toLowerCase();
-  if (enc !== '' && enc !== 'identity' && enc !== 'gzip') {
-    throw new HttpError(415, 'unsupported_media_type', '', `Content-Encoding ${JSON.stringify(enc.slice(0, 40))} is not taken: send the body as it is or gzip-compressed (OTLP/HTTP)`);
-  }
-  const raw = await readCapped(request.body, request.headers.get('content-length'), limits.maxBodyBytes, 'the request body', deadline);
-  if (enc !== 'gzip') return raw;
-  const max = limits.maxTraceBytes;
+  if (enc === '' || enc === 'identity') return null;
+  if (enc === 'gzip') return enc;
+  throw new HttpError(415, 'unsupported_media_type', '', `Content-Encoding ${JSON.stringify(enc.slice(0, 40))} is not taken: send the body as it is or gzip-compressed (OTLP/HTTP)`);
+}
+
+/**
+ * `raw` decompressed, at most `max` bytes of it: a body that inflates past that (a zip bomb) is
+ * cut there and refused with a 413.
+ */
+async function inflate(raw, max, deadline) {
   const stream = new Blob([raw]).stream().pipeThrough(new DecompressionStream('gzip'));
   const reader = stream.getReader();
   const chunks = [];
@@ -116,6 +117,58 @@ async function readBody(request, limits, deadline) {
     throw new HttpError(400, 'invalid_gzip', '', `the body is not valid gzip (Content-Encoding: gzip): ${e?.message ?? e}`);
   }
   return concatChunks(chunks, total);
+}
+
+/** gzip bodies that may wait for an inflation slot, per slot; past them a 429. */
+const WAITING_PER_SLOT = 16;
+
+/**
+ * At most `max` gzip bodies inflated (each up to maxTraceBytes) and filed at once; more wait
+ * their turn holding only their compressed bytes, at most WAITING_PER_SLOT a slot and until
+ * `deadline`, else a 429. `take(deadline, signal)` resolves to a release function.
+ */
+function inflationSlots(max) {
+  let free = max;
+  const queue = [];
+  const busy = () => new HttpError(429, 'too_many_requests', '', `this server inflates at most ${max} gzip trace requests at once, and keeps at most ${max * WAITING_PER_SLOT} waiting (maxTraceInflations); retry shortly`, { 'retry-after': '1' });
+  const releaser = () => {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const next = queue.shift();
+      if (next === undefined) free++;
+      else next.go();
+    };
+  };
+  return async function take(deadline, signal) {
+    if (free > 0) {
+      free--;
+      return releaser();
+    }
+    if (queue.length >= max * WAITING_PER_SLOT) throw busy();
+    await new Promise((resolve, reject) => {
+      const leave = (e) => {
+        const at = queue.indexOf(entry);
+        if (at >= 0) queue.splice(at, 1);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', gone);
+        reject(e);
+      };
+      const gone = () => leave(new Error('the client went away'));
+      const entry = {
+        go() {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', gone);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => leave(busy()), Math.max(0, (deadline?.at ?? Date.now() + 60_000) - Date.now()));
+      signal?.addEventListener('abort', gone, { once: true });
+      queue.push(entry);
+    });
+    return releaser();
+  };
 }
 
 /** `?limit=&after=` of a listing, checked. */
@@ -142,15 +195,23 @@ export function tracesRoute(server, local) {
     throw new HttpError(501, 'not_configured', '', 'this worker holds no trace sessions: bind a Durable Object namespace EVALCORE_TRACES to the TraceSessions class (export it from evalcore/server/traces); docs/traces.md');
   };
 
+  const inflating = inflationSlots(limits.maxTraceInflations);
+
   async function ingest(request, backend, deadline, protobuf, logs) {
     const wrongType = bodyTypeRefusal(fetchHeaders(request), BODY_TYPES);
     if (wrongType !== null) throw new HttpError(wrongType.status, wrongType.code, '', wrongType.message);
-    const bytes = await readBody(request, limits, deadline);
+    const gzip = encodingOf(request);
+    const raw = await readCapped(request.body, request.headers.get('content-length'), limits.maxBodyBytes, 'the request body', deadline);
+    // A gzip body takes a slot once it is in (a client still sending holds none) until what it
+    // inflated to is filed.
+    const release = gzip === null ? () => {} : await inflating(deadline, request.signal);
     let r;
     try {
-      r = await backend.ingest(bytes);
+      r = await backend.ingest(gzip === null ? raw : await inflate(raw, limits.maxTraceBytes, deadline));
     } catch (e) {
       throw e instanceof EvalError ? badInput(e) : e;
+    } finally {
+      release();
     }
     if (r.full) {
       throw new HttpError(429, 'traces_full', '', `no span was taken: ${r.message}; retry once held sessions have been scored`, { 'retry-after': String(Math.max(1, Math.ceil(limits.traceIdleMs / 1000))) });
@@ -192,7 +253,8 @@ export function tracesRoute(server, local) {
       if (url.pathname === `${TRACES_PATH}/flush`) return json(200, { scored: await backend.flush() }, redact);
       return await sessions(request, url, backend);
     } catch (e) {
-      if (!exporter) throw e;
+      // A client that left (its body cut off) is the handler's to log: 499, not our 500.
+      if (!exporter || request.signal?.aborted) throw e;
       // An exporter's request is answered as OTLP/HTTP answers a failure: a Status body.
       const err = e instanceof HttpError ? e : server.internal(e);
       return answer(err.status, statusBody(GRPC[err.status] ?? 2, err, protobuf), protobuf, redact, err.headers);

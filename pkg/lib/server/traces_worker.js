@@ -15,6 +15,8 @@ import { kvStore, r2Store } from '../store/workers.js';
 import { checkedStore } from '../store/store.js';
 import { tracesOptions } from './trace_backend.js';
 import { traceAssembler } from './trace_sessions.js';
+import { emptyIndex, recount, sessionFromJson, sessionJson } from './trace_index.js';
+import { recordDirectory } from './trace_records_worker.js';
 import { getRecord, listRecords, sessionScorer } from './trace_results.js';
 
 /** A Durable Object's storage values are at most 128 KiB: a batch is kept in pieces. */
@@ -27,6 +29,12 @@ async function sha256(text) {
   return [...d].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** An index entry's value as stored, and back (a session's traces are a Set in memory). */
+const toStored = { b: (v) => v, t: (v) => v, s: sessionJson };
+const fromStored = { b: (v) => v, t: (v) => v, s: sessionFromJson };
+/** A batch's sequence number is a number in the index, text in a storage key. */
+const keyFrom = { b: Number, t: String, s: String };
+
 /**
  * The index in the object's storage, one value per entry (`i:head`, `i:b:<seq>`, `i:t:<trace>`,
  * `i:s:<session>`, each `[key, entry]` as JSON): as one value it would pass the 128 KiB limit
@@ -36,28 +44,32 @@ async function sha256(text) {
  * its SHA-256.
  */
 function indexStorage(storage) {
-  const keyOf = async (p, k) => `i:${p}:${k.length <= 256 ? k : `~${await sha256(k)}`}`;
+  const keyOf = async (p, k) => {
+    const text = String(k);
+    return `i:${p}:${text.length <= 256 ? text : `~${await sha256(text)}`}`;
+  };
   return {
     async load() {
       const all = await storage.list({ prefix: 'i:' });
       if (!all.has('i:head')) return undefined;
-      const ix = { ...JSON.parse(all.get('i:head')), batches: {}, traces: {}, sessions: {} };
+      const head = JSON.parse(all.get('i:head'));
+      const ix = { ...emptyIndex(), seq: head.seq, bytes: head.bytes, stats: head.stats };
       for (const [key, text] of all) {
-        const part = key === 'i:head' ? undefined : PARTS[key[2]];
-        if (part !== undefined) {
-          const [k, v] = JSON.parse(text);
-          ix[part][k] = v;
-        }
+        const p = key[2];
+        if (key === 'i:head' || !Object.hasOwn(PARTS, p)) continue;
+        const [k, v] = JSON.parse(text);
+        ix[PARTS[p]].set(keyFrom[p](k), fromStored[p](v));
       }
-      return ix;
+      return recount(ix);
     },
     async save(ix, changed) {
       const puts = [['i:head', JSON.stringify({ seq: ix.seq, bytes: ix.bytes, stats: ix.stats })]];
       const dels = changed === undefined ? [...(await storage.list({ prefix: 'i:' })).keys()].filter((k) => k !== 'i:head') : [];
       for (const [p, part] of Object.entries(PARTS)) {
-        for (const k of changed?.[part] ?? Object.keys(ix[part])) {
+        for (const k of changed?.[part] ?? ix[part].keys()) {
           const key = await keyOf(p, k);
-          if (Object.hasOwn(ix[part], k)) puts.push([key, JSON.stringify([k, ix[part][k]])]);
+          const v = ix[part].get(k);
+          if (v !== undefined) puts.push([key, JSON.stringify([k, toStored[p](v)])]);
           else dels.push(key);
         }
       }
@@ -70,8 +82,11 @@ function indexStorage(storage) {
   };
 }
 
-/** The batches and the index in the object's storage; the wake-up its alarm. */
-function storageBacking(storage) {
+/**
+ * The batches and the index in the object's storage; the wake-up its alarm, set for the first
+ * of the sessions' wake-up and `otherAt()` (when the next record expires).
+ */
+function storageBacking(storage, otherAt) {
   const pieces = (seq, n) => Array.from({ length: n }, (_, k) => `b:${seq}:${k}`);
   const index = indexStorage(storage);
   return {
@@ -106,7 +121,11 @@ function storageBacking(storage) {
         for (let i = 0; i < keys.length; i += 128) await storage.delete(keys.slice(i, i + 128));
       }
     },
-    schedule: (at) => (at === null ? storage.deleteAlarm() : storage.setAlarm(at)),
+    async schedule(at) {
+      const other = await otherAt();
+      const first = at === null ? other : other === null ? at : Math.min(at, other);
+      await (first === null ? storage.deleteAlarm() : storage.setAlarm(first));
+    },
   };
 }
 
@@ -123,10 +142,18 @@ function objectStore(storage) {
   });
 }
 
-/** Where records go: `env.EVALCORE_TRACES_KV` (KV), `env.EVALCORE_TRACES_R2` (R2), else the object's storage. */
-function recordStore(env, storage) {
+/**
+ * Where records go: `env.EVALCORE_TRACES_R2` (R2), `env.EVALCORE_TRACES_KV` (KV, each written
+ * with an expirationTtl of the retention), else the object's storage.
+ */
+function recordStore(env, storage, retentionMs) {
   if (env.EVALCORE_TRACES_R2) return r2Store(env.EVALCORE_TRACES_R2);
-  if (env.EVALCORE_TRACES_KV) return kvStore(env.EVALCORE_TRACES_KV);
+  const kv = env.EVALCORE_TRACES_KV;
+  if (kv) {
+    // KV's shortest expiration is 60 s; the object's alarm deletes a record due sooner.
+    const expirationTtl = Math.max(60, Math.ceil(retentionMs / 1000));
+    return kvStore({ get: (...a) => kv.get(...a), delete: (k) => kv.delete(k), list: (o) => kv.list(o), put: (k, v) => kv.put(k, v, { expirationTtl }) });
+  }
   return objectStore(storage);
 }
 
@@ -140,14 +167,18 @@ export class TraceSessions {
     const limits = resolveLimits(options.limits);
     const tracing = tracesOptions(options.traces);
     const pace = instancePace(options.judge ?? null, limits);
-    this.store = recordStore(env, state.storage);
+    this.records = recordDirectory(state.storage, recordStore(env, state.storage, limits.traceRetentionMs), limits.traceRetentionMs);
+    this.store = this.records.store;
     this.assembler = traceAssembler({
-      backing: storageBacking(state.storage),
+      backing: storageBacking(state.storage, () => this.records.nextExpiry()),
       limits,
-      score: sessionScorer({ store: this.store, config: tracing.config, judgeFor: () => pace.judgeFor(null).judge }),
+      score: sessionScorer({ store: this.store, config: tracing.config, judgeFor: () => pace.judgeFor(null).judge, concurrency: limits.caseConcurrency }),
       log: options.log ?? ((e) => console.error(JSON.stringify({ evalcore: 'traces', ...e }))),
     });
-    this.ready = state.blockConcurrencyWhile(() => this.assembler.recover());
+    this.ready = state.blockConcurrencyWhile(async () => {
+      await this.records.backfill();
+      await this.assembler.recover();
+    });
   }
 
   async fetch(request) {
@@ -158,7 +189,7 @@ export class TraceSessions {
         case '/ingest': return reply(200, await this.assembler.ingest(new Uint8Array(await request.arrayBuffer())));
         case '/list': {
           const page = { limit: Number(url.searchParams.get('limit')), after: url.searchParams.get('after') };
-          return reply(200, { ...(await listRecords(this.store, page)), pending: await this.assembler.pending() });
+          return reply(200, { ...(await listRecords(this.store, page, this.records.page)), pending: await this.assembler.pending() });
         }
         case '/get': return reply(200, { record: await getRecord(this.store, url.searchParams.get('id') ?? '') });
         case '/flush': return reply(200, { scored: await this.assembler.flush() });
@@ -170,8 +201,10 @@ export class TraceSessions {
     }
   }
 
+  /** Records past their retention deleted, then the sessions due scored (which sets the next alarm). */
   async alarm() {
     await this.ready;
+    await this.records.expire(Date.now());
     await this.assembler.runDue();
   }
 }

@@ -106,7 +106,8 @@ export class InputWriter {
   async add(index, evalCase, actual) {
     const size = encoder.encode(JSON.stringify(evalCase)).byteLength + (actual === undefined ? 0 : encoder.encode(JSON.stringify(actual)).byteLength);
     if (this.current !== null && (this.current.cases.length >= CHUNK_CASES || this.bytes + size > CHUNK_BYTES)) await this.flush();
-    this.current ??= { cases: [], actual: {} };
+    // Keyed by eval ids a client names: no prototype, so `__proto__` is an id like any other.
+    this.current ??= { cases: [], actual: Object.create(null) };
     this.current.cases.push({ index, evalCase });
     if (actual !== undefined) this.current.actual[evalCase.eval_id] = actual;
     this.bytes += size;

@@ -4,7 +4,7 @@
 //! appended to a file as each result is kept, the case results and the input as files. A server
 //! that is killed and started again on the same folder resumes every unfinished run: a unit whose
 //! result was kept is never done again; only the units in flight at the kill are.
-import { appendFile, readFile, readdir, rm } from 'node:fs/promises';
+import { appendFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsStore } from '../../store/fs.js';
 import { EVENTS_PAGE, Ledger } from './ledger.js';
@@ -13,6 +13,7 @@ import { runFiles } from './files.js';
 import { evalIdOf, workBatch } from './work.js';
 import { assembleResult } from './result.js';
 import { RUN_ID } from './input.js';
+import { readRunFolder } from './folder.js';
 import { HttpError } from '../http.js';
 
 const decoder = new TextDecoder();
@@ -41,6 +42,7 @@ class LocalRuns {
     this.turn = 0;
     this.busy = 0;
     this.closing = new AbortController();
+    this.tidying = new Set();
     this.pace = localPace(new JudgePace({ perMinute: server.judgeCallsPerMinute ?? null }));
     this.scoring = { judge: server.judge, agents: server.agents, limits: server.limits };
     this.ready = this.resume().catch((e) => options.log({ error: `cannot resume the runs in ${dir}: ${e.message}` }));
@@ -58,47 +60,22 @@ class LocalRuns {
     } catch (e) {
       if (e.code !== 'ENOENT') throw e;
     }
+    const report = (error) => this.options.log({ error });
     for (const id of ids) {
-      const run = await this.load(id);
-      if (run === null) {
-        // Made up to its input, never to its meta: the POST was not answered 202.
-        await rm(join(this.dir, 'runs', id), { recursive: true, force: true });
-        continue;
+      // One run that cannot be read stops no other.
+      try {
+        const head = await this.filesOf.head(id).catch(() => null);
+        const read = await readRunFolder(this.dir, id, head, report);
+        if (read === null) continue;
+        const run = this.newRun(id, read.ledger, read.bodyHash);
+        if (read.remade) await this.saveMeta(run);
+        this.runs.set(id, run);
+      } catch (e) {
+        report(`run ${id}: cannot be read back: ${e.message}`);
       }
-      this.runs.set(id, run);
     }
     this.order = [...this.runs.values()].sort((a, b) => b.ledger.meta.created - a.ledger.meta.created);
     for (const run of this.runs.values()) if (!run.ledger.final) await this.enqueue(run);
-  }
-
-  async load(id) {
-    let saved;
-    try {
-      saved = JSON.parse(await readFile(this.path(id, 'meta.json'), 'utf8'));
-    } catch {
-      return null;
-    }
-    const records = [];
-    let text = '';
-    try {
-      text = await readFile(this.path(id, 'ledger.ndjson'), 'utf8');
-    } catch (e) {
-      if (e.code !== 'ENOENT') throw e;
-    }
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        records.push(JSON.parse(line));
-      } catch {
-        // A line cut by a kill: its unit is done again.
-      }
-    }
-    // One record per unit, the first: a line written twice (a retry of a write) counts once.
-    const seen = new Set();
-    const unique = records.filter((r) => !seen.has(r.unit) && seen.add(r.unit));
-    const ledger = new Ledger(saved.meta, unique.map((r, i) => ({ ...r, seq: i + 1 })));
-    ledger.finishIfComplete(Date.now());
-    return this.newRun(id, ledger, saved.bodyHash);
   }
 
   newRun(id, ledger, bodyHash) {
@@ -246,7 +223,9 @@ class LocalRuns {
   /** Removes case files no ledger line names (attempts a kill cut short). */
   cleanup(run) {
     const kept = new Set([...run.ledger.units.values()].map((r) => r.key));
-    this.filesOf.listCases(run.id).then((keys) => Promise.all(keys.filter((k) => !kept.has(k)).map((k) => this.filesOf.remove(k)))).catch(() => {});
+    const tidy = this.filesOf.listCases(run.id).then((keys) => Promise.all(keys.filter((k) => !kept.has(k)).map((k) => this.filesOf.remove(k)))).catch(() => {});
+    this.tidying.add(tidy);
+    tidy.finally(() => this.tidying.delete(tidy));
   }
 
   // ---- the backend the routes call ---------------------------------------------------------
@@ -301,8 +280,10 @@ class LocalRuns {
 
   async list({ limit, cursor }) {
     await this.ready;
+    // A cursor is a position this listing gave: digits, nothing else (Infinity, 1e400, -5 are none).
+    if (cursor !== null && !/^\d{1,9}$/.test(cursor)) throw new HttpError(400, 'schema', '$cursor', 'cursor must be the one a previous page gave');
     const from = cursor === null ? 0 : Number(cursor);
-    const page = this.order.slice(Number.isSafeInteger(from) && from >= 0 ? from : 0, from + limit);
+    const page = this.order.slice(from, from + limit);
     const next = from + limit < this.order.length ? String(from + limit) : null;
     return { runs: page.map((r) => r.ledger.view()), cursor: next };
   }
@@ -358,5 +339,8 @@ class LocalRuns {
   async close() {
     this.closing.abort(new Error('the server is stopping'));
     for (const run of this.runs.values()) for (const w of run.waiters) w();
+    // What was being written (a ledger line, the tidying of an ended run's files) is finished,
+    // so another server started on the folder finds none of it half-done.
+    await Promise.all([...[...this.runs.values()].map((r) => r.chain), ...this.tidying]);
   }
 }

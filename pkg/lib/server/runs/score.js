@@ -100,7 +100,7 @@ export async function scoreUnit({ head, chunk, unit, judge, agent, signal, agent
     if (head.mode === 'recorded') {
       let stats = null;
       const result = await evaluateInvocations({
-        evalCase: entry.evalCase, actual: chunk.actual[entry.evalCase.eval_id], config: head.config, judge: judge ?? undefined, evalSetId, signal,
+        evalCase: entry.evalCase, actual: Object.hasOwn(chunk.actual, entry.evalCase.eval_id) ? chunk.actual[entry.evalCase.eval_id] : undefined, config: head.config, judge: judge ?? undefined, evalSetId, signal,
         ...(judge ? { onJudgeStats: (s) => { stats = s; } } : {}),
       });
       return { result, stats };
