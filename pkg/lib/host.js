@@ -201,14 +201,14 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
         if (sig !== NEVER) sig.removeEventListener('abort', stop);
       }
       if (reply === undefined) return fail('failed', 'the agent returned undefined (return a string or {events | finalResponse, toolCalls})');
-      let text;
+      // Checked before writing it: a framework's own result (a streamText one) may not be JSON.
+      const unknown = (await replyKeys()).check(reply);
+      if (unknown) return fail('failed', unknown.message);
       try {
-        text = JSON.stringify({ ok: reply });
+        return JSON.stringify({ ok: reply });
       } catch (e) {
         return fail('failed', `the agent's reply cannot be written as JSON: ${errorText(e)}`);
       }
-      const unknown = (await replyKeys()).check(reply);
-      return unknown ? fail('failed', unknown.message) : text;
     },
     emit(eventJson) {
       // Called from inside the core: an exception here would unwind wasm frames (a trap).
