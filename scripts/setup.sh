@@ -202,7 +202,8 @@ fi
 #    the dev UI's tests (tests/e2e/devui.test.mjs, tests/server/devui.test.mjs) run its agent and
 #    the devtools bundle before scripts/examples.sh runs the examples themselves; likewise the
 #    frameworks of the four framework examples (the AI SDK, @openai/agents, LangGraph, Mastra),
-#    which tests/js/frameworks.test.mjs runs the adapters against. Installed in the background
+#    current and previous majors (.previous/), which tests/frameworks/frameworks.test.mjs runs
+#    the adapters against. Installed in the background
 #    beside the cargo installs; the demo does not need them (EVALCORE_SETUP_EXAMPLES=0).
 if [ "${EVALCORE_SETUP_EXAMPLES:-1}" = 0 ]; then
   say "examples/adk_agent dependencies: not needed here"
