@@ -26,7 +26,8 @@ source "$ROOT/scripts/nodes.sh"
 # The Node releases (major versions) each project's tests run on, the first one installing it.
 # The frameworks' current majors declare Node 22 or later (`ai` 7, @openai/agents 0.15+ through
 # openai 7, @mastra/core 1.x): they run on 22 and 24; their previous majors, which declare Node
-# 20, on 20. A project not listed runs on the Node on PATH.
+# 20, on 20 (tests/frameworks runs the adapters against them on 22 too). A project not listed
+# runs on the Node on PATH.
 declare -A NODES=(
   [ai_sdk]="22 24"        [ai_sdk/previous]="20"
   [openai_agents]="22 24" [openai_agents/previous]="20"

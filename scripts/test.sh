@@ -140,7 +140,7 @@ count_examples "$LOGS/examples.log"
 
 # The four framework adapters against each framework's real packages (tests/frameworks/): the
 # current majors (examples/*) on the Node releases they declare, the previous majors where their
-# results differ (.previous/*, which the examples step prepared) on Node 20.
+# results differ (.previous/*, which the examples step prepared) on Node 20 and 22.
 frameworks() {
   local rc=0 v bin
   source "$ROOT/scripts/nodes.sh"
@@ -148,14 +148,13 @@ frameworks() {
     bin=$(node_for "$v") || { rc=1; continue; }
     NODE=$bin node_tests "frameworks-$v" "$LOGS/frameworks-$v.tap" tests/frameworks/frameworks.test.mjs || rc=1
   done
-  if bin=$(node_for 20); then
-    EVALCORE_FRAMEWORKS=.previous NODE=$bin node_tests frameworks-previous "$LOGS/frameworks-previous.tap" tests/frameworks/frameworks.test.mjs || rc=1
-  else
-    rc=1
-  fi
+  for v in 20 22; do
+    bin=$(node_for "$v") || { rc=1; continue; }
+    EVALCORE_FRAMEWORKS=.previous NODE=$bin node_tests "frameworks-previous-$v" "$LOGS/frameworks-previous-$v.tap" tests/frameworks/frameworks.test.mjs || rc=1
+  done
   return "$rc"
 }
-step "frameworks: the adapters against ai 7, @openai/agents 0.20, @mastra/core 1.x, LangGraph on Node 22 and 24; ai 6, @openai/agents 0.14, @mastra/core 0.24 on Node 20 (tests/frameworks/)" "$LOGS/frameworks.log" frameworks
+step "frameworks: the adapters against ai 7, @openai/agents 0.20, @mastra/core 1.x, LangGraph on Node 22 and 24; ai 6, @openai/agents 0.14, @mastra/core 0.24 on Node 20 and 22 (tests/frameworks/)" "$LOGS/frameworks.log" frameworks
 for t in "$LOGS"/frameworks-*.tap; do [ -f "$t" ] && count_node "$t"; done
 
 step "types: tsc --noEmit on consumer files (scripts/check-types.sh)" "$LOGS/types.log" bash scripts/check-types.sh
