@@ -75,9 +75,10 @@ export function aiSdkStep(step, s, author) {
 }
 
 /**
- * Telemetry settings for the call's `experimental_telemetry`: a tracer that records when the AI
- * SDK's model spans (`ai.*.doGenerate`, `ai.*.doStream`) and tool spans (`ai.toolCall`) ran, and
- * passes every span on to `userTracer` when there is one.
+ * Telemetry settings for the call's `telemetry` (v7) or `experimental_telemetry` (v6 and
+ * earlier): for v6, a tracer that records when the AI SDK's model spans (`ai.*.doGenerate`,
+ * `ai.*.doStream`) and tool spans (`ai.toolCall`) ran, and passes every span on to `userTracer`
+ * when there is one; for v7, an integration (`integrationFor`) that does the same from v7's hooks.
  */
 function telemetryFor(times, userTracer, functionId) {
   const kindOf = (name) => (/\.do(Generate|Stream)$/.test(name) ? 'model' : name === 'ai.toolCall' ? 'tool' : null);
@@ -131,11 +132,13 @@ function registeredIntegrations() {
   return Array.isArray(list) ? list.filter((i) => i !== null && typeof i === 'object') : [];
 }
 
-/** The names of an object's methods, its class's included. */
+/** The names of an object's methods, its class's included (read from descriptors: no getter runs). */
 function methodNames(obj) {
   const names = new Set();
   for (let o = obj; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-    for (const n of Object.getOwnPropertyNames(o)) if (n !== 'constructor' && typeof obj[n] === 'function') names.add(n);
+    for (const n of Object.getOwnPropertyNames(o)) {
+      if (n !== 'constructor' && typeof Object.getOwnPropertyDescriptor(o, n)?.value === 'function') names.add(n);
+    }
   }
   return names;
 }
