@@ -264,15 +264,18 @@ export interface AiSdkRunArgs {
   /** The turn's abort signal: pass it as `abortSignal`. */
   signal: StandardAbortSignal | undefined;
   /**
-   * For `experimental_telemetry`: a tracer that records when the turn awaited the model and ran
-   * tools (the model / tool split of `invocation_duration_v1`), `functionId` the agent's name; it
-   * records no inputs or outputs unless `options.tracer` (yours) receives the spans too.
+   * For `telemetry` (AI SDK 7) or `experimental_telemetry` (6 and earlier): what records when the
+   * turn awaited the model and ran tools (the model / tool split of `invocation_duration_v1`) —
+   * an integration for AI SDK 7, which passes every event on to the integrations registered with
+   * its `registerTelemetry`, and a tracer for 6 — with `functionId` the agent's name. It records
+   * no inputs or outputs unless something of yours listens too (`options.tracer`, a registered
+   * integration).
    */
-  telemetry: { isEnabled: true; tracer: any; functionId: string; recordInputs?: boolean; recordOutputs?: boolean };
+  telemetry: { isEnabled: true; tracer: any; functionId: string; integrations: any[]; recordInputs?: boolean; recordOutputs?: boolean };
   turn: AdapterTurn;
 }
 
-/** A step of an AI SDK result, as the adapter reads it (v6 `StepResult`; v5 and v4 fields too). */
+/** A step of an AI SDK result, as the adapter reads it (v7 and v6 `StepResult`; v5 and v4 fields too). */
 export interface AiSdkStepLike {
   readonly content?: ReadonlyArray<unknown>;
   readonly text?: string;
@@ -289,12 +292,17 @@ type MaybePromise<T> = T | PromiseLike<T>;
 export interface AiSdkResultLike {
   readonly steps: MaybePromise<ReadonlyArray<AiSdkStepLike>>;
   readonly response?: MaybePromise<{ readonly messages?: ReadonlyArray<unknown> }>;
+  /** AI SDK 7: every step's messages (its `response.messages` has the last step's). */
+  readonly responseMessages?: MaybePromise<ReadonlyArray<unknown>>;
   readonly text?: MaybePromise<string>;
   consumeStream?(...args: any[]): PromiseLike<unknown>;
 }
 
 export interface FromAiSdkOptions extends AdapterOptions, ConversationOptions, AgentDescriptionOptions {
-  /** Your own OpenTelemetry tracer: it still receives every span of `telemetry`. */
+  /**
+   * Your own OpenTelemetry tracer, for AI SDK 6 and earlier: it still receives every span of
+   * `telemetry`. AI SDK 7 takes no tracer: register `@ai-sdk/otel`'s integration instead.
+   */
   tracer?: any;
 }
 

@@ -7,6 +7,7 @@
 #   wasm-pack     the build driver scripts/build.sh runs      (cargo install, in parallel with it)
 #   cargo-fuzz    the fuzz/ targets' runner                   (cargo install, ~1.5 min once)
 #   .tools/       binaryen (wasm-opt), typescript, deno, workerd, miniflare (on that workerd), playwright-core, pinned in scripts/tools/package.json
+#   .tools/nodes/ Node 22 and 24 (npm's `node` package) for the framework examples, pinned in scripts/tools/nodes/package.json
 #   chromium      Debian's browser for the viewer's tests in tests/e2e (apt-get, as root; skipped when present)
 #
 # What only the tests need can be skipped (scripts/demo.sh skips all of it):
@@ -14,7 +15,7 @@
 #   EVALCORE_SETUP_EXAMPLES=0   no npm ci of examples/adk_agent
 #   EVALCORE_SETUP_BROWSER=0    no chromium
 #   EVALCORE_SETUP_TOOLS=build  of .tools/, only what scripts/build.sh runs (binaryen's wasm-opt):
-#                               no typescript, deno, workerd, miniflare or playwright-core
+#                               no typescript, deno, workerd, miniflare, playwright-core or Node releases
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -149,6 +150,33 @@ else
   tools_ok || { echo "[setup] npm tools did not install as pinned" >&2; exit 1; }
 fi
 
+# 3a. The Node releases the framework examples run on beside the Node on PATH (22 and 24, from
+#     npm's `node` package, whose install fetches the platform's binary from the registry), in
+#     .tools/nodes/ at the versions of scripts/tools/nodes/package.json; scripts/nodes.sh finds
+#     them. Not needed by the build or the demo (EVALCORE_SETUP_TOOLS=build skips them).
+nodes_ok() {
+  node -e '
+    const fs = require("fs"), path = require("path");
+    for (const [name, spec] of Object.entries(require(process.argv[1]).dependencies)) {
+      const dir = path.join(process.argv[2], "node_modules", name);
+      const want = spec.slice(spec.lastIndexOf("@") + 1);
+      const p = path.join(dir, "package.json");
+      if (!fs.existsSync(p) || JSON.parse(fs.readFileSync(p, "utf8")).version !== want) process.exit(1);
+      try { fs.accessSync(path.join(dir, "bin", "node"), fs.constants.X_OK); } catch { process.exit(1); }
+    }' "$ROOT/scripts/tools/nodes/package.json" "$TOOLS/nodes"
+}
+if [ "${EVALCORE_SETUP_TOOLS:-all}" = build ]; then
+  say "Node releases in .tools/nodes: not needed here"
+elif nodes_ok; then
+  say "Node releases in .tools/nodes: present"
+else
+  say "Node releases in .tools/nodes: installing (two Node binaries from npm, about 20 s)"
+  mkdir -p "$TOOLS/nodes"
+  cp "$ROOT/scripts/tools/nodes/package.json" "$TOOLS/nodes/package.json"
+  (cd "$TOOLS/nodes" && npm install --no-audit --no-fund --no-save --loglevel=error)
+  nodes_ok || { echo "[setup] the Node releases did not install as pinned" >&2; exit 1; }
+fi
+
 # 3b. Debian's chromium for tests/e2e (playwright-core drives /usr/bin/chromium; no browser
 #     download from Playwright's CDN). CI runs as root; elsewhere install it yourself.
 if [ "${EVALCORE_SETUP_BROWSER:-1}" = 0 ]; then
@@ -174,7 +202,8 @@ fi
 #    the dev UI's tests (tests/e2e/devui.test.mjs, tests/server/devui.test.mjs) run its agent and
 #    the devtools bundle before scripts/examples.sh runs the examples themselves; likewise the
 #    frameworks of the four framework examples (the AI SDK, @openai/agents, LangGraph, Mastra),
-#    which tests/js/frameworks.test.mjs runs the adapters against. Installed in the background
+#    current and previous majors (.previous/), which tests/frameworks/frameworks.test.mjs runs
+#    the adapters against. Installed in the background
 #    beside the cargo installs; the demo does not need them (EVALCORE_SETUP_EXAMPLES=0).
 if [ "${EVALCORE_SETUP_EXAMPLES:-1}" = 0 ]; then
   say "examples/adk_agent dependencies: not needed here"
@@ -200,5 +229,5 @@ rm -rf "$LOGDIR"
 if [ "${EVALCORE_SETUP_TOOLS:-all}" = build ]; then
   say "wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $("$TOOLS/node_modules/.bin/wasm-opt" --version | awk '{print $1, $3}')"
 else
-  say "wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $("$TOOLS/node_modules/.bin/wasm-opt" --version | awk '{print $1, $3}'), tsc $("$TOOLS/node_modules/.bin/tsc" --version | awk '{print $2}'), deno $("$TOOLS/node_modules/@deno/linux-x64-glibc/deno" --version | awk 'NR==1{print $2}'), $("$TOOLS/node_modules/.bin/workerd" --version)"
+  say "wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), $("$TOOLS/node_modules/.bin/wasm-opt" --version | awk '{print $1, $3}'), tsc $("$TOOLS/node_modules/.bin/tsc" --version | awk '{print $2}'), deno $("$TOOLS/node_modules/@deno/linux-x64-glibc/deno" --version | awk 'NR==1{print $2}'), $("$TOOLS/node_modules/.bin/workerd" --version), node $(node --version) (PATH) $("$TOOLS/nodes/node_modules/node22/bin/node" --version) $("$TOOLS/nodes/node_modules/node24/bin/node" --version)"
 fi

@@ -2,7 +2,8 @@
 # Everything CI checks, in order, each under a header:
 #   setup -> cargo test (native) -> lint -> build (wasm + size budget) -> JS tests on the built package
 #   -> the viewer in Chromium (tests/e2e)
-#   -> a short JS fuzz run -> portability (Node, Deno, workerd) -> the evaluation endpoint -> example projects -> tsc consumer check -> JS-crate boundary check
+#   -> a short JS fuzz run -> portability (Node, Deno, workerd) -> the evaluation endpoint -> example projects
+#   -> the framework adapters on Node 20, 22 and 24 -> tsc consumer check -> JS-crate boundary check
 #   -> a short cargo-fuzz run.
 # Keeps going after a failed check to report them all (except when setup or the build fails),
 # prints a summary, and exits non-zero if anything failed.
@@ -50,10 +51,11 @@ count_cargo() { # sums "test result: ... N passed; M failed" lines
   passed_total=$((passed_total + p)); failed_total=$((failed_total + f))
 }
 
-# node --test with a readable spec report on stdout and TAP kept for counting.
+# node --test with a readable spec report on stdout and TAP kept for counting (NODE: the Node
+# binary to run, default the one on PATH).
 node_tests() { # LABEL TAPFILE PATHS...
   local tap=$2; shift 2
-  node --test --test-reporter=spec --test-reporter-destination=stdout \
+  "${NODE:-node}" --test --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$tap" "$@"
   local rc=$?
   grep -E '^# (tests|pass|fail|cancelled|skipped|todo|duration_ms) ' "$tap" || true
@@ -126,15 +128,34 @@ step "server: the evaluation endpoint in Node, Deno and workerd (node --test tes
   node_tests server "$LOGS/server.tap" tests/server/
 count_node "$LOGS/server.tap"
 
-step "examples: npm ci + npm test in every examples/*/ (node:test, vitest, @google/adk, AI SDK, OpenAI Agents, LangGraph, Mastra agents) (scripts/examples.sh)" "$LOGS/examples.log" \
+step "examples: npm ci + npm test in every examples/*/ and examples/*/previous (node:test, vitest, @google/adk, AI SDK, OpenAI Agents, LangGraph, Mastra agents; the frameworks' current majors on Node 22 and 24, their previous on Node 20) (scripts/examples.sh)" "$LOGS/examples.log" \
   bash scripts/examples.sh
-count_examples() { # "tests N" / "pass N" / "fail N" lines of node:test and vitest reports
+count_examples() { # "pass N" / "fail N" lines of node:test reports (TAP's "# pass", Node 23+'s spec "ℹ pass") and vitest's "Tests N passed"
   local p f
-  p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p; s/^ *Tests  *\([0-9][0-9]*\) passed.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
-  f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p; s/^ *Tests  *\([0-9][0-9]*\) failed.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+  p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p; s/^ℹ pass \([0-9]*\)$/\1/p; s/^ *Tests  *\([0-9][0-9]*\) passed.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
+  f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p; s/^ℹ fail \([0-9]*\)$/\1/p; s/^ *Tests  *\([0-9][0-9]*\) failed.*/\1/p' "$1" | awk '{s+=$1} END {print s+0}')
   passed_total=$((passed_total + p)); failed_total=$((failed_total + f))
 }
 count_examples "$LOGS/examples.log"
+
+# The four framework adapters against each framework's real packages (tests/frameworks/): the
+# current majors (examples/*) on the Node releases they declare, the previous majors where their
+# results differ (.previous/*, which the examples step prepared) on Node 20 and 22.
+frameworks() {
+  local rc=0 v bin
+  source "$ROOT/scripts/nodes.sh"
+  for v in 22 24; do
+    bin=$(node_for "$v") || { rc=1; continue; }
+    NODE=$bin node_tests "frameworks-$v" "$LOGS/frameworks-$v.tap" tests/frameworks/frameworks.test.mjs || rc=1
+  done
+  for v in 20 22; do
+    bin=$(node_for "$v") || { rc=1; continue; }
+    EVALCORE_FRAMEWORKS=.previous NODE=$bin node_tests "frameworks-previous-$v" "$LOGS/frameworks-previous-$v.tap" tests/frameworks/frameworks.test.mjs || rc=1
+  done
+  return "$rc"
+}
+step "frameworks: the adapters against ai 7, @openai/agents 0.20, @mastra/core 1.x, LangGraph on Node 22 and 24; ai 6, @openai/agents 0.14, @mastra/core 0.24 on Node 20 and 22 (tests/frameworks/)" "$LOGS/frameworks.log" frameworks
+for t in "$LOGS"/frameworks-*.tap; do [ -f "$t" ] && count_node "$t"; done
 
 step "types: tsc --noEmit on consumer files (scripts/check-types.sh)" "$LOGS/types.log" bash scripts/check-types.sh
 

@@ -509,3 +509,119 @@ fn adk_js_tool_errors_keep_the_tools_name_and_error() {
         text.contains(r#""response":{"error":"Error in tool 'lookup_order': order service unavailable for ORD-7"}"#)
     );
 }
+#[test]
+fn ai_sdk_genai_usage_details_split_the_reasoning_tokens() {
+    // `@ai-sdk/otel`'s `OpenTelemetry({ usage: true })`: the GenAI counts (output counting the
+    // reasoning) and the AI SDK's own details beside them, as its chat span carries them.
+    let attr = |k: &str, v: Value| json!({"key": k, "value": v});
+    let chat = json!({
+        "traceId": "0102030405060708090a0b0c0d0e0f10", "spanId": "0102030405060708", "name": "chat scripted-1",
+        "startTimeUnixNano": "1000000000", "endTimeUnixNano": "2000000000",
+        "attributes": [
+            attr("gen_ai.operation.name", json!({"stringValue": "chat"})),
+            attr("gen_ai.conversation.id", json!({"stringValue": "s1"})),
+            attr("gen_ai.input.messages", json!({"stringValue": r#"[{"role":"user","parts":[{"type":"text","content":"Hi"}]}]"#})),
+            attr("gen_ai.output.messages", json!({"stringValue": r#"[{"role":"assistant","parts":[{"type":"text","content":"Hello"}]}]"#})),
+            attr("gen_ai.usage.input_tokens", json!({"intValue": "120"})),
+            attr("gen_ai.usage.output_tokens", json!({"intValue": "30"})),
+            attr("gen_ai.usage.cache_read.input_tokens", json!({"intValue": "20"})),
+            attr("ai.usage.outputTokenDetails.reasoningTokens", json!({"intValue": "10"})),
+        ],
+    });
+    let body = json!({"resourceSpans": [{"scopeSpans": [{"spans": [chat]}]}]}).to_string();
+    let l = traces::load(&[body.as_bytes()], &Options::default()).unwrap();
+    let s = only_session(&l);
+    let usage = s.invocations[0].events()[0].usage_metadata.as_ref().unwrap();
+    assert_eq!(
+        serde_json::to_value(usage).unwrap(),
+        json!({"prompt_token_count": 120, "candidates_token_count": 20, "thoughts_token_count": 10, "cached_content_token_count": 20})
+    );
+}
+
+#[test]
+fn a_genai_tool_span_that_states_its_own_duration_counts_only_that() {
+    // `@ai-sdk/otel` ends a tool span after recording its result or error (a stack, say) and
+    // states the tool's own run as `gen_ai.execute_tool.duration`, as a model span states the
+    // provider call's as `gen_ai.client.operation.duration`: both count only that.
+    let attr = |k: &str, v: Value| json!({"key": k, "value": v});
+    let s = |k: &str| json!({"stringValue": k});
+    let span = |id: &str, parent: Option<&str>, name: &str, start: u64, end: u64, attrs: Vec<Value>| {
+        let mut v = json!({
+            "traceId": "0102030405060708090a0b0c0d0e0f10", "spanId": id, "name": name,
+            "startTimeUnixNano": (start * 1_000_000_000).to_string(), "endTimeUnixNano": (end * 1_000_000_000).to_string(),
+            "attributes": attrs,
+        });
+        if let Some(p) = parent {
+            v["parentSpanId"] = json!(p);
+        }
+        v
+    };
+    let spans = vec![
+        span(
+            "0000000000000001",
+            None,
+            "invoke_agent a",
+            0,
+            10,
+            vec![
+                attr("gen_ai.operation.name", s("invoke_agent")),
+                attr("gen_ai.conversation.id", s("s1")),
+            ],
+        ),
+        span(
+            "0000000000000002",
+            Some("0000000000000001"),
+            "chat m",
+            1,
+            2,
+            vec![
+                attr("gen_ai.operation.name", s("chat")),
+                attr(
+                    "gen_ai.input.messages",
+                    s(r#"[{"role":"user","parts":[{"type":"text","content":"Roll"}]}]"#),
+                ),
+                attr(
+                    "gen_ai.output.messages",
+                    s(
+                        r#"[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"roll","arguments":{}}]}]"#,
+                    ),
+                ),
+                attr("gen_ai.client.operation.duration", json!({"doubleValue": 0.5})),
+            ],
+        ),
+        span(
+            "0000000000000003",
+            Some("0000000000000001"),
+            "execute_tool roll",
+            3,
+            8,
+            vec![
+                attr("gen_ai.operation.name", s("execute_tool")),
+                attr("gen_ai.tool.name", s("roll")),
+                attr("gen_ai.tool.call.id", s("c1")),
+                attr("gen_ai.tool.call.result", s(r#"{"n":4}"#)),
+                attr("gen_ai.execute_tool.duration", json!({"doubleValue": 1.0})),
+            ],
+        ),
+        span(
+            "0000000000000004",
+            Some("0000000000000001"),
+            "chat m",
+            9,
+            10,
+            vec![
+                attr("gen_ai.operation.name", s("chat")),
+                attr(
+                    "gen_ai.output.messages",
+                    s(r#"[{"role":"assistant","parts":[{"type":"text","content":"4"}]}]"#),
+                ),
+                attr("gen_ai.client.operation.duration", json!({"doubleValue": 0.25})),
+            ],
+        ),
+    ];
+    let body = json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).to_string();
+    let l = traces::load(&[body.as_bytes()], &Options::default()).unwrap();
+    let inv = &only_session(&l).invocations[0];
+    assert_eq!(inv.model_duration, Some(0.75));
+    assert_eq!(inv.tool_duration, Some(1.0));
+}

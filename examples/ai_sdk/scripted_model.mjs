@@ -1,11 +1,16 @@
-// A scripted model for the AI SDK: `MockLanguageModelV3` from `ai/test` (the AI SDK's own test
-// model), whose answers come from a policy (../weather/weather.mjs) that reads the prompt the AI
-// SDK built — the conversation, tool calls and tool results — like a real model would. It
-// answers `generateText` (doGenerate) and `streamText` (doStream, through the AI SDK's
-// `simulateReadableStream`) alike, and reports the same usage on every call.
-import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
+// A scripted model for the AI SDK: the mock model of `ai/test` (the AI SDK's own test model:
+// `MockLanguageModelV4` in `ai` 7, whose providers implement the V4 model interface;
+// `MockLanguageModelV3` in `ai` 6), whose answers come from a policy (../weather/weather.mjs)
+// that reads the prompt the AI SDK built — the conversation, tool calls and tool results — like
+// a real model would. It answers `generateText` (doGenerate) and `streamText` (doStream, through
+// the AI SDK's `simulateReadableStream`) alike, and reports the same usage on every call (V3 and
+// V4 share these result shapes).
+import * as aiTest from 'ai/test';
 import { historyOfPrompt } from '../weather/ai_sdk_prompt.mjs';
 import { USAGE } from '../weather/weather.mjs';
+
+const { simulateReadableStream } = aiTest;
+const MockLanguageModel = aiTest.MockLanguageModelV4 ?? aiTest.MockLanguageModelV3;
 
 let ids = 0;
 
@@ -42,7 +47,7 @@ export function scriptedModel(modelId, policy) {
     return { content, finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: calls ? 'tool_calls' : 'stop' } };
   };
   const response = () => ({ id: `resp-${(ids += 1)}`, modelId, timestamp: new Date(0) });
-  return new MockLanguageModelV3({
+  return new MockLanguageModel({
     provider: 'scripted',
     modelId,
     doGenerate: async ({ prompt }) => ({ ...decide(prompt), usage: usage(), warnings: [], response: response() }),

@@ -17,23 +17,29 @@ import {
 /** The name Mastra gives the tool that runs the sub-agent `travelAgent`. */
 export const TRAVEL_TOOL = 'agent-travelAgent';
 
+// A tool's arguments and abort signal: Mastra 1.x calls `execute(input, { abortSignal, ... })`,
+// 0.24 called `execute({ context: input, abortSignal, ... })`.
+const argsOf = (input) => (input && typeof input === 'object' && 'context' in input ? input.context : input);
+const signalOf = (input, options) => options?.abortSignal ?? input?.abortSignal;
+
 export function makeAgents({ toolDelayMs = 0 } = {}) {
   const get_weather = createTool({
     id: 'get_weather',
     description: 'The current weather in a city',
     inputSchema: z.object({ city: z.string() }),
-    execute: async ({ context, abortSignal }) => getWeather(context, { delayMs: toolDelayMs, signal: abortSignal }),
+    execute: async (input, options) => getWeather(argsOf(input), { delayMs: toolDelayMs, signal: signalOf(input, options) }),
   });
   const convert_temperature = createTool({
     id: 'convert_temperature',
     description: 'Convert a Celsius temperature to Fahrenheit (F) or Kelvin (K)',
     inputSchema: z.object({ celsius: z.number(), to: z.enum(['F', 'K']) }),
-    execute: async ({ context }) => convertTemperature(context),
+    execute: async (input) => convertTemperature(argsOf(input)),
   });
   const travelAgent = new Agent({
-    name: 'travel_agent', instructions: TRAVEL_INSTRUCTIONS, model: scriptedModel('scripted-travel-1', travelPolicy), tools: { get_weather },
+    id: 'travel_agent', name: 'travel_agent', instructions: TRAVEL_INSTRUCTIONS, model: scriptedModel('scripted-travel-1', travelPolicy), tools: { get_weather },
   });
   const weatherAgent = new Agent({
+    id: 'weather_agent',
     name: 'weather_agent',
     instructions: INSTRUCTIONS,
     model: scriptedModel('scripted-weather-1', (history) => weatherPolicy(history, { handoff: TRAVEL_TOOL, handoffArgs: (prompt) => ({ prompt }) })),

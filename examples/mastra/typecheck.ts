@@ -5,7 +5,7 @@ import type { Agent as EvalAgent } from 'evalcore';
 import { fromFunction, fromMastra } from 'evalcore/adapters';
 import { scriptedModel } from './scripted_model.mjs';
 
-const agent = new Agent({ name: 'helper', instructions: 'Help.', model: scriptedModel('m', () => ({ text: 'ok' })) });
+const agent = new Agent({ id: 'helper', name: 'helper', instructions: 'Help.', model: scriptedModel('m', () => ({ text: 'ok' })) });
 export const adapted: EvalAgent = fromMastra(agent, { generateOptions: { maxSteps: 5 }, author: 'helper' });
 
 // By hand: the turn's signal passes to generate as it is.

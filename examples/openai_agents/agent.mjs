@@ -23,6 +23,9 @@ export function makeAgents({ toolDelayMs = 0 } = {}) {
     description: 'The current weather in a city',
     parameters: z.object({ city: z.string() }),
     execute: (input, _context, details) => getWeather(input, { delayMs: toolDelayMs, signal: details?.signal }),
+    // What the model is told when the tool throws: the SDK's default text carries the error's
+    // message in 0.14 and leaves it out from 0.15 on, so the app says what failed itself.
+    errorFunction: (_context, error) => `An error occurred while running the tool. Error: ${error instanceof Error ? error.message : String(error)}`,
   });
   const convertTemperatureTool = tool({
     name: 'convert_temperature',

@@ -14,8 +14,8 @@ const text = (content) => (typeof content === 'string' ? content
 /** A function call's output as the policy reads it: the tool's value, or the error it threw. */
 function resultOf(output) {
   const raw = typeof output === 'string' ? output : output?.text ?? '';
-  // The SDK's default tool error function answers the model with this text (0.14 adds the
-  // error's message; later versions leave it out).
+  // How the SDK answers the model for a tool that threw (the agent's errorFunction, worded as the
+  // SDK's default: 0.14's adds the error's message, later ones leave it out).
   const failed = /^An error occurred while running the tool\.(?:.*?Error: (.*))?$/s.exec(raw);
   if (failed) return { error: failed[1] ?? raw };
   try {

@@ -1,14 +1,18 @@
-// A dice agent written with the Vercel AI SDK (`ai` 6): `generateText` with a tool and a step
-// limit, its model the AI SDK's own `MockLanguageModelV3` answering like a model would (a tool
-// call when asked to roll, the roll's value after it). Its telemetry goes to whatever OpenTelemetry
-// tracer the app gives it; `conversation` keeps the messages of a session's turns.
+// A dice agent written with the Vercel AI SDK: `generateText` with a tool and a step limit, its
+// model the AI SDK's own mock (`MockLanguageModelV4` in `ai` 7, `MockLanguageModelV3` in 6)
+// answering like a model would (a tool call when asked to roll, the roll's value after it). Its
+// spans go to whatever OpenTelemetry tracer the app gives it (telemetry.mjs: in `ai` 7 through
+// @ai-sdk/otel's integration, in `ai` 6 through the tracer itself). `conversation` keeps the
+// messages of a session's turns.
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import * as aiTest from 'ai/test';
+import { sessionTelemetry } from './telemetry.mjs';
 
+const MockLanguageModel = aiTest.MockLanguageModelV4 ?? aiTest.MockLanguageModelV3;
 const usage = { inputTokens: { total: 50, noCache: 45, cacheRead: 5, cacheWrite: undefined }, outputTokens: { total: 12, text: 12, reasoning: undefined } };
 let calls = 0;
 
-export const model = new MockLanguageModelV3({
+export const model = new MockLanguageModel({
   provider: 'scripted',
   modelId: 'mock-dice',
   doGenerate: async ({ prompt }) => {
@@ -38,13 +42,12 @@ export const tools = {
 /** A session: each `turn(text)` runs the agent on the conversation so far, traced under `sessionId`. */
 export function conversation(tracer, sessionId) {
   const messages = [];
+  const telemetry = sessionTelemetry(tracer, { sessionId, userId: 'user-1', functionId: 'dice_agent' });
   return async function turn(text) {
     messages.push({ role: 'user', content: text });
-    const r = await generateText({
-      model, tools, messages, stopWhen: stepCountIs(3),
-      experimental_telemetry: { isEnabled: true, tracer, functionId: 'dice_agent', metadata: { sessionId, userId: 'user-1' } },
-    });
-    messages.push(...r.response.messages);
+    const r = await generateText({ model, tools, messages, stopWhen: stepCountIs(3), ...(await telemetry) });
+    // `ai` 7 keeps every step's messages in `responseMessages`; 6 in `response.messages`.
+    messages.push(...(r.responseMessages ?? r.response.messages));
     return r;
   };
 }

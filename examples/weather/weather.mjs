@@ -86,7 +86,8 @@ export function weatherPolicy(history, { handoff, handoffArgs = (request) => ({ 
   if (reports.length === 1) return { text: `It is ${reports[0].sky} and ${reports[0].celsius} °C in ${reports[0].city}.` };
   // Back from the travel agent (a handoff answers itself; a sub-agent tool returns its advice).
   const advice = results.find((r) => r.name === handoff)?.result;
-  return { text: advice?.advice ?? advice?.text ?? 'Have a good trip!' };
+  // (Mastra 1.x gives the model the sub-agent's text itself.)
+  return { text: typeof advice === 'string' ? advice : advice?.advice ?? advice?.text ?? 'Have a good trip!' };
 }
 
 /** The travel agent's model: the destination's weather first, then what to pack. */

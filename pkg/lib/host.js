@@ -33,8 +33,8 @@ let keyCheck = null;
 function replyKeys() {
   // A bundle that left the module out loses the hint, never the turn.
   keyCheck ??= import('./reply_keys.js').then(
-    (m) => ({ check: (reply) => m.replyKeyProblem(reply, m.AGENT_REPLY) }),
-    () => ({ check: () => null }),
+    (m) => ({ framework: m.frameworkResultProblem, check: (reply) => m.replyKeyProblem(reply, m.AGENT_REPLY) }),
+    () => ({ framework: () => null, check: () => null }),
   );
   return keyCheck;
 }
@@ -208,13 +208,17 @@ export function makeHost({ fetchFn, agent, customMetrics, signal, onEvent, onTur
         if (sig !== NEVER) sig.removeEventListener('abort', stop);
       }
       if (reply === undefined) return fail('failed', 'the agent returned undefined (return a string or {events | finalResponse, toolCalls})');
+      const keys = await replyKeys();
+      // A framework's own result is named before it is written: a streamText one may not be JSON.
+      const framework = keys.framework(reply);
+      if (framework) return fail('failed', framework.message);
       let text;
       try {
         text = JSON.stringify({ ok: reply });
       } catch (e) {
         return fail('failed', `the agent's reply cannot be written as JSON: ${errorText(e)}`);
       }
-      const unknown = (await replyKeys()).check(reply);
+      const unknown = keys.check(reply);
       return unknown ? fail('failed', unknown.message) : text;
     },
     emit(eventJson) {

@@ -1,7 +1,8 @@
 //! The keys of an agent's reply and of its tool calls, each with the names other frameworks give
 //! it (OpenAI's tool_calls and arguments, the AI SDK's text, input and output): a reply written
-//! for another shape is refused naming the key to use, instead of being read as a turn without
-//! an answer or arguments.
+//! for another shape is refused naming the key to use, and a framework's own result (the AI
+//! SDK's, OpenAI Agents', Mastra's, a LangGraph state) naming its adapter, instead of being read
+//! as a turn without an answer or arguments.
 
 const TOOL_CALL = {
   id: { spellings: ['id'], meant: ['toolCallId', 'tool_call_id', 'callId'] },
@@ -76,13 +77,44 @@ export function unknownKey(value, keys, what) {
   return null;
 }
 
+// A framework's own result, told by the members its documented result type has (read with `in`:
+// results are class instances whose members are getters, and none is called), with the adapter
+// that reads it. Mastra's result (a plain object) has the AI SDK's members too, so it comes first.
+const FRAMEWORK_RESULTS = [
+  { adapter: 'fromMastra', what: 'a Mastra result (agent.generate)', page: 'mastra.md', is: (v) => 'steps' in v && 'tripwire' in v },
+  { adapter: 'fromAiSdk', what: 'an AI SDK result (generateText / streamText)', page: 'ai-sdk.md', is: (v) => 'steps' in v && 'totalUsage' in v },
+  { adapter: 'fromOpenAIAgents', what: 'an OpenAI Agents SDK result (run / Runner.run)', page: 'openai-agents.md', is: (v) => 'state' in v && 'newItems' in v && 'finalOutput' in v },
+  {
+    adapter: 'fromLangGraph', what: 'a LangGraph state (graph.invoke)', page: 'langgraph.md',
+    is: (v) => Array.isArray(v.messages) && v.messages.some((m) => m !== null && typeof m === 'object' && Array.isArray(m.lc_namespace)),
+  },
+];
+
+/**
+ * A reply that is a framework's own result, as `{ path, message }` naming the adapter that reads
+ * it, or null. An AI SDK result's first key (`steps`, `initialResponseMessages`, `_totalUsage`)
+ * would otherwise be reported as an unknown key of the reply.
+ */
+export function frameworkResultProblem(reply) {
+  if (reply === null || typeof reply !== 'object' || Array.isArray(reply)) return null;
+  const found = FRAMEWORK_RESULTS.find((f) => f.is(reply));
+  if (!found) return null;
+  return {
+    path: '$',
+    message: `the agent returned ${found.what}, not a reply: wrap it with ${found.adapter} from evalcore/adapters, which reads it (docs/frameworks/${found.page})`,
+  };
+}
+
 /**
  * What is wrong with the keys of a reply in `shape` (AGENT_REPLY, FUNCTION_REPLY): `{ path, message }`
- * for the first unknown key of the reply or of one of its tool calls, or null. A reply that is
- * not an object, or tool calls that are not a list, are left to the reader of the reply.
+ * for a framework's own result (naming its adapter), else for the first unknown key of the reply
+ * or of one of its tool calls, or null. A reply that is not an object, or tool calls that are not
+ * a list, are left to the reader of the reply.
  */
 export function replyKeyProblem(reply, shape) {
   if (reply === null || typeof reply !== 'object' || Array.isArray(reply)) return null;
+  const framework = frameworkResultProblem(reply);
+  if (framework) return framework;
   const top = unknownKey(reply, shape.keys, shape.what);
   if (top) return { path: `$.${top.key}`, message: top.message };
   const calls = callsProblem(reply.toolCalls ?? reply.tool_calls, shape.call, '$.toolCalls', 'toolCalls');

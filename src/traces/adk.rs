@@ -35,14 +35,16 @@ fn get<'v>(o: &'v Json, snake: &str, camel: &str) -> Option<&'v Json> {
     o.get(snake).or_else(|| o.get(camel)).filter(|v| !v.is_null())
 }
 
-/// Usage from the GenAI attributes ADK also sets (when the response itself was not captured).
+/// Usage from the GenAI attributes (ADK also sets them, for when the response itself was not captured).
 pub fn usage_from_attrs(attrs: &[(std::borrow::Cow<str>, super::model::Value)]) -> Option<Json> {
     let n = |k: &str| attr(attrs, k).and_then(|v| v.as_i64());
     let (input, output) = (n("gen_ai.usage.input_tokens"), n("gen_ai.usage.output_tokens"));
     if input.is_none() && output.is_none() {
         return None;
     }
-    let reasoning = n("gen_ai.usage.reasoning.output_tokens");
+    // The GenAI conventions' name, else the AI SDK's own detail (`@ai-sdk/otel`'s `usage: true`).
+    let reasoning =
+        n("gen_ai.usage.reasoning.output_tokens").or_else(|| n("ai.usage.outputTokenDetails.reasoningTokens"));
     let mut u = Map::new();
     let mut put = |k: &str, v: Option<i64>| {
         if let Some(v) = v {

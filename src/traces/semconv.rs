@@ -42,7 +42,12 @@ fn model_step(ctx: &Ctx, i: usize, s: &Span, t: &mut Turn) -> ModelStep {
             .flat_map(parts)
             .collect()
     });
-    let reasoning = attr(&s.attrs, "gen_ai.usage.reasoning.output_tokens").and_then(|v| v.as_i64());
+    let reasoning = [
+        "gen_ai.usage.reasoning.output_tokens",
+        "ai.usage.outputTokenDetails.reasoningTokens",
+    ]
+    .iter()
+    .find_map(|k| attr(&s.attrs, k).and_then(|v| v.as_i64()));
     let texts = parts
         .iter()
         .flatten()

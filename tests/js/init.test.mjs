@@ -2,10 +2,10 @@
 // it creates or adds to, and what it refuses to overwrite. That the starter then passes, from
 // the packed tarball with vitest installed, is tests/js/readme.test.mjs.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { after, test } from 'node:test';
 import { STARTER_FILES, STARTER_SCRIPTS } from '../../pkg/lib/node/starter.js';
 import { PKG } from './helpers.mjs';
@@ -21,6 +21,11 @@ const init = (cwd, args = []) => {
 };
 const starter = (name) => readFileSync(join(PKG, 'starter', name), 'utf8');
 const json = (path) => JSON.parse(readFileSync(path, 'utf8'));
+/** The dependency spec init writes when evalcore runs from this checkout: the folder, from `dir`. */
+const fromCheckout = (dir) => `file:${relative(resolve(dir), realpathSync(PKG)).split('\\').join('/')}`;
+const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline'], {
+  cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000,
+});
 
 test('into a new folder: the starter files, a package.json with the scripts and devDependencies, and what to run next', () => {
   const r = init(work, ['my-evals']);
@@ -31,7 +36,7 @@ test('into a new folder: the starter files, a package.json with the scripts and 
   assert.deepEqual(json(join(dir, 'package.json')), {
     name: 'my-evals', private: true,
     scripts: { eval: 'evalcore eval agent.mjs evals/weather.evalset.json', test: 'vitest run' },
-    devDependencies: { evalcore: `^${VERSION}`, vitest: '^3.2.7' },
+    devDependencies: { evalcore: fromCheckout(dir), vitest: '^3.2.7' },
   });
   assert.match(r.stdout, /^evalcore init: a starter in my-evals\n {2}wrote agent\.mjs {2,}the agent under test/);
   assert.match(r.stdout, /\nNext:\n {2}cd my-evals\n {2}npm install\n {2}npm run eval {4}# evalcore eval agent\.mjs evals\/weather\.evalset\.json\n {2}npm test {8}# vitest run\n$/);
@@ -84,4 +89,48 @@ test('what init cannot work with is a usage error: a file as DIR, a package.json
   assert.match(r.stderr, /package\.json .*package\.json: trailing comma at line 3 column 1/);
   assert.equal(init(work, ['a', 'b']).code, 2);
   assert.match(init(work, ['--help']).stdout, /^Usage: evalcore init \[DIR\] \[--force\]/);
+});
+
+/** A project that installed evalcore by `spec` with npm, and where its `evalcore` command is. */
+function installed(name, spec) {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name, private: true })}\n`);
+  npm(['install', spec], dir);
+  return { dir, bin: join(dir, 'node_modules', 'evalcore', 'bin', 'evalcore.js') };
+}
+
+/** `evalcore init NEW` run from the project `from`, then `npm install` in NEW: the evalcore it got. */
+function initThenInstall(from, bin, name) {
+  const r = spawnSync(process.execPath, [bin, 'init', join('..', name)], { cwd: from, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.code ?? r.status, 0, r.stderr);
+  const dir = join(work, name);
+  const spec = json(join(dir, 'package.json')).devDependencies.evalcore;
+  npm(['install'], dir);
+  return { spec, version: json(join(dir, 'node_modules', 'evalcore', 'package.json')).version };
+}
+
+test('init writes the evalcore the user installed: a tarball, a folder, a registry range; `npm install` in the new project gets it', () => {
+  // The packed package, installed from its tarball: package.json says file:../<tarball>.
+  const [info] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: PKG, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  const tarball = installed('from-tarball', join(work, info.filename));
+  assert.equal(json(join(tarball.dir, 'package.json')).dependencies.evalcore, `file:../${info.filename}`);
+  const a = initThenInstall(tarball.dir, tarball.bin, 'after-tarball');
+  assert.equal(a.spec, `file:../${info.filename}`, 'the same tarball, from the new project');
+  assert.equal(a.version, VERSION);
+
+  // A folder (npm links it): the folder, by its path from the new project.
+  const folder = installed('from-folder', PKG);
+  const b = initThenInstall(folder.dir, folder.bin, 'after-folder');
+  assert.equal(b.spec, fromCheckout(join(work, 'after-folder')));
+  assert.equal(b.version, VERSION);
+
+  // A registry install (here: the package copied where npm puts one), listed by its range.
+  const reg = join(work, 'from-registry');
+  mkdirSync(join(reg, 'node_modules'), { recursive: true });
+  writeFileSync(join(reg, 'package.json'), `${JSON.stringify({ name: 'reg', private: true, devDependencies: { evalcore: '~0.1.0' } })}\n`);
+  cpSync(join(tarball.dir, 'node_modules', 'evalcore'), join(reg, 'node_modules', 'evalcore'), { recursive: true });
+  const r = spawnSync(process.execPath, [join(reg, 'node_modules', 'evalcore', 'bin', 'evalcore.js'), 'init', '../after-registry'], { cwd: reg, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(json(join(work, 'after-registry', 'package.json')).devDependencies.evalcore, '~0.1.0');
 });

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { EvalError, getLimits, setLimits } from '../../pkg/index.js';
 import { DEFAULT_LIMITS, createHandler, optionsFromEnv } from '../../pkg/lib/server/index.js';
 import { serveNode } from '../../pkg/lib/server/node.js';
+import { SERVER_ENV } from '../../pkg/lib/server/config.js';
 import { startJudgeServer } from '../js/support/judge-server.mjs';
 import { readFileSync } from 'node:fs';
 import { evaluate } from '../../pkg/index.js';
@@ -371,6 +372,12 @@ describe('configuration', () => {
     const help = spawnSync(process.execPath, [bin, 'serve', '--help'], { encoding: 'utf8' });
     assert.equal(help.status, 0);
     assert.match(help.stdout, /EVALCORE_MAX_JUDGE_CALLS \(default 200\)/);
+    // Every route it answers and every variable it reads, the trace receiver's included.
+    for (const route of ['POST /v1/evaluate', 'POST /v1/validate', 'GET /v1/metrics', 'GET /healthz', '/v1/runs', 'POST /v1/traces', 'POST /v1/logs', 'GET /v1/traces/sessions', 'GET /v1/traces/sessions/ID', 'POST /v1/traces/flush']) {
+      assert.ok(help.stdout.includes(route), `--help names ${route}`);
+    }
+    for (const name of SERVER_ENV) assert.match(help.stdout, new RegExp(`\\b${name}\\b`), `--help names ${name}`);
+    assert.match(help.stdout, /EVALCORE_TRACE_IDLE_MS\s+\(default 300000\)/);
     const port = spawnSync(process.execPath, [bin, 'serve', '--port', 'x'], { encoding: 'utf8' });
     assert.equal(port.status, 2);
     assert.match(port.stderr, /^evalcore serve: --port must be a whole number/);

@@ -92,7 +92,8 @@ for (const [label, make] of kinds) {
     assert.equal(record.session_id, sessionId);
     assert.equal(record.app_name, 'dice_app');
     assert.equal(record.user_id, 'user-1');
-    assert.equal(record.source, 'ai-sdk');
+    // `ai` 7's spans (@ai-sdk/otel) follow the GenAI conventions; 6's are the AI SDK's own.
+    assert.equal(record.source, runs[0].responseMessages ? 'genai' : 'ai-sdk');
     const [c] = record.scorings.at(-1).result.eval_case_results;
     const invs = c.eval_metric_result_per_invocation.map((p) => p.actual_invocation);
     assert.equal(invs.length, 2);

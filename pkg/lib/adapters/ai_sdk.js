@@ -2,8 +2,9 @@
 // `ToolLoopAgent`) as an evalcore Agent. The user's own call runs each turn with the whole
 // conversation so far in the AI SDK's message form; its result's steps (one model call each)
 // become steps (steps.js). The AI SDK is never imported: the adapter reads the documented result
-// shape (v6, and v5/v4 field names) and hands the call a tracer for `experimental_telemetry`,
-// whose spans say when the turn awaited the model and ran tools.
+// shape (v7 and v6, and v5/v4 field names) and hands the call telemetry settings that say when
+// the turn awaited the model and ran tools: a tracer for v6 and earlier (their spans), a
+// telemetry integration for v7 (its lifecycle hooks; v7 no longer takes a tracer).
 import { abortReason, callUser, checkTurn, describe, EvalError, isPlainObject, turnText } from './common.js';
 import { agentsFromOptions, withAgents } from './agent_details.js';
 import { conversations } from './conversations.js';
@@ -75,9 +76,10 @@ export function aiSdkStep(step, s, author) {
 }
 
 /**
- * Telemetry settings for the call's `experimental_telemetry`: a tracer that records when the AI
- * SDK's model spans (`ai.*.doGenerate`, `ai.*.doStream`) and tool spans (`ai.toolCall`) ran, and
- * passes every span on to `userTracer` when there is one.
+ * Telemetry settings for the call's `telemetry` (v7) or `experimental_telemetry` (v6 and
+ * earlier): for v6, a tracer that records when the AI SDK's model spans (`ai.*.doGenerate`,
+ * `ai.*.doStream`) and tool spans (`ai.toolCall`) ran, and passes every span on to `userTracer`
+ * when there is one; for v7, an integration (`integrationFor`) that does the same from v7's hooks.
  */
 function telemetryFor(times, userTracer, functionId) {
   const kindOf = (name) => (/\.do(Generate|Stream)$/.test(name) ? 'model' : name === 'ai.toolCall' ? 'tool' : null);
@@ -115,11 +117,99 @@ function telemetryFor(times, userTracer, functionId) {
       return userTracer.startActiveSpan(name, ...args);
     },
   };
-  // Without a tracer of yours, nothing is recorded but the times; with one, what the AI SDK
-  // records by default. The function id names the agent, as a trace of the run names it.
-  return userTracer
-    ? { isEnabled: true, tracer, functionId }
-    : { isEnabled: true, tracer, functionId, recordInputs: false, recordOutputs: false };
+  // Without a tracer or an integration of yours, nothing is recorded but the times; with one,
+  // what the AI SDK records by default. The function id names the agent, as a trace of the run
+  // names it. `integrations` is read by v7 (and ignored by v6 here: v6 calls none of its hooks).
+  const registered = registeredIntegrations();
+  const integrations = [integrationFor(times, registered)];
+  return userTracer || registered.length > 0
+    ? { isEnabled: true, tracer, functionId, integrations }
+    : { isEnabled: true, tracer, functionId, integrations, recordInputs: false, recordOutputs: false };
+}
+
+/** The integrations registered with the AI SDK's `registerTelemetry` (the global it documents). */
+function registeredIntegrations() {
+  const list = globalThis.AI_SDK_TELEMETRY_INTEGRATIONS;
+  return Array.isArray(list) ? list.filter((i) => i !== null && typeof i === 'object') : [];
+}
+
+/** The names of an object's methods, its class's included (read from descriptors: no getter runs). */
+function methodNames(obj) {
+  const names = new Set();
+  for (let o = obj; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const n of Object.getOwnPropertyNames(o)) {
+      if (n !== 'constructor' && typeof Object.getOwnPropertyDescriptor(o, n)?.value === 'function') names.add(n);
+    }
+  }
+  return names;
+}
+
+/**
+ * AI SDK 7's telemetry integration for one turn: a model interval per provider call, ending at
+ * `onLanguageModelCallEnd` and as long as the `performance.responseTimeMs` it reports (the time
+ * spent awaiting the model: a streamed call until its last chunk), and a tool interval per tool
+ * execution, ending at `onToolExecutionEnd` and as long as its `toolExecutionMs`; where a figure
+ * is missing, the interval starts at the matching start hook. v7 gives a call's own integrations
+ * *instead of* the registered ones, so every hook and wrapper of the integrations registered
+ * with `registerTelemetry` (`@ai-sdk/otel`'s, say) is passed on, after ours, for the events v7
+ * sends (each carries the generation's `callId`; v6's events have none, and v6 calls its
+ * registered integrations itself).
+ */
+function integrationFor(times, registered) {
+  const started = new Map(); // callId (model) or tool:toolCallId -> performance.now() at its start
+  const begin = (key) => started.set(key, performance.now());
+  const finish = (kind, key, ms) => {
+    const end = performance.now();
+    const from = started.get(key);
+    started.delete(key);
+    const length = typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : from === undefined ? undefined : end - from;
+    if (length !== undefined) times.add(kind, end - length, end);
+  };
+  const toolKey = (e) => `tool:${e.toolCall?.toolCallId}`;
+  // A generation that failed or stopped mid-call: its open model call ends here.
+  const stop = (e) => {
+    if (started.has(e.callId)) finish('model', e.callId);
+  };
+  const own = {
+    onStart() {
+      times.observe('model');
+      times.observe('tool');
+    },
+    onLanguageModelCallStart: (e) => begin(e.callId),
+    onLanguageModelCallEnd: (e) => finish('model', e.callId, e.performance?.responseTimeMs),
+    onToolExecutionStart: (e) => begin(toolKey(e)),
+    onToolExecutionEnd: (e) => finish('tool', toolKey(e), e.toolExecutionMs),
+    onStepError: stop,
+    onAbort: stop,
+    onEnd: stop,
+  };
+  const integration = {};
+  const names = new Set([...Object.keys(own), ...registered.flatMap((r) => [...methodNames(r)])]);
+  const WRAPPERS = ['executeTool', 'executeLanguageModelCall'];
+  for (const name of names) {
+    if (WRAPPERS.includes(name)) continue;
+    integration[name] = async (event) => {
+      if (typeof event?.callId !== 'string') return;
+      own[name]?.(event);
+      for (const r of registered) if (typeof r[name] === 'function') await r[name](event);
+    };
+  }
+  // The wrappers nest as v7 nests a call's own: the first registered innermost.
+  for (const name of WRAPPERS) {
+    if (!registered.some((r) => typeof r[name] === 'function')) continue;
+    integration[name] = (options) => {
+      let run = options.execute;
+      for (const r of registered) {
+        if (typeof r[name] !== 'function') continue;
+        const inner = run;
+        run = () => r[name]({ ...options, execute: inner });
+      }
+      return run();
+    };
+  }
+  const durable = registered.find((r) => r.experimental_durable !== undefined)?.experimental_durable;
+  if (durable !== undefined) integration.experimental_durable = durable;
+  return integration;
 }
 
 /** The user's turn as an AI SDK user message: its text, with any inline or linked files as file parts. */
@@ -148,11 +238,16 @@ const notAResult = (path, what) => new EvalError('agent_reply', path,
  */
 async function settle(result) {
   if (typeof result.consumeStream === 'function') await result.consumeStream();
-  return { steps: await result.steps, response: await result.response, text: await result.text };
+  return { steps: await result.steps, response: await result.response, text: await result.text, responseMessages: await result.responseMessages };
 }
 
-/** The turn's new messages: the result's `response.messages`, else the last step's (cumulative since v5), else its text. */
-function newMessages({ steps, response, text }) {
+/**
+ * The turn's new messages: v7's `responseMessages` (every step's; its `response.messages` has
+ * the last step's only), else `response.messages` (v5 and v6: every step's), else the last
+ * step's (cumulative in v5 and v6), else the text.
+ */
+function newMessages({ steps, response, text, responseMessages }) {
+  if (Array.isArray(responseMessages)) return responseMessages;
   if (Array.isArray(response?.messages)) return response.messages;
   if (Array.isArray(steps.at(-1)?.response?.messages)) return steps.at(-1).response.messages;
   return [{ role: 'assistant', content: typeof text === 'string' ? text : '' }];

@@ -1,7 +1,8 @@
 // `fromMastra`: a Mastra `Agent` (`@mastra/core`) as an evalcore Agent, through `agent.generate`.
 // Each turn gives the agent the conversation so far (the AI SDK messages of the earlier turns'
 // `response.messages`) and reads the result's steps: Mastra's per-step `text`, `toolCalls`,
-// `toolResults` (its chunk shape, `{ payload }`, or AI SDK's) and `usage`. Nothing of Mastra is
+// `toolResults` (its chunk shape, `{ payload }`, or AI SDK's), the step's `content` for a result
+// the chunks leave out (1.x records a failed tool there only), and `usage`. Nothing of Mastra is
 // imported.
 import { EvalError, abortReason, callUser, checkTurn, describe, isPlainObject, objectOption, turnText } from './common.js';
 import { aiSdkUsage } from './ai_sdk.js';
@@ -18,9 +19,23 @@ const payloadOf = (c) => (isPlainObject(c?.payload) ? c.payload : c);
 /** A failed tool's result: Mastra marks it `isError`, or the result is the thrown error itself. */
 const failed = (r) => r.isError === true || r.result instanceof Error || r.output instanceof Error;
 
+// The typed tool outputs of the AI SDK's model messages (`{ type, value }`), which Mastra 1.x's
+// step content holds; the error ones are a failed tool's.
+const TYPED_OUTPUT = new Set(['text', 'json', 'content', 'error-text', 'error-json', 'execution-denied']);
+
+/** A `tool-result` / `tool-error` part of a step's content as a call's result, or undefined. */
+function contentResult(part) {
+  if (part.type === 'tool-error') return { error: errorText(part.error ?? 'the tool failed') };
+  const out = part.output;
+  if (!isPlainObject(out) || !TYPED_OUTPUT.has(out.type) || !('value' in out || out.type === 'execution-denied')) return { response: out ?? null };
+  if (out.type === 'error-text' || out.type === 'error-json') return { error: errorText(out.value) };
+  if (out.type === 'execution-denied') return { error: out.reason ?? 'the tool call was denied' };
+  return { response: out.value ?? null };
+}
+
 /**
  * One Mastra step (one model call) as a step: its text, its tool calls in order, their results
- * (a failure as an error), its usage and model.
+ * (a failure as an error; a result only the step's content has, from there), its usage and model.
  */
 export function mastraStep(step, s, author) {
   if (!isPlainObject(step)) throw new EvalError('agent_reply', `$.steps[${s}]`, `${WHO}: a step must be an object, found ${describe(step)}`);
@@ -42,6 +57,11 @@ export function mastraStep(step, s, author) {
     const call = calls.get(r.toolCallId);
     if (call) Object.assign(call, result);
     else out.toolResults.push({ id: r.toolCallId, name: r.toolName, ...result });
+  }
+  for (const part of Array.isArray(step.content) ? step.content : []) {
+    if (!isPlainObject(part) || (part.type !== 'tool-result' && part.type !== 'tool-error')) continue;
+    const call = calls.get(part.toolCallId);
+    if (call && call.response === undefined && call.error === undefined) Object.assign(call, contentResult(part));
   }
   const usage = aiSdkUsage(step.usage);
   if (usage) out.usage = usage;

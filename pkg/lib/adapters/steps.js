@@ -234,6 +234,11 @@ export function timeline() {
     observe(kind) {
       if (!kinds.has(kind)) kinds.set(kind, []);
     },
+    /** Adds an interval measured elsewhere (`startMs`, `endMs` on `performance.now()`'s clock). */
+    add(kind, startMs, endMs) {
+      this.observe(kind);
+      kinds.get(kind).push([startMs, endMs]);
+    },
     /** Says a kind could not be measured after all (its intervals are dropped). */
     forget(kind) {
       kinds.delete(kind);

@@ -14,7 +14,9 @@ Writes a starter project into DIR (default: the current folder; created if missi
 and adds to package.json (created if missing) the scripts
   "eval": "${STARTER_SCRIPTS.eval}"
   "test": "${STARTER_SCRIPTS.test}"
-and evalcore and vitest as devDependencies where they are not listed yet.
+and evalcore and vitest as devDependencies where they are not listed yet: evalcore as this
+copy was installed (the tarball, folder or range the installing project lists, a folder's path,
+else ^VERSION), so that \`npm install\` in DIR gets it too.
 
 An existing file with other contents, or a script of the same name, is never replaced: init
 then writes nothing and lists them. --force replaces them.

@@ -16,6 +16,13 @@ export const HELP = `Usage: evalcore serve [--port N] [--host H] [--allowed_host
 
 Serves the evaluation endpoint (POST /v1/evaluate, POST /v1/validate, GET /v1/metrics,
 GET /healthz; with --runs_dir the job API under /v1/runs) and prints its URL as the first line.
+It is also an OTLP/HTTP receiver (docs/traces.md): point an OpenTelemetry exporter at it and
+each session is scored with EVALCORE_TRACES_CONFIG once quiet for EVALCORE_TRACE_IDLE_MS:
+  POST /v1/traces                OTLP spans (JSON or protobuf, optionally gzip)
+  POST /v1/logs                  OTLP log records (content an instrumentation logged apart)
+  GET /v1/traces/sessions        the scored sessions (?limit=, ?after=), and what is held
+  GET /v1/traces/sessions/ID     one session's record: its scorings, each an EvalSetResult
+  POST /v1/traces/flush          scores every held session now
 
 Options:
   --port N      port (default 8787; 0: a free one)
@@ -54,6 +61,15 @@ The rest of the configuration comes from the environment:
   EVALCORE_MAX_RUN_CASES    (default ${DEFAULT_LIMITS.maxRunCases})   EVALCORE_MAX_RUN_BODY_BYTES (default ${DEFAULT_LIMITS.maxRunBodyBytes})
   EVALCORE_RUN_CONCURRENCY  (default ${DEFAULT_LIMITS.runConcurrency}: cases of all runs scored at once)   EVALCORE_MAX_ACTIVE_RUNS (default ${DEFAULT_LIMITS.maxActiveRuns})
   EVALCORE_MAX_PROMPT_BYTES (default ${DEFAULT_LIMITS.maxPromptBytes}: one judge call's prompt; past it NOT_EVALUATED, prompt_too_large)
+  EVALCORE_JUDGE_CONCURRENCY (default ${DEFAULT_LIMITS.judgeConcurrency}: judge calls one request has in flight)
+The trace receiver's (/v1/traces, /v1/logs):
+  EVALCORE_TRACES_CONFIG    the eval config sessions are scored with, as JSON, e.g.
+                            {"criteria": {"hallucinations_v1": 0.8}} (default: the efficiency figures only)
+  EVALCORE_TRACE_IDLE_MS    (default ${DEFAULT_LIMITS.traceIdleMs}) quiet time before a session is scored
+  EVALCORE_MAX_TRACE_BYTES  (default ${DEFAULT_LIMITS.maxTraceBytes}) a request body once decompressed
+  EVALCORE_MAX_SESSION_SPANS (default ${DEFAULT_LIMITS.maxSessionSpans}) spans and log records one session may hold
+  EVALCORE_MAX_TRACE_SESSIONS (default ${DEFAULT_LIMITS.maxTraceSessions}) sessions held awaiting scoring
+  EVALCORE_MAX_HELD_TRACE_BYTES (default ${DEFAULT_LIMITS.maxHeldTraceBytes}) bytes of requests held
 `;
 
 const COMMAND = 'serve';

@@ -1,7 +1,8 @@
 //! `evalcore init`'s starter project: the package's starter/ files (an agent module, an eval set,
 //! its config, a vitest test) copied into a folder, and the package.json entries that run them.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { readJsonFile } from './files.js';
 
@@ -25,6 +26,41 @@ export const STARTER_SCRIPTS = {
 const VITEST_RANGE = '^3.2.7';
 
 const packageVersion = () => JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+
+const DEPENDENCY_KEYS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
+
+/** `spec` (a dependency spec written in folder `from`) as written in folder `to`: a path is re-based. */
+function rebased(spec, from, to) {
+  const path = spec.startsWith('file:') ? spec.slice(5) : /^\.{0,2}[\\/]/.test(spec) || /\.(tgz|tar\.gz|tar)$/.test(spec) ? spec : null;
+  if (path === null) return spec; // a version range, a tag, a git or https URL, an alias: as it is
+  const target = isAbsolute(path) ? path : resolve(from, path);
+  const rel = relative(to, target).split(sep).join('/');
+  return `file:${rel === '' ? '.' : rel.startsWith('.') ? rel : `./${rel}`}`;
+}
+
+/**
+ * The spec a new project in `dir` should list evalcore by: what the user installed this copy
+ * from, so that `npm install` there gets it too. A copy under `<project>/node_modules/evalcore`
+ * (npm copies a registry package, a tarball and, with install-links, a folder there; npx does
+ * the same in its own project) was installed by what `<project>/package.json` lists, a path in
+ * it re-based to `dir`; a copy outside any node_modules is a folder (a symlinked `npm install
+ * ./folder`, a checkout), listed by its path. Without either: `^<this version>`, the registry's.
+ */
+export function evalcoreSpec(dir) {
+  const own = realpathSync(fileURLToPath(new URL('../../', import.meta.url)));
+  const parts = own.split(sep);
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0) return rebased(`file:${own}`, own, resolve(dir));
+  const project = parts.slice(0, at).join(sep) || sep;
+  let manifest = null;
+  try {
+    manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+  } catch {
+    // no project around this copy (a global install): the registry's
+  }
+  const listed = DEPENDENCY_KEYS.map((k) => (isObject(manifest?.[k]) ? manifest[k].evalcore : undefined)).find((v) => typeof v === 'string' && v !== '');
+  return listed === undefined ? `^${packageVersion()}` : rebased(listed, project, resolve(dir));
+}
 
 /** The starter file `name` as the package ships it. */
 export function starterText(name) {
@@ -58,7 +94,7 @@ function plannedPackageJson(path, dir, force) {
   const listed = (dep) => ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']
     .some((k) => isObject(value[k]) && Object.hasOwn(value[k], dep));
   const devDependencies = isObject(value.devDependencies) ? { ...value.devDependencies } : {};
-  for (const [dep, range] of [['evalcore', `^${packageVersion()}`], ['vitest', VITEST_RANGE]]) {
+  for (const [dep, range] of [['evalcore', evalcoreSpec(dir)], ['vitest', VITEST_RANGE]]) {
     if (listed(dep)) continue;
     devDependencies[dep] = range;
     added.devDependencies.push(dep);

@@ -276,8 +276,8 @@ function urlSecrets(url) {
   });
 }
 
-/** Every variable optionsFromEnv reads. */
-const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_JUDGE_MEDIA_URIS', 'EVALCORE_JUDGE_CALLS_PER_MINUTE',
+/** Every variable optionsFromEnv reads (`evalcore serve --help` names each). */
+export const SERVER_ENV = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL', 'EVALCORE_JUDGE_MEDIA', 'EVALCORE_JUDGE_MEDIA_URIS', 'EVALCORE_JUDGE_CALLS_PER_MINUTE',
   'EVALCORE_TRACES_CONFIG',
   'EVALCORE_AGENTS', 'EVALCORE_LOG', 'EVALCORE_CORS_ORIGINS', 'EVALCORE_ALLOWED_HOSTS',
   ...Object.values(KEY_ENV).flat(), ...Object.values(LIMIT_ENV)];
@@ -291,7 +291,7 @@ const ENV_NAMES = ['EVALCORE_TOKEN', 'EVALCORE_JUDGE', 'EVALCORE_JUDGE_BASE_URL'
 export function envHandlers(create, defaults = {}) {
   const made = new Map();
   return (env) => {
-    const key = JSON.stringify(ENV_NAMES.map((n) => (typeof env?.[n] === 'string' ? env[n] : null)));
+    const key = JSON.stringify(SERVER_ENV.map((n) => (typeof env?.[n] === 'string' ? env[n] : null)));
     let h = made.get(key);
     if (h === undefined) {
       try {
