@@ -625,3 +625,106 @@ fn a_genai_tool_span_that_states_its_own_duration_counts_only_that() {
     assert_eq!(inv.model_duration, Some(0.75));
     assert_eq!(inv.tool_duration, Some(1.0));
 }
+
+#[test]
+fn a_genai_tool_span_that_threw_answers_with_its_error() {
+    // `@ai-sdk/otel` (AI SDK 7) on a tool that throws: no `gen_ai.tool.call.result`, the span's
+    // status ERROR and an `exception` event; the next model request shows the model the error's
+    // text. The call's response is `{"error": message}`, as fromAiSdk records the same run.
+    let attr = |k: &str, v: Value| json!({"key": k, "value": v});
+    let s = |k: &str| json!({"stringValue": k});
+    let span = |id: &str, name: &str, start: u64, end: u64, attrs: Vec<Value>| {
+        json!({
+            "traceId": "0102030405060708090a0b0c0d0e0f10", "spanId": id, "name": name,
+            "parentSpanId": if id == "0000000000000001" { "" } else { "0000000000000001" },
+            "startTimeUnixNano": (start * 1_000_000_000).to_string(), "endTimeUnixNano": (end * 1_000_000_000).to_string(),
+            "attributes": attrs,
+        })
+    };
+    let mut tool = span(
+        "0000000000000003",
+        "execute_tool station",
+        3,
+        4,
+        vec![
+            attr("gen_ai.operation.name", s("execute_tool")),
+            attr("gen_ai.tool.name", s("station")),
+            attr("gen_ai.tool.call.id", s("c1")),
+            attr("gen_ai.tool.call.arguments", s(r#"{"city":"Atlantis"}"#)),
+        ],
+    );
+    tool["status"] = json!({"code": 2, "message": "no weather station in Atlantis"});
+    tool["events"] = json!([{"name": "exception", "timeUnixNano": "4000000000", "attributes": [
+        attr("exception.type", s("Error")), attr("exception.message", s("no weather station in Atlantis")),
+    ]}]);
+    let spans = vec![
+        span(
+            "0000000000000001",
+            "invoke_agent a",
+            0,
+            10,
+            vec![
+                attr("gen_ai.operation.name", s("invoke_agent")),
+                attr("gen_ai.conversation.id", s("s1")),
+            ],
+        ),
+        span(
+            "0000000000000002",
+            "chat m",
+            1,
+            2,
+            vec![
+                attr("gen_ai.operation.name", s("chat")),
+                attr(
+                    "gen_ai.input.messages",
+                    s(r#"[{"role":"user","parts":[{"type":"text","content":"Weather in Atlantis?"}]}]"#),
+                ),
+                attr(
+                    "gen_ai.output.messages",
+                    s(
+                        r#"[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"station","arguments":{"city":"Atlantis"}}]}]"#,
+                    ),
+                ),
+            ],
+        ),
+        tool,
+        span(
+            "0000000000000004",
+            "chat m",
+            5,
+            6,
+            vec![
+                attr("gen_ai.operation.name", s("chat")),
+                attr(
+                    "gen_ai.input.messages",
+                    s(concat!(
+                        r#"[{"role":"user","parts":[{"type":"text","content":"Weather in Atlantis?"}]},"#,
+                        r#"{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"station","arguments":{"city":"Atlantis"}}]},"#,
+                        r#"{"role":"tool","parts":[{"type":"tool_call_response","id":"c1","response":"Error: no weather station in Atlantis"}]}]"#
+                    )),
+                ),
+                attr(
+                    "gen_ai.output.messages",
+                    s(r#"[{"role":"assistant","parts":[{"type":"text","content":"I found no station there."}]}]"#),
+                ),
+            ],
+        ),
+    ];
+    let body = json!({"resourceSpans": [{"scopeSpans": [{"scope": {"name": "ai"}, "spans": spans}]}]}).to_string();
+    let l = traces::load(&[body.as_bytes()], &Options::default()).unwrap();
+    let inv = serde_json::to_value(&only_session(&l).invocations[0]).unwrap();
+    let responses: Vec<&Value> = inv["intermediate_data"]["invocation_events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["content"]["parts"].as_array())
+        .flatten()
+        .filter_map(|p| p.get("function_response"))
+        .collect();
+    assert_eq!(responses.len(), 1, "{inv}");
+    assert_eq!(responses[0]["name"], "station");
+    assert_eq!(
+        responses[0]["response"],
+        json!({"error": "no weather station in Atlantis"})
+    );
+}

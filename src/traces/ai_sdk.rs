@@ -6,7 +6,7 @@
 use super::messages::{json_of, last_user, list, unstring};
 use super::model::{attr, attr_str, Span};
 use super::tree::{op, Op};
-use super::turn::{Ctx, ModelStep, Step, ToolStep, Turn};
+use super::turn::{thrown_tool_response, Ctx, ModelStep, Step, ToolStep, Turn};
 use serde_json::{json, Map, Value as Json};
 
 const NO_CONTENT: &str = "the AI SDK recorded no inputs or outputs here: it does when \
@@ -14,22 +14,6 @@ const NO_CONTENT: &str = "the AI SDK recorded no inputs or outputs here: it does
 
 fn first(s: &Span, keys: &[&str]) -> Option<Json> {
     keys.iter().find_map(|k| attr(&s.attrs, k)).and_then(json_of)
-}
-
-/// A tool that threw: the AI SDK records no result then, only the span's ERROR status and its
-/// `exception` event. Its response is `{"error": message}`, what `fromAiSdk` records from the
-/// step's `tool-error` part.
-fn tool_error(s: &Span) -> Option<Json> {
-    if !s.error {
-        return None;
-    }
-    let message = s
-        .events
-        .iter()
-        .filter(|e| e.name == "exception")
-        .find_map(|e| attr_str(&e.attrs, "exception.message"))
-        .unwrap_or("the tool failed");
-    Some(json!({ "error": message }))
 }
 
 fn usage(s: &Span) -> Option<Json> {
@@ -132,7 +116,8 @@ pub fn turn(ctx: &Ctx) -> Turn {
                 }));
             }
             Op::Tool => {
-                let response = first(s, &["ai.toolCall.result", "ai.toolCall.output"]).or_else(|| tool_error(s));
+                let response =
+                    first(s, &["ai.toolCall.result", "ai.toolCall.output"]).or_else(|| thrown_tool_response(s));
                 if response.is_none() {
                     t.lacks("tool_responses", NO_CONTENT);
                 }

@@ -8,7 +8,7 @@ use super::adk::usage_from_attrs;
 use super::messages::{json_of, last_user, list, parts, role, trailing_results, unstring};
 use super::model::{attr, attr_str, Span};
 use super::tree::{op, Op};
-use super::turn::{recorded_exception, Ctx, ModelStep, Step, ToolStep, Turn};
+use super::turn::{recorded_exception, thrown_tool_response, Ctx, ModelStep, Step, ToolStep, Turn};
 use serde_json::Value as Json;
 
 /// google-adk's tracer.
@@ -97,10 +97,13 @@ fn tool_step(ctx: &Ctx, i: usize, s: &Span) -> ToolStep {
     let name = attr_str(&s.attrs, "gen_ai.tool.name")
         .map(str::to_string)
         .unwrap_or_else(|| ToolStep::name_of_span(s));
-    let response = content(ctx, i, s, "gen_ai.tool.call.result").map(|r| unstring(&r));
+    let result = content(ctx, i, s, "gen_ai.tool.call.result").map(|r| unstring(&r));
     // google-adk records the exception of a raise nothing handled, and no result: the session
-    // has no response for the call (other instrumentations may still give the model one).
-    let unanswered = response.is_none() && s.scope == ADK_SCOPE && recorded_exception(s);
+    // has no response for the call. Other emitters (the AI SDK's) answered the model with the
+    // error: the response says so, as their adapters record it.
+    let adk = s.scope == ADK_SCOPE;
+    let unanswered = result.is_none() && adk && recorded_exception(s);
+    let response = result.or_else(|| if adk { None } else { thrown_tool_response(s) });
     ToolStep {
         start: s.start,
         author: attr_str(&s.attrs, "gen_ai.agent.name").map(str::to_string),

@@ -51,6 +51,22 @@ pub fn recorded_exception(s: &Span) -> bool {
     s.events.iter().any(|e| e.name == "exception")
 }
 
+/// The response of a tool span that threw (status ERROR) and recorded no result, as the AI SDK's
+/// spans (its own and `@ai-sdk/otel`'s GenAI ones) write it: `{"error": message}`, what
+/// `fromAiSdk` records from the step's `tool-error` part, with the `exception` event's message.
+pub fn thrown_tool_response(s: &Span) -> Option<Json> {
+    if !s.error {
+        return None;
+    }
+    let message = s
+        .events
+        .iter()
+        .filter(|e| e.name == "exception")
+        .find_map(|e| attr_str(&e.attrs, "exception.message"))
+        .unwrap_or("the tool failed");
+    Some(serde_json::json!({ "error": message }))
+}
+
 impl Step {
     pub fn start(&self) -> u64 {
         match self {

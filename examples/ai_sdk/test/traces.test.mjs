@@ -59,17 +59,6 @@ const comparable = (usage) => {
   return rest;
 };
 
-/**
- * A tool response as both sides record it. The GenAI import reads a failed tool's span
- * (`execute_tool`, its status an error) as the text `Error: <message>` rather than as
- * `{ error }`; the trace import's reading of tool errors is being changed (issue 32), and until
- * it is, that response is compared by its message.
- */
-const sameResponse = (r) => {
-  const text = r?.response?.result;
-  return V7 && typeof text === 'string' && text.startsWith('Error: ') ? { ...r, response: { error: text.slice(7) } } : r;
-};
-
 /** What both sides must agree on, per invocation (ids, timestamps and timings are each side's own). */
 function behaviour(inv) {
   const events = inv.intermediate_data?.invocation_events ?? [];
@@ -79,7 +68,7 @@ function behaviour(inv) {
     events: events.map((e) => ({
       author: e.author,
       parts: (e.content?.parts ?? []).map((p) => (p.function_call ? { call: p.function_call }
-        : p.function_response ? { response: sameResponse(p.function_response) } : { text: p.text })),
+        : p.function_response ? { response: p.function_response } : { text: p.text })),
       usage: comparable(e.usage_metadata),
     })),
   };
@@ -113,7 +102,7 @@ describe('fromAiSdk and the AI SDK\'s spans give the same invocations', () => {
     // The cases that exercise the mapping are all there: two calls in one step, a tool's error, the sub-agent.
     const byCase = Object.fromEntries(result.eval_case_results.map((r) => [r.eval_id, sessions.find((s) => s.session_id === r.session_id)]));
     expect(byCase.compare_two_cities.invocations[0].intermediate_data.invocation_events[0].content.parts.filter((p) => p.function_call)).toHaveLength(2);
-    expect(sameResponse(byCase.unknown_city.invocations[0].intermediate_data.invocation_events[1].content.parts[0].function_response).response).toEqual({ error: 'no weather station in Atlantis' });
+    expect(byCase.unknown_city.invocations[0].intermediate_data.invocation_events[1].content.parts[0].function_response.response).toEqual({ error: 'no weather station in Atlantis' });
     expect(byCase.follow_up_in_fahrenheit.invocations).toHaveLength(2);
     await provider.shutdown();
   });
