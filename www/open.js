@@ -129,8 +129,15 @@ export function urlFileNames(urls) {
 }
 
 /**
+ * A fetched file as the page opens it (`name`, `arrayBuffer()`), its bytes kept in the page: a
+ * `File` made of them would copy them out to the browser's blob store and back when read (for a
+ * 114 MB result, half a second or more before the reading begins).
+ */
+const fetchedFile = (name, buffer) => ({ name, size: buffer.byteLength, arrayBuffer: async () => buffer });
+
+/**
  * `?file=a.json&file=runs/b.json`: the files named, fetched because the URL asks, from the
- * page's own origin only. Resolves to `{files: File[], errors: [{name, kind: 'error', error}]}`.
+ * page's own origin only. Resolves to `{files, errors: [{name, kind: 'error', error}]}` (files as fetchedFile makes them).
  */
 export async function urlFiles(search, href) {
   const files = [];
@@ -150,8 +157,7 @@ export async function urlFiles(search, href) {
     try {
       const res = await fetch(url, { credentials: 'same-origin' });
       if (!res.ok) throw new Error(`HTTP ${res.status} for ${url.pathname}`);
-      const blob = await res.blob();
-      files.push(new File([blob], names[k]));
+      files.push(fetchedFile(names[k], await res.arrayBuffer()));
     } catch (e) {
       errors.push({ name: n, kind: 'error', error: errorText(e) });
     }
@@ -195,7 +201,7 @@ export async function runResults(search, tokens = new Map()) {
         const body = await res.json().catch(() => null);
         throw Object.assign(new Error(body?.error?.message ?? `HTTP ${res.status}`), { code: body?.error?.code ?? `http_${res.status}` });
       }
-      files.push(new File([await res.blob()], `${m[2]}.evalset_result.json`));
+      files.push(fetchedFile(`${m[2]}.evalset_result.json`, await res.arrayBuffer()));
     } catch (e) {
       errors.push({ name: `${url.origin}/…/${m[2]}`, kind: 'error', error: errorText(e) });
     }
