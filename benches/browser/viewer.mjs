@@ -86,29 +86,42 @@ const require = createRequire(import.meta.url);
 const { chromium } = require(path.join(root, '.tools', 'node_modules', 'playwright-core'));
 const browser = await chromium.launch({ executablePath: CHROMIUM });
 
-/** One fresh page opening `url` (or the empty viewer, then `pick` through the file picker). */
-async function openOnce(url, pick = null, cdp = null) {
+/**
+ * One fresh page opening `url` (or the empty viewer, then `pick` through the file picker):
+ * `{firstRow, loaded, cpu}`: ms to the first row, the viewer's "Loaded in", and the CPU time
+ * the page's main thread spent until the first row (Chrome's ThreadTime: what load on the
+ * machine changes least).
+ */
+async function openOnce(url, pick = null, cdp = false) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.addInitScript(WATCH);
-  let session = null;
+  const session = await context.newCDPSession(page);
+  await session.send('Performance.enable');
+  const threadTime = async () => (await session.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime').value;
+  const processTime = async () => (await session.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ProcessTime').value;
+  // A page of the same origin first, so the viewer's renderer (and its thread clock) is the one measured.
+  await page.goto(new URL('/www/favicon.none', url).href);
   if (cdp) {
-    session = await context.newCDPSession(page);
     await session.send('Profiler.enable');
     await session.send('Profiler.setSamplingInterval', { interval: 200 });
     await session.send('Profiler.start');
   }
+  let cpu0 = await threadTime();
+  const proc0 = await processTime();
   await page.goto(url);
   let t0 = 0;
   if (pick) {
     await page.waitForSelector('body[data-ready=true]', { timeout: 600_000 });
-    t0 = await page.evaluate(() => performance.now());
+    [t0, cpu0] = [await page.evaluate(() => performance.now()), await threadTime()];
     await page.setInputFiles('#open-files', pick);
   }
   await page.waitForFunction(() => window.__firstRow !== undefined, null, { timeout: 600_000, polling: 50 });
+  const cpu = (await threadTime()) - cpu0;
+  const proc = (await processTime()) - proc0;
   const { firstRow, notice } = await page.evaluate(() => ({ firstRow: window.__firstRow, notice: document.getElementById('notice').textContent }));
-  const out = { firstRow: firstRow - t0, loaded: Number(/in (\d+) ms/.exec(notice)?.[1] ?? NaN) };
-  if (session) out.profile = (await session.send('Profiler.stop')).profile;
+  const out = { firstRow: firstRow - t0, loaded: Number(/in (\d+) ms/.exec(notice)?.[1] ?? NaN), cpu: cpu * 1000, proc: proc * 1000 };
+  if (cdp) out.profile = (await session.send('Profiler.stop')).profile;
   await context.close();
   return out;
 }
@@ -145,20 +158,22 @@ const builds = [pkg, ...(against ? [against] : [])];
 const name = (b) => path.relative(root, b) || b;
 const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 console.log(`\nThe viewer in Chromium ${browser.version()}, load average ${load()} at start; median of ${runs} fresh pages`
-  + `${against ? `, the two builds' opens alternated (so both meet the same load)` : ''}`);
-const cols = builds.map((b) => `${name(b)}: first row (min – max), "Loaded in"`);
-console.log(`| opening | ${cols.join(' | ')} |${against ? ' ratio |' : ''}`);
+  + `${against ? `, the two builds' opens alternated (A B, B A, …: both meet the same load)` : ''}`);
+const cols = builds.map((b) => `${name(b)}: first row (min – max), "Loaded in", main-thread CPU`);
+console.log(`| opening | ${cols.join(' | ')} |${against ? ' ratio (first row, CPU) |' : ''}`);
 console.log(`|---|${builds.map(() => '---|').join('')}${against ? '---|' : ''}`);
-const cell = (t) => `${secs(median(t.map((x) => x.firstRow)))} (${secs(Math.min(...t.map((x) => x.firstRow)))} – ${secs(Math.max(...t.map((x) => x.firstRow)))}), ${secs(median(t.map((x) => x.loaded)))}`;
+const cell = (t) => `${secs(median(t.map((x) => x.firstRow)))} (${secs(Math.min(...t.map((x) => x.firstRow)))} – ${secs(Math.max(...t.map((x) => x.firstRow)))}), ${secs(median(t.map((x) => x.loaded)))}, ${secs(median(t.map((x) => x.cpu)))} (process ${secs(median(t.map((x) => x.proc)))})`;
 try {
   for (const c of cases) {
     const servers = await Promise.all(builds.map((b) => serve(b, c.pick ? [] : [c.file])));
     try {
       const times = builds.map(() => []);
       for (let i = 0; i < runs; i++) {
-        for (let k = 0; k < builds.length; k++) times[k].push(await openOnce(servers[k].url, c.pick ? c.file : null));
+        // A, B, then B, A: neither build always opens right after the other's page closed.
+        for (const k of i % 2 ? [...builds.keys()].reverse() : builds.keys()) times[k].push(await openOnce(servers[k].url, c.pick ? c.file : null));
       }
-      const ratio = against ? ` ${(median(times[0].map((x) => x.firstRow)) / median(times[1].map((x) => x.firstRow))).toFixed(2)} |` : '';
+      const ratioOf = (k) => (median(times[0].map((x) => x[k])) / median(times[1].map((x) => x[k]))).toFixed(2);
+      const ratio = against ? ` ${ratioOf('firstRow')} (CPU ${ratioOf('cpu')}) |` : '';
       console.log(`| ${c.label} | ${times.map(cell).join(' | ')} |${ratio}`);
       if (profile && c.key === 'adk') {
         const { profile: p } = await openOnce(servers[0].url, null, true);
@@ -175,7 +190,7 @@ try {
     try {
       const usable = builds.map(() => []);
       for (let i = 0; i < runs; i++) {
-        for (let k = 0; k < builds.length; k++) {
+        for (const k of i % 2 ? [...builds.keys()].reverse() : builds.keys()) {
           const context = await browser.newContext();
           const page = await context.newPage();
           await page.goto(servers[k].url);
