@@ -14,12 +14,14 @@
 #   node benches/memory.mjs          only the peak wasm memory table
 #   node benches/compare_runs.mjs    only compareRuns (10,000 cases x 5 runs) beside Python + scipy
 #   node benches/browser/run.mjs     only the Chromium table (the page benches/browser/page.mjs)
+#   node benches/browser/viewer.mjs  only the viewer opening big results in Chromium (first row;
+#                                    --against DIR beside another build, e.g. an older commit's pkg/)
 #   node benches/traces.mjs          only OTLP/JSON import speed and memory (~50 MB of ADK spans)
 #   node benches/traces_online.mjs   only /v1/traces ingest in Node and workerd (Durable Object)
 #   node --expose-gc benches/traces_bounds.mjs   /v1/traces against what an attacker sends (docs/traces.md)
 #   node benches/runs.mjs            only runs on Workers (rate against the budget) and on Node
 #                                    (SIGKILL and resume), ~5 min
-#   bash benches/run.sh --more       also the three above (~8 min more)
+#   bash benches/run.sh --more       also the four above (~12 min more)
 #   bash benches/run.sh --judge      also judge-call throughput against a loopback judge with
 #                                    100 ms latency (benches/judge/run.mjs, ~1.5 min more)
 #   N=20000 SEED=7 bash benches/run.sh
@@ -132,6 +134,10 @@ if [ "$MORE" = 1 ]; then
   node --expose-gc "$HERE/traces_bounds.mjs"
   say "runs on Workers and Node (benches/runs.mjs)"
   node "$HERE/runs.mjs"
+  if [ -x "${EVALCORE_CHROMIUM:-/usr/bin/chromium}" ]; then
+    say "the viewer opening big results in Chromium (benches/browser/viewer.mjs)"
+    node "$HERE/browser/viewer.mjs"
+  fi
 fi
 
 # 8. Optional: judge calls (final_response_match_v2) against the loopback judge server.

@@ -4,7 +4,10 @@
 // nothing here knows ADK's schema beyond the field names it displays.
 import * as api from '../web.js';
 import { h, fill, fmt, when, longText } from './dom.js';
-import { buildRun, filterRows, sortRows, histogram, compareRuns, newestFirst, runLabel, STATUSES } from './model.js';
+import {
+  buildRun, filterRows, sortRows, histogram, compareRuns, STATUSES,
+  resultFolders, mergedOf, keyName, labelOf, defaultPair, resultFiles as resultFilesIn, resultsOf as resultsIn, runChoices as choicesIn,
+} from './model.js';
 import { virtualTable } from './vlist.js';
 import { histogramCard, statusBar } from './charts.js';
 import { caseView, badge } from './case.js';
@@ -14,9 +17,11 @@ import { errorText, readFile, droppedFiles, urlFiles, runResults, sniffTraces } 
 
 const state = {
   files: [],      // {name, kind: 'result'|'evalset'|'config'|'error', value?, error?, warnings?}
-  runKey: null,   // index of a result file, or `set:<eval_set_id>` for all its runs
+  runKey: null,   // index of a result file, or a merged run's key (model.js)
   baseKey: null,
   candKey: null,
+  baseFolder: null, // the folder Compare's baseline is picked from (null: any), with results from several
+  candFolder: null,
   filters: { status: '', metric: '', min: NaN, max: NaN, text: '', flipsOnly: false },
   sort: { key: 'status', desc: true },
   built: new Map(), // runKey -> buildRun output
@@ -36,6 +41,7 @@ async function openFiles(list) {
   const files = [...list].filter((f) => f && typeof f.name === 'string');
   if (!files.length) return;
   const t0 = performance.now();
+  const folders = resultFolders(state.files).length;
   say(`Reading ${files.length} file${files.length === 1 ? '' : 's'}…`);
   for (const f of files) {
     const name = f.webkitRelativePath || f.relativePath || f.name;
@@ -53,6 +59,8 @@ async function openFiles(list) {
   state.built.clear();
   state.panels.clear();
   if (state.runKey === null) state.runKey = newestRun();
+  // A folder more: Compare opens on the folders' newest runs again.
+  if (resultFolders(state.files).length !== folders) state.baseKey = state.candKey = null;
   const added = state.files.slice(-files.length);
   const bad = added.filter((f) => f.kind === 'error').length;
   const warned = added.filter((f) => f.warnings?.length).length;
@@ -62,11 +70,12 @@ async function openFiles(list) {
     + `${warned ? `, ${warned} with warnings` : ''}${bad || warned ? ' (see Files)' : ''}.`, bad > 0);
 }
 
-async function openFromUrl() {
+/** `?file=` (fetched already by start, while the module compiled) and `?run=`. */
+async function openFromUrl(fetched) {
   const params = new URLSearchParams(location.search);
   if (params.has('run')) await openRuns(new Map());
-  if (!params.has('file')) return;
-  const { files, errors } = await urlFiles(location.search, location.href);
+  if (!fetched) return;
+  const { files, errors } = await fetched;
   state.files.push(...errors);
   await openFiles(files);
   if (!files.length) route();
@@ -131,12 +140,8 @@ function tracesRoute() {
   }));
 }
 
-/** The loaded results of a run key (a result file, or `set:<id>` for all of an eval set's). */
-function resultsOf(key) {
-  if (key === null || key === undefined) return [];
-  if (key.startsWith('set:')) return resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value);
-  return state.files[Number(key)]?.kind === 'result' ? [state.files[Number(key)].value] : [];
-}
+/** The loaded results of a run key (a result file, or a merged run of one folder's eval set). */
+const resultsOf = (key) => resultsIn(state.files, key);
 
 /**
  * A view module whose numbers come from the package's extras module (comparison statistics,
@@ -157,45 +162,12 @@ function lazyView(load) {
   return holder;
 }
 
-function resultFiles() {
-  return state.files.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'result');
-}
-
-/** A run's label as shown: cut where a picker would be swamped (a file may hold any name). */
-function labelOf(result) {
-  const label = runLabel(result);
-  return label && label.length > 120 ? `${label.slice(0, 120)}…` : label;
-}
-
-/** A result file in a picker: its label (`--run_name`) first, then file, eval set, size and time. */
-function runText(f) {
-  const label = labelOf(f.value);
-  const time = f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : '';
-  return `${label ? `${label} — ` : ''}${f.name} — ${f.value.eval_set_id} (${f.value.eval_case_results.length} results${time})`;
-}
-
-/** The runs one can pick, newest first: each result file, and every eval set with several results merged. */
-function runChoices() {
-  const files = resultFiles();
-  const list = newestFirst(files.map(({ f }) => f.value)).map((k) => ({ key: String(files[k].i), label: runText(files[k].f) }));
-  const bySet = new Map();
-  for (const { f } of files) if (!f.derived) bySet.set(f.value.eval_set_id, (bySet.get(f.value.eval_set_id) || 0) + 1);
-  for (const [set, n] of bySet) if (n > 1) list.push({ key: `set:${set}`, label: `all ${n} runs of ${set} (repeated runs: flips and spread)` });
-  return list;
-}
+const resultFiles = () => resultFilesIn(state.files);
+const runChoices = (folder = null) => choicesIn(state.files, folder);
 
 /** The newest result file's key, or null. */
 function newestRun() {
   return runChoices()[0]?.key ?? null;
-}
-
-/** Compare's defaults: the newest run against the newest before it of the same eval set (else the next newest). */
-function defaultPair(choices) {
-  const files = choices.filter((c) => !c.key.startsWith('set:'));
-  const cand = files[0] ?? choices[0];
-  const setOf = (c) => state.files[Number(c.key)]?.value?.eval_set_id;
-  const base = files.slice(1).find((c) => setOf(c) === setOf(cand)) ?? choices.find((c) => c !== cand);
-  return { base: base.key, cand: cand.key };
 }
 
 function getRun(key) {
@@ -208,8 +180,8 @@ function getRun(key) {
   return run;
 }
 
-function runPicker(id, label, key, onPick) {
-  const sel = h('select', { id }, runChoices().map((c) => h('option', { value: c.key, selected: c.key === key }, c.label)));
+function runPicker(id, label, key, onPick, choices = runChoices()) {
+  const sel = h('select', { id }, choices.map((c) => h('option', { value: c.key, selected: c.key === key }, c.label)));
   sel.addEventListener('change', () => onPick(sel.value));
   return h('label', { class: 'picker' }, `${label} `, sel);
 }
@@ -340,10 +312,8 @@ function runView() {
 /** The rescore panel of a run (made once per run, so its edits survive re-renders). */
 function rescoreFor(key) {
   if (state.panels.has(key)) return state.panels.get(key);
-  const results = key.startsWith('set:')
-    ? resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value)
-    : [state.files[Number(key)].value];
-  const source = key.startsWith('set:') ? `all runs of ${key.slice(4)}` : state.files[Number(key)].name;
+  const results = resultsOf(key);
+  const source = mergedOf(key) ? `all runs of ${keyName(state.files, key, { folder: true })}` : keyName(state.files, key);
   const links = h('div', { class: 'filters', id: 'rescore-links' });
   const panel = rescorePanel(api, {
     results,
@@ -370,10 +340,8 @@ function rescoreFor(key) {
 async function exportReport(key) {
   // Loaded on first use: the report writer is not needed to show a run.
   const { toHtml } = await import('../lib/reports.js');
-  const results = key.startsWith('set:')
-    ? resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === key.slice(4)).map(({ f }) => f.value)
-    : [state.files[Number(key)].value];
-  const name = key.startsWith('set:') ? key.slice(4) : state.files[Number(key)].name.replace(/^.*\//, '').replace(/\.json$/, '');
+  const results = resultsOf(key);
+  const name = fileStem(key);
   let html;
   try {
     html = toHtml(results, { generated: `From ${name}, exported by the evalcore viewer.` });
@@ -388,6 +356,11 @@ async function exportReport(key) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** A run key's name for a file written from it: a merged run's eval set id, else the file's name without its folder and `.json`. */
+function fileStem(key) {
+  return mergedOf(key) ? keyName(state.files, key) : keyName(state.files, key).replace(/^.*\//, '').replace(/\.json$/, '');
 }
 
 /** Several results of one eval set as one (a merged run rescored). */
@@ -464,25 +437,53 @@ function compareView() {
   const choices = runChoices();
   if (choices.length < 2) return h('section', null, h('h2', null, 'Compare runs'), h('p', null, 'Open at least two result files to compare a baseline with a candidate.'));
   const known = (k) => k !== null && choices.some((c) => c.key === k);
-  if (!known(state.baseKey) || !known(state.candKey)) ({ base: state.baseKey, cand: state.candKey } = defaultPair(choices));
+  if (!known(state.baseKey) || !known(state.candKey)) {
+    ({ base: state.baseKey, cand: state.candKey, baseFolder: state.baseFolder, candFolder: state.candFolder } = defaultPair(state.files));
+  }
   const cmp = compareRuns(getRun(state.baseKey), getRun(state.candKey));
   const table = compareTable(cmp, (r) => { if (r.kind !== 'removed') { state.runKey = state.candKey; location.hash = `#case/${encodeURIComponent(r.id)}`; } });
   return h('div', null, h('h2', null, 'Compare runs'),
-    h('div', { class: 'filters' },
-      runPicker('base-pick', 'Baseline', state.baseKey, (k) => { state.baseKey = k; render(); }),
-      runPicker('cand-pick', 'Candidate', state.candKey, (k) => { state.candKey = k; render(); })),
+    h('div', { class: 'filters' }, sidePicker('base', 'Baseline'), sidePicker('cand', 'Candidate')),
     lazyView(async () => (await withExtras(import('./stats.js'))).statsPanel(resultsOf(state.baseKey), resultsOf(state.candKey))),
     compareCards(cmp.tally, card), table, incomparableList(cmp.rows));
 }
 
-/** A folder of runs as a trend per metric over time (each eval set with several result files). */
+/**
+ * One side of Compare: with results from several folders, the folder (picking one shows its
+ * newest run) and that folder's runs; else every run. A run from elsewhere (a rescored one)
+ * shows every run.
+ */
+function sidePicker(side, label) {
+  const keyOf = `${side}Key`, folderField = `${side}Folder`;
+  const folders = resultFolders(state.files);
+  let inFolder = folders.includes(state[folderField]) ? runChoices(state[folderField]) : null;
+  if (inFolder && !inFolder.some((c) => c.key === state[keyOf])) inFolder = null;
+  const pick = runPicker(`${side}-pick`, label, state[keyOf], (k) => { state[keyOf] = k; render(); }, inFolder ?? runChoices());
+  if (folders.length < 2) return pick;
+  const sel = h('select', { id: `${side}-folder`, 'aria-label': `${label} folder` },
+    h('option', { value: '', selected: inFolder === null }, 'any folder'),
+    folders.map((dir, i) => h('option', { value: String(i), selected: inFolder !== null && dir === state[folderField] },
+      `${dir || '(no folder)'}/ (${runChoices(dir).filter((c) => !mergedOf(c.key)).length} results)`)));
+  sel.addEventListener('change', () => {
+    const dir = sel.value === '' ? null : folders[Number(sel.value)];
+    state[folderField] = dir;
+    if (dir !== null) state[keyOf] = runChoices(dir)[0].key;
+    render();
+  });
+  return h('span', { class: 'side' }, h('label', { class: 'picker' }, `${label} folder `, sel), pick);
+}
+
+/** A folder of runs as a trend per metric over time (each eval set with several result files in a folder). */
 function trendView() {
-  const sets = [...new Set(resultFiles().filter(({ f }) => !f.derived).map(({ f }) => f.value.eval_set_id))];
-  const runsOf = (set) => resultFiles().filter(({ f }) => !f.derived && f.value.eval_set_id === set).map(({ f }) => f.value);
-  const many = sets.filter((set) => runsOf(set).length > 1);
+  const many = runChoices().filter((c) => mergedOf(c.key));
   if (!many.length) return h('section', null, h('h2', null, 'Trend'), h('p', null, 'Open a folder of runs (several result files of one eval set, such as an ', h('code', null, '.adk/eval_history'), ' folder) to see each metric over time.'));
-  return h('div', null, h('h2', null, 'Trend'), many.map((set) => h('section', { class: 'trend-set', dataset: { set } },
-    h('h3', null, `${set} — ${runsOf(set).length} runs`), lazyView(async () => (await withExtras(import('./stats.js'))).trendView(runsOf(set))))));
+  const several = resultFolders(state.files).length > 1;
+  return h('div', null, h('h2', null, 'Trend'), many.map(({ key }) => {
+    const list = resultsOf(key);
+    const { id } = mergedOf(key);
+    return h('section', { class: 'trend-set', dataset: { set: id } },
+      h('h3', null, `${keyName(state.files, key, { folder: several })} — ${list.length} runs`), lazyView(async () => (await withExtras(import('./stats.js'))).trendView(list)));
+  }));
 }
 
 /** Judged verdicts of a run to label, and the calibration of its judges against the labels. */
@@ -491,7 +492,7 @@ function labelsRoute() {
   if (state.runKey === null || !resultsOf(state.runKey).length) state.runKey = String(resultFiles()[0].i);
   const key = state.runKey;
   const info = new Map(api.metricsInfo().map((m) => [m.name, m]));
-  const name = key.startsWith('set:') ? key.slice(4) : state.files[Number(key)].name.replace(/^.*\//, '').replace(/\.json$/, '');
+  const name = fileStem(key);
   return h('div', null, h('h2', null, 'Label judged verdicts'), lazyView(async () => (await withExtras(import('./labels.js'))).labelsView({
     results: resultsOf(key), judged: (m) => info.get(m)?.needs_judge === true, name,
     picker: runPicker('label-run-pick', 'Run', key, (k) => { state.runKey = k; render(); }),
@@ -553,6 +554,9 @@ function wire() {
 async function start() {
   const t0 = performance.now();
   wire();
+  // The URL's files download while the module compiles: the first row waits for both, not one
+  // after the other.
+  const fetched = new URLSearchParams(location.search).has('file') ? urlFiles(location.search, location.href) : null;
   try {
     await api.init();
   } catch (e) {
@@ -565,7 +569,7 @@ async function start() {
   route();
   // performance.now() counts from navigation start: the page is usable from here.
   const usable = performance.now();
-  await openFromUrl();
+  await openFromUrl(fetched);
   document.body.dataset.loaded = 'true';
   // For the browser tests: the module's start-up and the URL's files opened (ms since start).
   window.__viewerTimings = { init, usable, opened: performance.now() - t0 };

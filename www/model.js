@@ -1,6 +1,8 @@
 // What the viewer shows, derived from results the package has loaded: rows per case, the metric
-// columns, flips across repeated runs, NOT_EVALUATED reasons, filters, sorts and run
-// comparison. Plain data in, plain data out (no DOM), so Node tests can check it too.
+// columns, flips across repeated runs, NOT_EVALUATED reasons, filters, sorts, run comparison,
+// and the runs its pickers offer. Plain data in, plain data out (no DOM), so Node tests can
+// check it too.
+import { when } from './dom.js';
 
 export const STATUSES = ['PASSED', 'FAILED', 'NOT_EVALUATED', 'INFORMATIONAL'];
 const RANK = { FAILED: 3, NOT_EVALUATED: 2, PASSED: 1, INFORMATIONAL: 0 };
@@ -23,6 +25,35 @@ const textOf = (content) => {
   return out;
 };
 export { textOf };
+
+/**
+ * What an agent did in an invocation, in order: `{kind: 'said', author, text}` for the text it
+ * said beside its tool calls (ADK's intermediate responses) and `{kind: 'call', author, name,
+ * args}` for each tool call. From the events (`invocation_events`, ADK 2.x), else from the older
+ * `tool_uses` and `intermediate_responses` (`[author, parts]` pairs; their order between each
+ * other is not recorded, so the responses come first). The final response is not a step.
+ */
+export function stepsOf(inv) {
+  const data = inv && inv.intermediate_data;
+  if (!data || typeof data !== 'object') return [];
+  const out = [];
+  const fromParts = (author, parts) => {
+    for (const p of Array.isArray(parts) ? parts : []) {
+      if (!p || typeof p !== 'object') continue;
+      if (typeof p.text === 'string' && p.text.trim() && p.thought !== true) out.push({ kind: 'said', author, text: p.text });
+      else if (p.function_call) out.push({ kind: 'call', author, name: String(p.function_call.name ?? ''), args: p.function_call.args ?? {} });
+    }
+  };
+  if (Array.isArray(data.invocation_events)) {
+    for (const ev of data.invocation_events) fromParts(String(ev?.author ?? ''), ev?.content?.parts);
+    return out;
+  }
+  for (const r of Array.isArray(data.intermediate_responses) ? data.intermediate_responses : []) {
+    if (Array.isArray(r)) fromParts(String(r[0] ?? ''), r[1]);
+  }
+  for (const t of Array.isArray(data.tool_uses) ? data.tool_uses : []) out.push({ kind: 'call', author: '', name: String(t?.name ?? ''), args: t?.args ?? {} });
+  return out;
+}
 
 /**
  * Why a metric was not evaluated: `details.reason` (the core's code, e.g. `needs_judge`) and
@@ -300,4 +331,112 @@ export function compareRuns(base, cand) {
     if (r.scoreDown) tally.scoreDown++;
   }
   return { rows: out, names, tally };
+}
+
+// ---------------------------------------------------------------- the runs offered
+// Each result file, and the results of one eval set in one folder merged (repeated runs). A
+// file's folder is its name up to the last `/` (a folder opened in the page, dropped, or given to
+// `evalcore view` keeps it), so a baseline folder and a candidate folder stay apart.
+
+/** The folder part of a file's name ('' for a name without one). */
+export function folderOf(name) {
+  const at = String(name).lastIndexOf('/');
+  return at < 0 ? '' : name.slice(0, at);
+}
+
+/** The result files among `files` (the page's list) with their index: `[{f, i}]`. */
+export function resultFiles(files) {
+  return files.map((f, i) => ({ f, i })).filter(({ f }) => f.kind === 'result');
+}
+
+/** The folders of the result files read from files (not rescored), in the order they were opened. */
+export function resultFolders(files) {
+  return [...new Set(resultFiles(files).filter(({ f }) => !f.derived).map(({ f }) => folderOf(f.name)))];
+}
+
+// A merged run's key: `set:` and the folder and eval set id as JSON (either may hold any text).
+const setKey = (folder, id) => `set:${JSON.stringify([folder, id])}`;
+
+/** `{folder, id}` of a merged run's key, or null for a result file's key (its index). */
+export function mergedOf(key) {
+  if (typeof key !== 'string' || !key.startsWith('set:')) return null;
+  try {
+    const [folder, id] = JSON.parse(key.slice(4));
+    return typeof folder === 'string' && typeof id === 'string' ? { folder, id } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The loaded results a run key stands for (one file's, or a merged run's), `[]` when none. */
+export function resultsOf(files, key) {
+  if (key === null || key === undefined) return [];
+  const merged = mergedOf(key);
+  if (merged) {
+    return resultFiles(files).filter(({ f }) => !f.derived && f.value.eval_set_id === merged.id && folderOf(f.name) === merged.folder).map(({ f }) => f.value);
+  }
+  const f = files[Number(key)];
+  return f?.kind === 'result' ? [f.value] : [];
+}
+
+/** What a run key is called in a file name or a heading: the eval set of a merged run, else the file's name. */
+export function keyName(files, key, { folder = false } = {}) {
+  const merged = mergedOf(key);
+  if (merged) return folder && merged.folder ? `${merged.folder}/${merged.id}` : merged.id;
+  return String(files[Number(key)]?.name ?? '');
+}
+
+/** A run's label as shown: cut where a picker would be swamped (a file may hold any name). */
+export function labelOf(result) {
+  const label = runLabel(result);
+  return label && label.length > 120 ? `${label.slice(0, 120)}…` : label;
+}
+
+/** A result file in a picker: its label (`--run_name`) first, then file, eval set, size and time. */
+function runText(f) {
+  const label = labelOf(f.value);
+  const time = f.value.creation_timestamp ? `, ${when(f.value.creation_timestamp)}` : '';
+  return `${label ? `${label} — ` : ''}${f.name} — ${f.value.eval_set_id} (${f.value.eval_case_results.length} results${time})`;
+}
+
+/**
+ * The runs one can pick, newest first: `[{key, label, folder}]`, each result file (of `folder`
+ * only, when given), then each eval set with several results in one folder, merged.
+ */
+export function runChoices(files, folder = null) {
+  const list = resultFiles(files).filter(({ f }) => folder === null || (!f.derived && folderOf(f.name) === folder));
+  const out = newestFirst(list.map(({ f }) => f.value)).map((k) => ({ key: String(list[k].i), label: runText(list[k].f), folder: folderOf(list[k].f.name) }));
+  const several = resultFolders(files).length > 1;
+  const bySet = new Map();
+  for (const { f } of list) {
+    if (f.derived) continue;
+    const key = setKey(folderOf(f.name), f.value.eval_set_id);
+    const seen = bySet.get(key) ?? { n: 0, id: f.value.eval_set_id, folder: folderOf(f.name) };
+    seen.n++;
+    bySet.set(key, seen);
+  }
+  for (const [key, { n, id, folder: dir }] of bySet) {
+    if (n > 1) out.push({ key, folder: dir, label: `all ${n} runs of ${id}${several ? ` in ${dir || '(no folder)'}/` : ''} (repeated runs: flips and spread)` });
+  }
+  return out;
+}
+
+/**
+ * Compare's defaults, `{base, cand, baseFolder, candFolder}`: with results from several folders,
+ * the newest of the first folder opened against the newest of the second (a baseline folder, then
+ * a candidate folder); from one folder, the newest run against the newest before it of the same
+ * eval set (else the next newest). Folders are null when the results come from one folder.
+ */
+export function defaultPair(files) {
+  const folders = resultFolders(files);
+  if (folders.length > 1) {
+    const [baseFolder, candFolder] = folders;
+    return { base: runChoices(files, baseFolder)[0].key, cand: runChoices(files, candFolder)[0].key, baseFolder, candFolder };
+  }
+  const choices = runChoices(files);
+  const single = choices.filter((c) => !mergedOf(c.key));
+  const cand = single[0] ?? choices[0];
+  const setOf = (c) => files[Number(c.key)]?.value?.eval_set_id;
+  const base = single.slice(1).find((c) => setOf(c) === setOf(cand)) ?? choices.find((c) => c !== cand);
+  return { base: base.key, cand: cand.key, baseFolder: null, candFolder: null };
 }

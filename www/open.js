@@ -19,8 +19,20 @@ export function sniffTraces(name, bytes) {
   return head[0] === 0x0a && head.some((x) => x < 0x09 || (x > 0x0d && x < 0x20)) && !/\.json$/i.test(name);
 }
 
-/** Which loader to try first, from the file name (every loader is still tried). */
-function order(name) {
+/**
+ * Which loader to try first (every loader is still tried): the kind the file's first 4 KiB name
+ * (a result's `eval_set_result_id` or `eval_case_results`, also inside ADK 1.x's double-encoded
+ * text; an eval set's `eval_cases`), else the file name's. A wrong first guess is not cheap: a
+ * 100 MB result read as an eval set first costs seconds before its own reader runs.
+ */
+function order(name, bytes) {
+  const head = new TextDecoder().decode(bytes.subarray(0, 4096));
+  if (/\\?"(eval_set_result_id|eval_case_results|evalSetResultId|evalCaseResults)\\?"\s*:/.test(head)) return ['result', 'evalset', 'config'];
+  if (/^\uFEFF?\s*[[{][\s\S]*"(eval_cases|evalCases)"\s*:/.test(head)) return ['evalset', 'result', 'config'];
+  return fromName(name);
+}
+
+function fromName(name) {
   const n = name.toLowerCase();
   if (n.includes('result')) return ['result', 'evalset', 'config'];
   if (/config/.test(n)) return ['config', 'result', 'evalset'];
@@ -30,19 +42,20 @@ function order(name) {
 /**
  * One file's bytes read by the package: `{name, kind: 'result'|'evalset'|'config', value,
  * warnings?}` (a config's warnings: it loaded, and they say what ADK would ignore), or
- * `{name, kind: 'error', error, excerpt}` with the error of the reader its name suggested (and,
+ * `{name, kind: 'error', error, excerpt}` with the error of the reader tried first (and,
  * for text that is not JSON, the line where it broke).
  */
 export function readFile(api, name, bytes) {
   let first = null;
-  for (const kind of order(name)) {
+  const kinds = order(name, bytes);
+  for (const kind of kinds) {
     try {
       if (kind === 'result') return { name, kind, value: api.loadEvalSetResult(bytes) };
       if (kind === 'evalset') return { name, kind, value: api.loadEvalSet(bytes) };
       const text = new TextDecoder().decode(bytes);
       // A file named as a config loads with warnings (shown as such); a guessed one counts as a
       // config only without complaint (any JSON object is a config with warnings).
-      const named = order(name)[0] === 'config';
+      const named = fromName(name)[0] === 'config';
       const report = api.validateEvalConfig(text, { strict: !named });
       if (!report.ok) throw report.errors[0];
       return { name, kind, value: api.loadEvalConfig(text), warnings: report.warnings };
@@ -103,12 +116,33 @@ export async function droppedFiles(dt) {
 }
 
 /**
+ * The names URL files are shown by: each URL's path from the folder common to all of them, so
+ * `runs/base/a.json` and `runs/cand/b.json` keep `base/` and `cand/` (and `evalcore view`, which
+ * serves what it was given under `/files/` by the path it was given, keeps the folders given).
+ */
+export function urlFileNames(urls) {
+  const decode = (x) => { try { return decodeURIComponent(x); } catch { return x; } };
+  const paths = urls.map((u) => u.pathname.split('/').slice(1).map(decode));
+  let common = paths.length ? Math.min(...paths.map((p) => p.length - 1)) : 0;
+  for (let i = 0; i < common; i++) if (paths.some((p) => p[i] !== paths[0][i])) common = i;
+  return paths.map((p) => p.slice(common).join('/') || 'file');
+}
+
+/**
+ * A fetched file as the page opens it (`name`, `arrayBuffer()`), its bytes kept in the page: a
+ * `File` made of them would copy them out to the browser's blob store and back when read (for a
+ * 114 MB result, half a second or more before the reading begins).
+ */
+const fetchedFile = (name, buffer) => ({ name, size: buffer.byteLength, arrayBuffer: async () => buffer });
+
+/**
  * `?file=a.json&file=runs/b.json`: the files named, fetched because the URL asks, from the
- * page's own origin only. Resolves to `{files: File[], errors: [{name, kind: 'error', error}]}`.
+ * page's own origin only. Resolves to `{files, errors: [{name, kind: 'error', error}]}` (files as fetchedFile makes them).
  */
 export async function urlFiles(search, href) {
   const files = [];
   const errors = [];
+  const wanted = [];
   for (const n of new URLSearchParams(search).getAll('file')) {
     let url;
     try { url = new URL(n, href); } catch { url = null; }
@@ -116,11 +150,14 @@ export async function urlFiles(search, href) {
       errors.push({ name: n, kind: 'error', error: { code: 'not_same_origin', path: '', message: 'only files from this page\'s own origin are opened from the URL' } });
       continue;
     }
+    wanted.push({ n, url });
+  }
+  const names = urlFileNames(wanted.map((w) => w.url));
+  for (const [k, { n, url }] of wanted.entries()) {
     try {
       const res = await fetch(url, { credentials: 'same-origin' });
       if (!res.ok) throw new Error(`HTTP ${res.status} for ${url.pathname}`);
-      const blob = await res.blob();
-      files.push(new File([blob], decodeURIComponent(url.pathname.split('/').pop() || n)));
+      files.push(fetchedFile(names[k], await res.arrayBuffer()));
     } catch (e) {
       errors.push({ name: n, kind: 'error', error: errorText(e) });
     }
@@ -164,7 +201,7 @@ export async function runResults(search, tokens = new Map()) {
         const body = await res.json().catch(() => null);
         throw Object.assign(new Error(body?.error?.message ?? `HTTP ${res.status}`), { code: body?.error?.code ?? `http_${res.status}` });
       }
-      files.push(new File([await res.blob()], `${m[2]}.evalset_result.json`));
+      files.push(fetchedFile(`${m[2]}.evalset_result.json`, await res.arrayBuffer()));
     } catch (e) {
       errors.push({ name: `${url.origin}/…/${m[2]}`, kind: 'error', error: errorText(e) });
     }

@@ -1,10 +1,9 @@
 // OpenTelemetry trace files in the viewer: read by the package's trace import (its own wasm
-// module, loaded with this file), each recorded session shown turn by turn (user, tool calls,
-// final response) with each invocation's spans as a timeline: model, tool and the framework's
-// time in between, as the duration split counts them. A session set becomes an eval set to edit.
+// module, loaded with this file), each recorded session shown turn by turn (user, what the agent
+// said and called in order, final response) with each invocation's spans as a timeline: model,
+// tool and the framework's time in between, as the duration split counts them. A session set becomes an eval set to edit.
 import { h, s, fill, fmt, longText } from './dom.js';
-import { textOf } from './model.js';
-import { toolCalls } from './case.js';
+import { textOf, stepsOf } from './model.js';
 
 const W = 900, ROW = 16, LABEL = 260;
 
@@ -59,14 +58,23 @@ function split(inv) {
     h('span', { class: 'k-other' }, `framework ${fmt(framework, 3)} s`), h('span', { class: 'muted' }, ` of ${fmt(inv.duration, 3)} s`));
 }
 
+/** What the agent said and called, in order (the final response is shown apart). */
+function steps(inv) {
+  const list = stepsOf(inv);
+  if (!list.length) return null;
+  const who = (st) => (st.author ? h('span', { class: 'author' }, `${st.author} `) : null);
+  return h('ol', { class: 'steps' }, list.map((st) => (st.kind === 'said'
+    ? h('li', { class: 'said' }, who(st), h('strong', null, 'said: '), longText(st.text, 2000))
+    : h('li', { class: 'call' }, who(st), h('code', null, st.name), ' ', h('span', { class: 'json' }, JSON.stringify(st.args))))));
+}
+
 function invocationView(session, inv, k) {
-  const calls = toolCalls(inv);
   const spans = session.timelines?.[k] ?? [];
   const missing = (session.missing ?? []).filter((m) => m.invocation === k);
   return h('section', { class: 'invocation', dataset: { invocation: k } },
     h('h4', null, `Turn ${k + 1}`, h('span', { class: 'muted' }, ` — ${inv.invocation_id}`)),
     h('div', { class: 'turn' }, h('strong', null, 'User: '), longText(textOf(inv.user_content))),
-    calls.length ? h('ul', { class: 'calls' }, calls.map((c) => h('li', null, h('code', null, c.name), ' ', h('span', { class: 'json' }, JSON.stringify(c.args))))) : null,
+    steps(inv),
     h('div', { class: 'turn' }, h('strong', null, 'Final response: '), longText(textOf(inv.final_response))),
     missing.map((m) => h('div', { class: 'warn' }, `${m.field} not recorded: ${m.reason}`)),
     split(inv),

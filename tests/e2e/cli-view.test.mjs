@@ -40,7 +40,8 @@ function get(origin, path, headers = {}) {
 test('evalcore view FOLDER FILE: the URL is the first line, the page opens every file, Ctrl-C stops it', async (t) => {
   const { child, first, output } = await view([hello.history, hello.evalSet, '--no-open', '--port', '0']);
   t.after(() => child.kill('SIGKILL'));
-  assert.match(first, /^http:\/\/127\.0\.0\.1:\d+\/www\/index\.html\?file=%2Ffiles%2F0%2F[^&]+&file=%2Ffiles%2F1%2F[^&]+&file=%2Ffiles%2F2%2Fhello_world\.evalset\.json$/);
+  // Each file by the path it was given from the folder holding both arguments.
+  assert.match(first, /^http:\/\/127\.0\.0\.1:\d+\/www\/index\.html\?file=%2Ffiles%2F\.adk%2Feval_history%2F[^&]+&file=%2Ffiles%2F\.adk%2Feval_history%2F[^&]+&file=%2Ffiles%2Fhello_world\.evalset\.json$/);
   const origin = new URL(first).origin;
   const { page, log } = await open(browser, first);
   assert.equal((await tableRows(page)).length, 4);
@@ -59,9 +60,9 @@ test('evalcore view FOLDER FILE: the URL is the first line, the page opens every
   assert.equal(wasm.headers['content-type'], 'application/wasm');
   assert.equal(wasm.headers['content-encoding'], 'gzip');
   assert.equal((await get(origin, '/web.js')).status, 200);
-  assert.equal((await get(origin, '/files/2/anything.json')).status, 200);
+  assert.equal((await get(origin, '/files/hello_world.evalset.json')).status, 200);
   for (const path of ['/package.json', '/bin/evalcore.js', '/../package.json', '/lib/../../Cargo.toml', '/www/../../Cargo.toml',
-    '/%2e%2e/%2e%2e/Cargo.toml', '/lib/%2e%2e/package.json', '/www/..%2fpackage.json', '/www/..%2F..%2FCargo.toml', '/files/9/x.json', '/files/0/../../etc/passwd', '/etc/passwd']) {
+    '/%2e%2e/%2e%2e/Cargo.toml', '/lib/%2e%2e/package.json', '/www/..%2fpackage.json', '/www/..%2F..%2FCargo.toml', '/files/9/x.json', '/files/2/hello_world.evalset.json', '/files/0/../../etc/passwd', '/files/../../etc/passwd', '/etc/passwd']) {
     assert.equal((await get(origin, path)).status, 404, path);
   }
   child.kill('SIGINT');

@@ -34,17 +34,17 @@ export async function serve(files = []) {
 }
 
 /**
- * A new page on `url`, waiting until the viewer has opened the URL's files. Collects page
+ * A new page on `url`, waiting (up to `timeout` ms) until the viewer has opened the URL's files. Collects page
  * errors, console errors and every request (to check that nothing leaves the origin).
  */
-export async function open(browser, url, { viewport = { width: 1280, height: 900 } } = {}) {
+export async function open(browser, url, { viewport = { width: 1280, height: 900 }, timeout = 20_000 } = {}) {
   const page = await browser.newPage({ viewport });
   const log = { errors: [], requests: [] };
   page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') log.errors.push(`console: ${m.text()}`); });
   page.on('request', (r) => log.requests.push(r.url()));
   await page.goto(url);
-  await page.waitForSelector('body[data-loaded=true]', { timeout: 20_000 });
+  await page.waitForSelector('body[data-loaded=true]', { timeout });
   return { page, log };
 }
 

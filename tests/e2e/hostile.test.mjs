@@ -51,10 +51,8 @@ test('hostile texts are shown as text in the run, the case pages and the files l
   for (let i = 0; i < PWN.length; i++) {
     await page.locator(`[role=row][aria-rowindex="${i + 2}"]`).click();
     await page.waitForSelector('article.case');
-    const t0 = Date.now();
     const title = await page.locator('article.case h2').innerText();
     assert.ok(PWN.some((p) => title.includes(p)), title);
-    assert.ok(Date.now() - t0 < 2000);
     await clean(page);
     if ((await page.locator('button.more').count()) > 0) {
       // The 5 MB response: shown in part, with a button for more, and more works.
@@ -109,10 +107,11 @@ test('the Content-Security-Policy: only self and wasm-unsafe-eval scripts; injec
 });
 
 test('URL parameters open same-origin files only', async () => {
-  const { page, log } = await open(browser, `${server.origin}/www/index.html?file=${encodeURIComponent('https://example.invalid/x.json')}&file=/files/0/x.json`);
+  const { page, log } = await open(browser, `${server.origin}/www/index.html?file=${encodeURIComponent('https://example.invalid/x.json')}&file=/files/hostile.evalset_result.json`);
   await page.click('#tabs a[data-view=files]');
   const text = await page.locator('table.files').innerText();
   assert.match(text, /not_same_origin/);
+  assert.match(text, /hostile\.evalset_result\.json\s+result/, 'the same-origin file is opened');
   assert.ok(log.requests.every((u) => u.startsWith(server.origin)), log.requests.join('\n'));
   await page.close();
 });

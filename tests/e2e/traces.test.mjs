@@ -57,6 +57,33 @@ test('OTLP files open directly: sessions, turns and each invocation\'s spans as 
   await page.close();
 });
 
+test('what the agent said beside its tool calls shows in each turn, in order with the calls', async () => {
+  // ADK Python's trace: in turn 3 the root agent says something as it transfers to another.
+  const file = data('adk-py-v1.otlp.jsonl');
+  const server = await serve([file]);
+  servers.push(server);
+  const { page, log } = await open(browser, server.url);
+  await page.waitForSelector('#traces .session');
+  const [session] = loadTraces(readFileSync(file), { timeline: true }).sessions;
+  // Every turn's steps as the imported events hold them: text parts said, function calls called.
+  const want = session.invocations.map((inv) => inv.intermediate_data.invocation_events.flatMap((ev) => (ev.content?.parts ?? []).flatMap((p) => (
+    typeof p.text === 'string' ? [`${ev.author} said: ${p.text}`] : p.function_call ? [`${ev.author} ${p.function_call.name} ${JSON.stringify(p.function_call.args)}`] : []))));
+  assert.ok(want[2].includes('dice_agent said: Let me hand you to the prime expert.'), JSON.stringify(want[2]));
+  const turns = page.locator('#traces .session >> nth=0 >> .invocation');
+  assert.equal(await turns.count(), session.invocations.length);
+  for (let k = 0; k < want.length; k++) {
+    const shown = await turns.nth(k).locator('ol.steps > li').evaluateAll((lis) => lis.map((li) => li.textContent.replace(/\s+/g, ' ').trim()));
+    assert.deepEqual(shown, want[k], `turn ${k + 1}`);
+  }
+  // The text comes before the transfer it was said with, and the final response stays apart.
+  const third = await turns.nth(2).innerText();
+  assert.ok(third.indexOf('Let me hand you to the prime expert.') < third.indexOf('transfer_to_agent'), third);
+  assert.match(third, /Final response:\s+7 is prime; 9 is not\./);
+  await shot(page, 'traces-said');
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
 test('a page without trace files never loads the trace module; a broken trace file says where it broke', async () => {
   const server = await serve([join(ROOT, 'tests', 'data', 'traces', 'adk-py-v1.oracle.json')]);
   servers.push(server);

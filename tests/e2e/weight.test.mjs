@@ -1,5 +1,7 @@
-// The page's weight and how soon it is usable, measured in Chromium against `evalcore view`'s
-// server (gzip on): every request the empty viewer makes, and the paint / ready times.
+// The page's weight, measured in Chromium against `evalcore view`'s server (gzip on): every
+// request the empty viewer makes and the bytes on the wire. How soon it is usable (paint and
+// ready times) is printed here and measured by benches/browser/viewer.mjs: a loaded machine is
+// slower, so no time is asserted.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, serve, open } from './helpers.mjs';
@@ -10,7 +12,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const BUDGET = 640 * 1024; // bytes on the wire for the whole page: the .wasm is ~490 KB of it
 
-test('the viewer transfers under 640 KB and is usable soon after navigation', async () => {
+test('the viewer transfers under 640 KB in at most 25 requests and becomes usable', async () => {
   const runs = [];
   for (let i = 0; i < 3; i++) {
     const { page, log } = await open(browser, server.url);
@@ -37,5 +39,5 @@ test('the viewer transfers under 640 KB and is usable soon after navigation', as
     + ` [all runs: ${runs.map((r) => Math.round(r.usable)).join(' / ')} ms]`);
   assert.ok(best.transfer < BUDGET, `${best.transfer} bytes`);
   assert.ok(best.requests <= 25, `${best.requests} requests`);
-  assert.ok(best.usable < 2000, `usable after ${best.usable} ms`);
+  assert.ok(runs.every((r) => r.usable > 0 && r.init > 0 && r.init <= r.usable), JSON.stringify(runs));
 });

@@ -11,7 +11,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { collectFiles, handler, staticFile } from '../../pkg/lib/cli/view.js';
+import { collectFiles, collectNamed, handler, pageUrl, servedPaths, staticFile } from '../../pkg/lib/cli/view.js';
 import { hostPolicy } from '../../pkg/lib/server/guard.js';
 import { timedServer } from '../../pkg/lib/server/node.js';
 import { PKG } from './helpers.mjs';
@@ -69,6 +69,26 @@ test('a folder gives its own .json files: links leaving it are left out and name
   assert.deepEqual(collectFiles([join(folder, 'linked-out.json')]), [join(outside, 'secret.json')]);
 });
 
+test('each file is named by the path it was reached by, from the folder holding everything given', () => {
+  const base = join(work, 'names', 'base');
+  const cand = join(work, 'names', 'cand');
+  mkdirSync(join(base, 'deep'), { recursive: true });
+  mkdirSync(cand, { recursive: true });
+  writeFileSync(join(base, 'r.json'), '{}');
+  writeFileSync(join(base, 'deep', 'r.json'), '{}');
+  writeFileSync(join(cand, 'r.json'), '{}');
+  assert.deepEqual(collectNamed([base, cand]).map((f) => f.name), ['base/deep/r.json', 'base/r.json', 'cand/r.json']);
+  assert.deepEqual(collectNamed([base, join(cand, 'r.json')]).map((f) => f.name), ['base/deep/r.json', 'base/r.json', 'cand/r.json']);
+  assert.deepEqual(collectNamed([join(cand, 'r.json')]).map((f) => f.name), ['r.json']);
+  // A link inside a folder is named as it was reached; its file is opened once.
+  assert.deepEqual(collectNamed([folder]).map((f) => f.name), ['results/.adk/eval_history/a.evalset_result.json', 'results/b.evalset.json']);
+  // Served under /files/ by that name (each segment escaped); the page URL lists them.
+  const served = servedPaths(collectNamed([base, cand]));
+  assert.deepEqual([...served.keys()], ['/files/base/deep/r.json', '/files/base/r.json', '/files/cand/r.json']);
+  assert.deepEqual([...servedPaths([join(base, 'a b#?.json')]).keys()], ['/files/a%20b%23%3F.json']);
+  assert.equal(pageUrl('http://h', collectNamed([base])), 'http://h/www/index.html?file=%2Ffiles%2Fbase%2Fdeep%2Fr.json&file=%2Ffiles%2Fbase%2Fr.json');
+});
+
 test('the CLI says what it left out', () => {
   const r = spawnSync(process.execPath, [join(PKG, 'bin', 'evalcore.js'), 'view', folder, '--no-open', '--port', '0'], { encoding: 'utf8', timeout: 3000, killSignal: 'SIGINT' });
   assert.match(r.stderr, /left out 2 links leading out of the folders given/);
@@ -83,14 +103,18 @@ test('request paths: only the viewer\'s files; an escaped slash or dot is a name
     for (const path of [
       '/www/..%2fpackage.json', '/www/..%2Fpackage.json', '/www/%2e%2e%2fpackage.json', '/www/%2e%2e/package.json', '/lib/..%2f..%2fCargo.toml',
       '/www/..%5cpackage.json', '/wasm/%2e%2e%2fpackage.json', '/www/x/..%2f..%2fpackage.json', '/www%2f..%2fpackage.json', '/package.json',
-      '/lib/%00', '/www/%zz', '/bin/evalcore.js', '/files/0/../../package.json', '/files/99/x.json', '/files/1e3/x.json',
+      '/lib/%00', '/www/%zz', '/bin/evalcore.js', '/files/../../package.json', '/files/99/x.json', '/files/1e3/x.json',
     ]) {
       assert.equal((await get(s.port, path)).status, 404, path);
       assert.equal(staticFile(path.split('?')[0]), null, path);
     }
     assert.equal(staticFile('/lib/api.js'), join(realpathSync(PKG), 'lib', 'api.js'));
-    const served = await get(s.port, '/files/1/b.evalset.json');
+    const served = await get(s.port, '/files/b.evalset.json');
     assert.equal(served.text, '{"b": 2}');
+    // Only the paths the files are served at: nothing in a path under /files/ is followed.
+    for (const path of ['/files/', '/files/b.evalset.json/', '/files/.adk/../b.evalset.json/x', '/files/%2e%2e/b.evalset.json', '/files/B.evalset.json', '/files/0/b.evalset.json']) {
+      assert.equal((await get(s.port, path)).status, 404, path);
+    }
   } finally {
     await s.close();
   }
@@ -103,10 +127,10 @@ test('a given file replaced by a link after the start is not read through the li
   const files = collectFiles([dir]);
   const s = await serve(files);
   try {
-    assert.equal((await get(s.port, '/files/0/r.json')).text, '{"mine": 1}');
+    assert.equal((await get(s.port, '/files/r.json')).text, '{"mine": 1}');
     unlinkSync(join(dir, 'r.json'));
     symlinkSync(join(outside, 'secret.json'), join(dir, 'r.json'));
-    const after = await get(s.port, '/files/0/r.json');
+    const after = await get(s.port, '/files/r.json');
     assert.equal(after.status, 404);
     assert.doesNotMatch(after.text, /secret/);
   } finally {
@@ -118,18 +142,18 @@ test('DNS rebinding: a Host other than the listening names is refused, files and
   const files = collectFiles([folder]);
   const s = await serve(files);
   try {
-    for (const path of ['/files/0/a.json', '/www/index.html', '/web.js', '/']) {
+    for (const path of ['/files/.adk/eval_history/a.evalset_result.json', '/www/index.html', '/web.js', '/']) {
       const r = await get(s.port, path, { host: `rebound.attacker.example:${s.port}` });
       assert.equal(r.status, 403, path);
       assert.match(r.text, /^host_not_allowed: /);
     }
-    assert.equal((await get(s.port, '/files/0/a.json', { host: `localhost:${s.port}` })).status, 200);
+    assert.equal((await get(s.port, '/files/.adk/eval_history/a.evalset_result.json', { host: `localhost:${s.port}` })).status, 200);
   } finally {
     await s.close();
   }
   const proxied = await serve(files, { hosts: hostPolicy(['127.0.0.1'], ['viewer.example']) });
   try {
-    assert.equal((await get(proxied.port, '/files/0/a.json', { host: 'viewer.example' })).status, 200);
+    assert.equal((await get(proxied.port, '/files/.adk/eval_history/a.evalset_result.json', { host: 'viewer.example' })).status, 200);
   } finally {
     await proxied.close();
   }

@@ -130,3 +130,77 @@ test('excerptAt: the line the core stopped at, cut around it, the caret counted 
   assert.equal(long.text[long.caret], 'x');
   assert.ok(long.text.startsWith('…'));
 });
+
+test('stepsOf: what the agent said beside its tool calls, in the order of its events; older files\' intermediate responses too', async () => {
+  const { stepsOf } = await import('../../www/model.js');
+  const inv = { intermediate_data: { invocation_events: [
+    { author: 'root', content: { role: 'model', parts: [{ text: 'Let me ask the expert.' }, { function_call: { name: 'transfer_to_agent', args: { agent_name: 'expert' } } }] } },
+    { author: 'root', content: { role: 'user', parts: [{ function_response: { name: 'transfer_to_agent', response: {} } }] } },
+    { author: 'expert', content: { role: 'model', parts: [{ text: 'thinking…', thought: true }, { text: '  ' }, { function_call: { name: 'check', args: { n: 7 } } }] } },
+    { author: 'expert', usage_metadata: { total_token_count: 3 } },
+  ] } };
+  assert.deepEqual(stepsOf(inv), [
+    { kind: 'said', author: 'root', text: 'Let me ask the expert.' },
+    { kind: 'call', author: 'root', name: 'transfer_to_agent', args: { agent_name: 'expert' } },
+    { kind: 'call', author: 'expert', name: 'check', args: { n: 7 } },
+  ]);
+  const older = { intermediate_data: { tool_uses: [{ name: 'roll_die', args: { sides: 6 } }], intermediate_responses: [['helper', [{ text: 'Rolling.' }]]] } };
+  assert.deepEqual(stepsOf(older), [{ kind: 'said', author: 'helper', text: 'Rolling.' }, { kind: 'call', author: '', name: 'roll_die', args: { sides: 6 } }]);
+  assert.deepEqual(stepsOf({}), []);
+  assert.deepEqual(stepsOf({ intermediate_data: { invocation_events: [null, { content: { parts: [7, null] } }] } }), []);
+});
+
+test('the runs offered: a file keeps its folder; merged runs are per folder; Compare\'s default is each folder\'s newest', async () => {
+  const runs = await import('../../www/model.js');
+  const result = (ts, id = 's') => ({ eval_set_id: id, creation_timestamp: ts, eval_case_results: [] });
+  const files = [
+    { name: 'base/a.json', kind: 'result', value: result(1) },
+    { name: 'base/b.json', kind: 'result', value: result(2) },
+    { name: 'base/s.evalset.json', kind: 'evalset', value: {} },
+    { name: 'cand/c.json', kind: 'result', value: result(3) },
+    { name: 'cand/d.json', kind: 'result', value: result(4) },
+    { name: 'rescored: cand/d.json', kind: 'result', derived: true, value: result(5) },
+  ];
+  assert.equal(runs.folderOf('base/x/a.json'), 'base/x');
+  assert.equal(runs.folderOf('a.json'), '');
+  assert.deepEqual(runs.resultFolders(files), ['base', 'cand']);
+  assert.deepEqual(runs.defaultPair(files), { base: '1', cand: '4', baseFolder: 'base', candFolder: 'cand' });
+  assert.deepEqual(runs.runChoices(files, 'base').map((c) => c.key), ['1', '0', runs.runChoices(files, 'base')[2].key]);
+  const merged = runs.runChoices(files).filter((c) => runs.mergedOf(c.key));
+  assert.deepEqual(merged.map((c) => runs.mergedOf(c.key)), [{ folder: 'base', id: 's' }, { folder: 'cand', id: 's' }]);
+  assert.match(merged[0].label, /^all 2 runs of s in base\//);
+  assert.deepEqual(runs.resultsOf(files, merged[1].key), [files[3].value, files[4].value]);
+  assert.equal(runs.keyName(files, merged[1].key, { folder: true }), 'cand/s');
+  assert.deepEqual(runs.resultsOf(files, 'set:not json'), []);
+  // One folder: the newest against the newest before it of the same eval set, no folders.
+  const one = files.slice(0, 3);
+  assert.deepEqual(runs.defaultPair(one), { base: '0', cand: '1', baseFolder: null, candFolder: null });
+  // The newest of another eval set: the next newest, there being none of its own before it.
+  assert.deepEqual(runs.defaultPair([...one, { name: 'base/other.json', kind: 'result', value: result(9, 'other') }]), { base: '1', cand: '3', baseFolder: null, candFolder: null });
+});
+
+test('urlFileNames: a URL file is named by its path from the folder common to all', async () => {
+  const { urlFileNames } = await import('../../www/open.js');
+  const names = (...paths) => urlFileNames(paths.map((p) => new URL(p, 'http://x/www/index.html')));
+  assert.deepEqual(names('/files/base/a.json', '/files/cand/b.json'), ['base/a.json', 'cand/b.json']);
+  assert.deepEqual(names('/runs/base/a.json', '/runs/base/b.json'), ['a.json', 'b.json']);
+  assert.deepEqual(names('/files/a%2Fb%20c.json'), ['a/b c.json']);
+  assert.deepEqual(names('/files/x/%E0%A4%A.json'), ['%E0%A4%A.json'], 'a malformed escape is kept as it is');
+  assert.deepEqual(names(), []);
+});
+
+test('readFile: the reader the file\'s first bytes name is tried first, whatever the file is called', async () => {
+  const { readFile } = await import('../../www/open.js');
+  const calls = [];
+  const fail = (kind) => () => { calls.push(kind); throw Object.assign(new Error(`not a ${kind}`), { code: 'schema' }); };
+  const api = { loadEvalSetResult: fail('result'), loadEvalSet: fail('evalset'), validateEvalConfig: () => { calls.push('config'); return { ok: false, errors: [{ code: 'schema', message: 'no' }] }; } };
+  const tried = (name, text) => { calls.length = 0; readFile(api, name, new TextEncoder().encode(text)); return [...calls]; };
+  const result = JSON.stringify({ eval_set_result_id: 'r', eval_set_result_name: 'r', eval_set_id: 's', eval_case_results: [] }, null, 2);
+  assert.deepEqual(tried('run.json', result), ['result', 'evalset', 'config']);
+  assert.deepEqual(tried('run.json', JSON.stringify(result)), ['result', 'evalset', 'config'], 'ADK 1.x: the result as a JSON string');
+  assert.deepEqual(tried('my_results.json', '{"eval_set_id": "s", "eval_cases": []}'), ['evalset', 'result', 'config']);
+  // Nothing to go by in the text: the name decides, as before.
+  assert.deepEqual(tried('test_config.json', '{"criteria": {}}'), ['config', 'result', 'evalset']);
+  assert.deepEqual(tried('a.evalset_result.json', '[1]'), ['result', 'evalset', 'config']);
+  assert.deepEqual(tried('a.json', '[{"query": "hi"}]'), ['evalset', 'result', 'config']);
+});

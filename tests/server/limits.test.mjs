@@ -88,12 +88,33 @@ describe('limits', () => {
     const four = await call(s.url, '/v1/evaluate', { body: { evalSet: set, config: JUDGED, actual: recorded(set) } });
     assert.equal(four.status, 200, four.text);
     assert.equal(judge.maxInFlight, 4, 'the server\'s own limit when the request names none');
-    // 600 calls a minute: one start every 100 ms.
+    // 600 calls a minute: one start every 100 ms at least, on the pace's own clock. Each start is
+    // timed by the Date.now() the pace read as it let the call go (the last one read before it
+    // calls the judge's fetch, synchronously): a clock read anywhere else includes a delay load
+    // stretches for one call and not the next (at the judge, gaps of 30-85 ms were seen; even
+    // read inside that fetch, 68 ms once, the process preempted between the two reads).
     judge.script(() => VALID);
+    const sent = [];
+    const realNow = Date.now;
+    let lastRead = 0;
+    const timed = await serve({
+      limits: { judgeConcurrency: 4, caseConcurrency: 8 },
+      judge: { provider: 'openai', model: 'judge-model', baseUrl: judge.baseUrl, headers: { authorization: `Bearer ${KEY}` }, fetch: (input, init) => { sent.push(lastRead); return fetch(input, init); } },
+    });
     const paced = setOf(5);
-    await call(s.url, '/v1/evaluate', { body: { evalSet: paced, config: JUDGED, actual: recorded(paced), judgeCallsPerMinute: 600 } });
-    const starts = judge.requests.map((r) => r.arrivedAt);
-    for (let i = 1; i < starts.length; i++) assert.ok(starts[i] - starts[i - 1] >= 90, `call ${i} started ${(starts[i] - starts[i - 1]).toFixed(0)} ms after the one before`);
+    const before = judge.requests.length;
+    let pacedRun;
+    Date.now = () => (lastRead = realNow());
+    try {
+      pacedRun = await call(timed.url, '/v1/evaluate', { body: { evalSet: paced, config: JUDGED, actual: recorded(paced), judgeCallsPerMinute: 600 } });
+    } finally {
+      Date.now = realNow;
+    }
+    assert.equal(pacedRun.status, 200, pacedRun.text);
+    assert.equal(sent.length, 5, 'one judge call per case, each started by the pace');
+    assert.equal(judge.requests.length - before, 5, 'and each reached the judge');
+    const gaps = sent.slice(1).map((t, i) => t - sent[i]);
+    gaps.forEach((gap, i) => assert.ok(gap >= 100, `call ${i + 1} started ${gap} ms after the one before (gaps ${gaps.join(', ')} ms)`));
     // The judge says 429 once (Retry-After 1 s): the stream reports it, and no call of any
     // request of this instance starts for that second.
     let first = true;

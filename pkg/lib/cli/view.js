@@ -1,11 +1,12 @@
 //! `evalcore view [FILES...] [--port N] [--host H] [--no-open]`: serves the viewer (pkg/www/)
-//! and the files given (folders: every *.json inside, e.g. .adk/eval_history) on 127.0.0.1, and
-//! prints the page's URL as the first line. Offline: it serves local files and fetches nothing.
+//! and the files given (folders: every *.json inside, e.g. .adk/eval_history; each file named by
+//! the path it was given by) on 127.0.0.1, and prints the page's URL as the first line.
+//! Offline: it serves local files and fetches nothing.
 //! It serves those files and the viewer's own, nothing else: no path climbs out of the package's
 //! browser folders, no link inside a given folder leads out of it, and only the Host names of
 //! the address it listens on are answered (a DNS-rebinding page reads nothing).
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
-import { basename, extname, isAbsolute, join, relative } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
@@ -17,6 +18,8 @@ export const HELP = `Usage: evalcore view [FILES...] [--port N] [--host H] [--al
 
 Serves the eval viewer with FILES opened: result files (*.evalset_result.json, ADK 2.x and 1.x),
 eval sets and eval configs; a folder opens every .json file inside it (e.g. .adk/eval_history).
+Each file keeps its folder in its name: \`evalcore view baseline/ candidate/\` compares the
+baseline folder's newest run with the candidate folder's (Compare picks runs by folder).
 Prints the viewer's URL as the first line and serves until Ctrl-C. Nothing leaves the machine.
 
   --port N     port to listen on (default 7357, or any free port when that one is taken;
@@ -58,7 +61,15 @@ export function inside(path, root) {
  * (`skipped` gets the others), and a folder already walked (a link cycle) is not walked again.
  */
 export function collectFiles(paths, command = 'view', skipped = []) {
-  const out = [];
+  return collectNamed(paths, command, skipped).map((f) => f.path);
+}
+
+/**
+ * collectFiles's files as `[{path, name}]`: `name` is the path the file was reached by, from the
+ * folder that holds everything given, so `evalcore view base/ cand/` shows `base/…` and `cand/…`.
+ */
+export function collectNamed(paths, command = 'view', skipped = []) {
+  const out = new Map(); // real path -> the path it was reached by (the first)
   let entries = 0;
   const walk = (root, dir, depth, seen) => {
     if (depth > MAX_DEPTH) return;
@@ -82,24 +93,53 @@ export function collectFiles(paths, command = 'view', skipped = []) {
         if (seen.has(real)) continue;
         seen.add(real);
         walk(root, p, depth + 1, seen);
-      } else if (st.isFile() && name.endsWith('.json')) out.push(real);
+      } else if (st.isFile() && name.endsWith('.json') && !out.has(real)) out.set(real, p);
     }
   };
   for (const p of paths) {
     if (!existsSync(p)) throw new UsageError(`file not found: ${p}`, command);
     const real = realpathSync(p);
     if (statSync(real).isDirectory()) walk(real, p, 0, new Set([real]));
-    else out.push(real);
-    if (out.length > MAX_FILES) break;
+    else if (!out.has(real)) out.set(real, p);
+    if (out.size > MAX_FILES) break;
   }
-  if (out.length > MAX_FILES) throw new UsageError(`more than the ${MAX_FILES} files the viewer opens at once`, command);
-  // A file reached twice (by its name and by a link) is opened once.
-  return [...new Set(out)];
+  if (out.size > MAX_FILES) throw new UsageError(`more than the ${MAX_FILES} files the viewer opens at once`, command);
+  const base = commonFolder(paths.map((p) => dirname(resolve(p))));
+  return [...out].map(([path, shown]) => ({ path, name: nameFrom(base, shown) }));
 }
 
-/** The page URL for `files` on `origin`: `/www/index.html?file=/files/0/name.json&...`. */
+/** `path`'s name from the folder `base`, with `/` between folders on every system. */
+const nameFrom = (base, path) => relative(base, resolve(path)).split(sep).join('/');
+
+/** The deepest folder holding every one of `dirs` (absolute paths). */
+function commonFolder(dirs) {
+  if (!dirs.length) return resolve('.');
+  const parts = dirs.map((d) => d.split(sep));
+  let n = Math.min(...parts.map((p) => p.length));
+  for (let i = 0; i < n; i++) if (parts.some((p) => p[i] !== parts[0][i])) n = i;
+  return parts[0].slice(0, n).join(sep) || sep;
+}
+
+/**
+ * Where each file is served: `/files/` and its name, segment by segment (the page names a file by
+ * its path from the folder common to all). `files` are collectNamed's, or real paths (then named
+ * from the folder holding them all). A Map from the URL path to the real path.
+ */
+export function servedPaths(files) {
+  const base = commonFolder(files.filter((f) => typeof f === 'string').map((f) => dirname(resolve(f))));
+  const named = files.map((f) => (typeof f === 'string' ? { path: f, name: nameFrom(base, f) } : f));
+  const out = new Map();
+  for (const { path, name } of named) {
+    let url = `/files/${name.split('/').map(encodeURIComponent).join('/')}`;
+    for (let k = 2; out.has(url); k++) url = `/files/${k}/${encodeURIComponent(name.split('/').pop())}`;
+    out.set(url, path);
+  }
+  return out;
+}
+
+/** The page URL for `files` (as servedPaths takes them) on `origin`: `/www/index.html?file=/files/name.json&...`. */
 export function pageUrl(origin, files) {
-  const q = files.map((f, i) => `file=${encodeURIComponent(`/files/${i}/${basename(f)}`)}`).join('&');
+  const q = [...servedPaths(files).keys()].map((u) => `file=${encodeURIComponent(u)}`).join('&');
   return `${origin}/www/index.html${q ? `?${q}` : ''}`;
 }
 
@@ -172,6 +212,7 @@ function sendStatic(req, res, full, type) {
  * for a Host in `hosts` (a host policy; default the loopback names).
  */
 export function handler(files, { hosts = hostPolicy(LOOPBACK_HOSTS) } = {}) {
+  const served = servedPaths(files);
   return (req, res) => {
     const refused = refusalOf(nodeHeaders(req), { hosts, origins: [] });
     if (refused !== null) return send(res, refused.status, 'text/plain; charset=utf-8', `${refused.code}: ${refused.message}\n`);
@@ -186,10 +227,10 @@ export function handler(files, { hosts = hostPolicy(LOOPBACK_HOSTS) } = {}) {
       res.writeHead(302, { location: pageUrl('', files) });
       return res.end();
     }
-    const m = /^\/files\/(\d{1,6})\/[^/]*$/.exec(pathname);
-    if (m) {
-      const f = files[Number(m[1])];
-      if (!f) return send(res, 404, 'text/plain', 'not found\n');
+    if (pathname.startsWith('/files/')) {
+      // Only the URL paths servedPaths gave (an exact match: nothing in a path is followed).
+      const f = served.get(pathname);
+      if (f === undefined) return send(res, 404, 'text/plain', 'not found\n');
       try {
         return send(res, 200, TYPES['.json'], req.method === 'HEAD' ? '' : readGiven(f));
       } catch (e) {
@@ -252,7 +293,7 @@ export async function runView(argv, io) {
     throw new UsageError(e.message, command);
   }
   const skipped = [];
-  const files = collectFiles(positionals, command, skipped);
+  const files = collectNamed(positionals, command, skipped);
   // Only GETs, answered from memory: a request still arriving after a minute is a slow client.
   const server = timedServer(handler(files, { hosts }), { requestTimeoutMs: 60_000 });
   let bound;
