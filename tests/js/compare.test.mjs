@@ -251,7 +251,7 @@ test('data is data in every comparison report: Markdown as GitHub renders it, te
   assert.ok(html.includes('<td><code>e ::error::forged'), 'the case id is shown as code');
   const metrics = tables(html).find((tb) => tb[0][0] === 'metric');
   assert.equal(metrics[1][0], `🔻 ${HOSTILE_LINE}`, 'one case with no spread: a significant drop');
-  assert.ok(htmlText(html).includes(`candidate: 1 result(s) of eval set ${HOSTILE_LINE}; α`), 'the set id as it is');
+  assert.ok(htmlText(html).includes(`candidate: 1 run(s) of eval set ${HOSTILE_LINE}; α`), 'the set id as it is');
 });
 
 test('calibration text and Markdown keep a hostile metric name and label path as data', async (t) => {

@@ -143,7 +143,7 @@ describe('agents', () => {
     writeFileSync(join(starter, 'text_agent.mjs'), 'export async function agent() { return { text: "The weather in Paris is sunny, 24°C." }; }\n');
     const r = cli(starter, ['eval', 'text_agent.mjs', SET, '--no_save']);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /paris: agent_error: turn 1: unknown key `text` in the agent's reply; use `finalResponse` \(the agent's reply has events, finalResponse, toolCalls, toolResponses, appDetails, timings\)/);
+    assert.match(r.stderr, /paris: agent_error: turn 1: unknown key `text` in the agent's reply; use `finalResponse` \(the agent's reply has events, finalResponse, toolCalls, toolResponses, appDetails, agents, timings\)/);
     writeFileSync(join(starter, 'args_agent.mjs'), 'export async function agent() { return { finalResponse: "x", toolCalls: [{ name: "get_weather", arguments: "{}" }] }; }\n');
     assert.match(cli(starter, ['eval', 'args_agent.mjs', SET, '--no_save']).stderr, /unknown key `arguments` in toolCalls\[0\]; use `args`/);
   });
@@ -151,7 +151,7 @@ describe('agents', () => {
   test('fromFunction: tool_calls, arguments and an OpenAI tool call', async () => {
     const turn = { evalId: 'e', run: 0, turnIndex: 0, sessionId: 's', userId: 'u', appName: 'a', text: 'hi', userContent: { role: 'user', parts: [{ text: 'hi' }] }, history: [] };
     const reply = (value) => fromFunction(() => value)(turn);
-    await assert.rejects(reply({ text: 'x', tool_calls: [] }), { code: 'agent_reply', path: '$.tool_calls', message: /unknown key `tool_calls` in the reply; use `toolCalls` \(the reply has text, toolCalls, steps, usage, model, timings\)/ });
+    await assert.rejects(reply({ text: 'x', tool_calls: [] }), { code: 'agent_reply', path: '$.tool_calls', message: /unknown key `tool_calls` in the reply; use `toolCalls` \(the reply has text, toolCalls, steps, usage, model, timings, agents\)/ });
     await assert.rejects(reply({ content: 'x' }), { path: '$.content', message: /use `text`/ });
     await assert.rejects(reply({ text: 'x', toolCalls: [{ name: 'f', arguments: '{}' }] }), { path: '$.toolCalls[0].arguments', message: /use `args`/ });
     await assert.rejects(reply({ text: 'x', toolCalls: [{ id: '1', type: 'function', function: { name: 'f', arguments: '{}' } }] }),
