@@ -5,7 +5,6 @@
 // ADK's status rule lets all three pass silently (a NOT_EVALUATED metric does not fail its case,
 // an unjudged turn leaves the mean of the others); every surface reports them from here.
 
-import { textLine } from './workflow.js';
 
 const TOO_MANY = 5;
 
@@ -52,7 +51,8 @@ function unreportedOf(cases) {
  * `byReason` groups them (`{ reason, count, metrics, example }`, most frequent first),
  * `caseErrors` lists the cases the agent or the simulated user could not complete, and `lines`
  * says all of it in a few lines of text (empty when there is nothing to say); `summary` says the
- * NOT_EVALUATED part on one line.
+ * NOT_EVALUATED part on one line. The lines hold the data as it is: what prints them to a
+ * console a CI runner reads writes each through `textLine` (workflow.js).
  */
 export function runHealth(results) {
   const items = [];
@@ -98,12 +98,12 @@ export function runHealth(results) {
   if (items.length > 0) {
     lines.push(`${head} (ADK's rule does not fail a case for it; --strict / strict: true does):`);
     for (const g of byReason) {
-      lines.push(`  ${textLine(g.reason)} x${g.count} (${textLine(g.metrics.join(', '))})${g.example ? `: ${textLine(g.example)}` : ''}`);
+      lines.push(`  ${g.reason} x${g.count} (${g.metrics.join(', ')})${g.example ? `: ${g.example}` : ''}`);
     }
   }
   if (caseErrors.length > 0) {
     lines.push(`${caseErrors.length} case run${caseErrors.length === 1 ? '' : 's'} could not be completed:`);
-    for (const e of caseErrors.slice(0, TOO_MANY)) lines.push(`  ${textLine(`${e.label}: ${e.code}: ${e.message}`)}`);
+    for (const e of caseErrors.slice(0, TOO_MANY)) lines.push(`  ${e.label}: ${e.code}: ${e.message}`);
     if (caseErrors.length > TOO_MANY) lines.push(`  ... and ${caseErrors.length - TOO_MANY} more`);
   }
   const unreported = unreportedOf(casesOf(results));
@@ -113,7 +113,7 @@ export function runHealth(results) {
   // a detailed report say why each is n/a).
   const said = unreported.filter((u) => !u.reason.startsWith('model_tool_time_'));
   const unreportedLines = said.length === 0 ? [] : ['Figures the agent did not report (informational; they fail nothing):',
-    ...said.map((u) => `  ${textLine(u.metric)} in ${u.count} case run${u.count === 1 ? '' : 's'}: ${textLine(`${u.reason}${u.example ? `: ${u.example}` : ''}`)}`)];
+    ...said.map((u) => `  ${u.metric} in ${u.count} case run${u.count === 1 ? '' : 's'}: ${u.reason}${u.example ? `: ${u.example}` : ''}`)];
   if (evaluated === 0 && (items.length > 0 || casesOf(results).length > 0) && caseErrors.length < casesOf(results).length) {
     lines.push('No metric was evaluated: check the config (its metric names, a judge for judged metrics).');
   }

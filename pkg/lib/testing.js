@@ -12,6 +12,7 @@ import { loadAgent } from './node/agent.js';
 import { readConfig } from './node/config.js';
 import { findEvalFiles, migrateFile, readEvalSetFile, readSessionFile } from './node/evalsets.js';
 import { runHealth } from './health.js';
+import { textLine } from './workflow.js';
 import { formatScore, invocationLines, invocationView } from './reports.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -177,7 +178,9 @@ export function judgeEvalSetResult(input, { source, strict = false } = {}) {
 
 function fail(results, judged) {
   const failing = judged.filter((j) => j.failures.length > 0);
-  const message = `AgentEvaluator: ${failing.map((j) => j.report).join('\n\n')}`;
+  // A test runner prints the message where CI reads workflow commands: every line of it as
+  // console text (ids and reasons are data; `err.failures` keeps them as they are).
+  const message = `AgentEvaluator: ${failing.map((j) => j.report).join('\n\n')}`.split('\n').map(textLine).join('\n');
   const err = new AssertionError({ message });
   err.failures = failing.flatMap((j) => j.failures);
   err.results = results;

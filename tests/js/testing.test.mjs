@@ -212,3 +212,13 @@ test('AgentEvaluator.migrateEvalDataToNewSchema writes the full eval set', async
   assert.equal(written.description, null);
   await assert.rejects(AgentEvaluator.migrateEvalDataToNewSchema(old, ''), EvalError);
 });
+
+test('the failure message keeps hostile ids and reasons as data: a CI runner reads no command in it', async () => {
+  const { HOSTILE, workflowCommands } = await import('./support/hostile-output.mjs');
+  const set = loadEvalSet(readFileSync(SET));
+  const one = { ...set, eval_cases: set.eval_cases.filter((c) => c.eval_id === 'roll_and_check').map((c) => ({ ...c, eval_id: HOSTILE })) };
+  const hostileAgent = async (turn) => { const r = await replayAgent(turn); return r; };
+  const err = await rejectsWith(AgentEvaluator.evaluateEvalSet(hostileAgent, one, { numRuns: 1, config: { criteria: { response_match_score: 1.01 } } }), /eval case/);
+  assert.deepEqual(workflowCommands(err.message), [], err.message);
+  assert.ok(err.failures.some((f) => f.includes(HOSTILE)), 'the failures list keeps the id as it is');
+});

@@ -15,6 +15,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as api from '../../pkg/index.js';
 import { parseVectors, runVectors } from './vectors.mjs';
+import { workerFiles } from '../server/support.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -26,8 +27,9 @@ const DENO = process.env.DENO ?? join(TOOLS, '@deno', 'linux-x64-glibc', 'deno')
 const WORKERD = process.env.WORKERD ?? join(TOOLS, '.bin', 'workerd');
 const ROUGE_FILE = join(DATA, 'rouge1_vectors.jsonl');
 const CASES_FILE = join(DATA, 'case_oracles.jsonl');
-// Every file of the package the web entry needs, relative to pkg/.
-const WEB_FILES = ['web.js', 'lib/api.js', 'lib/columns.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/highlight.js', 'lib/instance.js', 'lib/wire.js', 'lib/run.js', 'lib/host.js', 'lib/reply_keys.js', 'lib/resume.js', 'lib/health.js', 'lib/recorded.js', 'lib/remote.js', 'lib/shards.js', 'lib/shard_wire.js', 'lib/adk_layout.js', 'lib/adk_text.js', 'wasm/evalcore_core_factory.js', 'wasm/evalcore_core_bg.wasm'];
+// Every file of the package the web entry needs, relative to pkg/: what its imports reach (as a
+// bundler follows them) and the .wasm it is handed.
+const WEB_FILES = [...workerFiles('web.js'), 'wasm/evalcore_core_bg.wasm'];
 
 const work = mkdtempSync(join(tmpdir(), 'evalcore-portability-'));
 const texts = { rouge: readFileSync(ROUGE_FILE, 'utf8'), cases: readFileSync(CASES_FILE, 'utf8') };

@@ -50,12 +50,12 @@ export function healthLines(results, { detailed, debug, judge, opts }) {
   const h = runHealth(results);
   const lines = [];
   for (const line of h.lines) {
-    lines.push(line);
-    const group = h.byReason.find((g) => line.startsWith(`  ${textLine(g.reason)} x${g.count} `));
+    lines.push(textLine(line));
+    const group = h.byReason.find((g) => line.startsWith(`  ${g.reason} x${g.count} `));
     const hint = group ? hintFor(group, judge, opts) : null;
     if (hint) lines.push(`    -> ${hint}`);
   }
-  if (detailed) lines.push(...h.unreportedLines);
+  if (detailed) lines.push(...h.unreportedLines.map(textLine));
   if (detailed && h.items.length > 0) {
     lines.push('NOT_EVALUATED, each:');
     for (const it of h.items) {

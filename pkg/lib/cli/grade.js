@@ -245,7 +245,7 @@ export async function runGrade(argv, io) {
   const cases = result.eval_case_results;
   for (const l of summaryLines(cases)) io.stdout.write(`${l}\n`);
   const h = runHealth([result]);
-  for (const l of h.lines) say(l);
+  for (const l of h.lines) say(textLine(l));
   if (result.judge_stats?.requests > 0 && !judge?.dryRun) say(judgeStatsLine(addJudgeStats(null, result.judge_stats)));
   if (judge?.dryRun) {
     const p = result.judge_plan;

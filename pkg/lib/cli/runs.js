@@ -8,7 +8,7 @@ import { formatReport } from '../../index.js';
 import { judgeStatsLine, runHealth } from '../health.js';
 import { writeEvalSetResult } from '../history.js';
 import { toHtml, toJson, toJUnit, toMarkdown } from '../reports.js';
-import { jsonText, shielded } from '../workflow.js';
+import { jsonText, shielded, textLine } from '../workflow.js';
 import { runsClient } from '../runs_client.js';
 import { readConfig, resolveConfigPath } from '../node/config.js';
 import { readEvalSetFile } from '../node/evalsets.js';
@@ -226,7 +226,7 @@ function report(summary, r, options, io) {
     say(`wrote ${resolve(options.output)}`);
   }
   const h = runHealth(result);
-  for (const l of h.lines) say(l);
+  for (const l of h.lines) say(textLine(l));
   if (result.judge_stats?.requests > 0) say(judgeStatsLine(result.judge_stats));
   if (options.results_dir !== undefined) say(`wrote ${writeEvalSetResult(result, resolve(options.results_dir))}`);
   if (summary.status !== 'done') {
