@@ -70,6 +70,8 @@ The trace receiver's (/v1/traces, /v1/logs):
   EVALCORE_MAX_SESSION_SPANS (default ${DEFAULT_LIMITS.maxSessionSpans}) spans and log records one session may hold
   EVALCORE_MAX_TRACE_SESSIONS (default ${DEFAULT_LIMITS.maxTraceSessions}) sessions held awaiting scoring
   EVALCORE_MAX_HELD_TRACE_BYTES (default ${DEFAULT_LIMITS.maxHeldTraceBytes}) bytes of requests held
+  EVALCORE_MAX_TRACE_INFLATIONS (default ${DEFAULT_LIMITS.maxTraceInflations}) gzip bodies inflated at once (more wait, then 429)
+  EVALCORE_TRACE_RETENTION_MS (default ${DEFAULT_LIMITS.traceRetentionMs}) how long a scored session's record is kept (Workers)
 `;
 
 const COMMAND = 'serve';
