@@ -99,8 +99,12 @@ def load(path: str) -> Any:
   try:
     return norm(json.loads(text))
   except ValueError:
-    # Printed output: one block per eval case between rows of asterisks, in completion order.
-    return sorted(norm_text(block) for block in re.split(r"\n\*{20,}\n", text))
+    # Printed output: one block per eval case between rows of asterisks, in completion order;
+    # within a block, args printed from a protobuf Struct come in any order, so compare the
+    # block's lines as a sorted list (without the commas and parens that depend on position).
+    return sorted(sorted(line.strip().rstrip(",)") for line in norm_text(block).split("\n")
+                         if line.strip())
+                  for block in re.split(r"\n\*{20,}\n", text))
 
 
 def main(old: str, new: str) -> int:
