@@ -98,6 +98,12 @@ export type ErrorCode =
   | "strict"
   /** A run's case used up its invocation's subrequest budget (`EVALCORE_RUN_SUBREQUESTS`). */
   | "subrequests"
+  /** The viewer: a file URL that is not of the page's own origin (only those are opened from the URL). */
+  | "not_same_origin"
+  /** The viewer: a run asked for by something other than its URL (`https://<endpoint>/v1/runs/r_<id>`). */
+  | "not_a_run"
+  /** The viewer: something other than an `EvalError` was thrown while it opened or read a file. */
+  | "error"
   /** A request or run with more cases than the endpoint's `maxCases` / `maxRunCases` (HTTP 413). */
   | "too_many_cases"
   /** A request or case that takes more judge calls than the endpoint's `maxCalls` (HTTP 413). */

@@ -153,18 +153,19 @@ fn the_js_list_of_error_codes_is_generated_from_the_vocabulary() {
 }
 
 /// The codes evalcore raised before the vocabulary existed (7 in the core's enum, 6 as strings
-/// on failed cases, 50 minted by the JS skin of which 44 only there, and the `http_` family):
-/// nothing a user sees moved.
+/// on failed cases, 50 minted by the package's JS of which 44 only there, 3 by the viewer's, and
+/// the `http_` family): nothing a user sees moved.
 const BEFORE: &str = "\
     agent_error agent_reply agent_timeout answer_too_large bad_idempotency_key bad_request \
     body_timeout callback_error cancelled client_closed config count_mismatch dead_letter \
-    duplicate_id freed host_not_allowed idempotency_conflict input_missing internal \
+    duplicate_id error freed host_not_allowed idempotency_conflict input_missing internal \
     invalid_config invalid_gzip invalid_json invalid_path invalid_protobuf invalid_yaml io lost \
     media_uri_refused method_not_allowed missing_result needs_judge no_session not_a_file \
-    not_configured not_found not_initialised origin_not_allowed remote_failed remote_unavailable \
-    run_not_done runs_not_configured schema simulator_error strict subrequests too_large \
-    too_many_cases too_many_judge_calls too_many_requests too_many_runs traces_full trap \
-    unauthorized unit_failed unknown_agent unsupported unsupported_media_type";
+    not_a_run not_configured not_found not_initialised not_same_origin origin_not_allowed \
+    remote_failed remote_unavailable run_not_done runs_not_configured schema simulator_error \
+    strict subrequests too_large too_many_cases too_many_judge_calls too_many_requests \
+    too_many_runs traces_full trap unauthorized unit_failed unknown_agent unsupported \
+    unsupported_media_type";
 
 #[test]
 fn the_vocabulary_is_the_codes_evalcore_raised_before_it_and_each_once() {

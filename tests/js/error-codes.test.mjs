@@ -1,5 +1,5 @@
 // The JS skin raises only codes of the core's vocabulary (pkg/lib/error_codes.js, generated from
-// src/error/codes.rs by tests/error_codes.rs). The package's sources are parsed (TypeScript's
+// src/error/codes.rs by tests/error_codes.rs). The package's and the viewer's sources are parsed (TypeScript's
 // parser, from .tools/) and every code literal found where a code is given is checked: the
 // first argument of `new EvalError`, the code argument of the servers' error classes, a `code:`
 // property and a `code` binding's default. A code given as a variable forwards one already
@@ -31,7 +31,8 @@ function sources() {
     const p = join(dir, n);
     return statSync(p).isDirectory() ? walk(p) : /\.m?js$/.test(n) ? [p] : [];
   });
-  return [...walk(join(ROOT, 'pkg', 'lib')), ...['bin/evalcore.js', 'index.js', 'web.js'].map((f) => join(ROOT, 'pkg', f))];
+  const pkg = ['bin/evalcore.js', 'index.js', 'web.js'].map((f) => join(ROOT, 'pkg', f));
+  return [...walk(join(ROOT, 'pkg', 'lib')), ...pkg, ...walk(join(ROOT, 'www'))];
 }
 
 /**
