@@ -112,8 +112,8 @@ fn docs() -> String {
          case's `error.code`, an endpoint's `{\"error\": {\"code\", \"path\", \"message\"}}` and a run's\n\
          error. The list is closed: TypeScript sees it as the union `ErrorCode`, and the package's\n\
          tests fail on a code outside it. \"core\" codes are raised by the Rust core (and may be by\n\
-         the JS too), \"host\" codes only by the JS package, for what happens on the host (files,\n\
-         agents, remotes, the servers). How errors are thrown and read: [api.md](api.md#errors).\n\n\
+         the JS too), \"host\" codes only by the JS (the package and its viewer), for what happens on the host\n\
+         (files, agents, remotes, the servers, the viewer's pages). How errors are thrown and read: [api.md](api.md#errors).\n\n\
          | code | raised by | when |\n|---|---|---|\n",
     );
     for (code, doc) in core_entries() {

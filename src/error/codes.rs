@@ -87,7 +87,7 @@ vocabulary! {
 }
 
 vocabulary! {
-    /// Codes only the JS skin raises: host-side failures (files, agents, remotes, the servers).
+    /// Codes only the JS raises: host-side failures (files, agents, remotes, the servers, the viewer).
     pub enum HostErrorCode {
         /// An agent's reply (or an adapter's framework result) is malformed at the error's path.
         AgentReply = "agent_reply",
