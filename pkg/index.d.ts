@@ -7,25 +7,9 @@
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-/** Stable error codes; more may be added, so compare against the ones you handle. */
-export type ErrorCode =
-  | "invalid_json"
-  | "schema"
-  | "duplicate_id"
-  | "count_mismatch"
-  | "unsupported"
-  | "too_large"
-  /** Bytes that are not a well-formed protobuf message (an OTLP trace body). */
-  | "invalid_protobuf"
-  /** The wasm instance trapped (abort, out of memory); it was replaced, the next call works. */
-  | "trap"
-  /** `PreparedCase.evaluate()` after `free()`. */
-  | "freed"
-  /** `evaluate({ strict: true })`: a metric came back NOT_EVALUATED (the error's `result` holds the run). */
-  | "strict"
-  /** A YAML config (agents-cli's eval_config.yaml) that does not parse; the message says where. */
-  | "invalid_yaml"
-  | (string & {});
+// Every code evalcore raises, generated from the core's vocabulary (src/error/codes.rs).
+import type { ErrorCode } from './error_codes.js';
+export type { ErrorCode, NotEvaluatedReason } from './error_codes.js';
 
 /** Thrown for every input the core rejects; a thrown error never leaves the module unusable. */
 export declare class EvalError extends Error {
@@ -34,7 +18,7 @@ export declare class EvalError extends Error {
   code: ErrorCode;
   /** JSON path of the offending value, e.g. `$.eval_cases[2].conversation[0].user_content`; `""` when none applies. */
   path: string;
-  toJSON(): { code: string; path: string; message: string };
+  toJSON(): { code: ErrorCode; path: string; message: string };
 }
 
 // ---------------------------------------------------------------------------------------------

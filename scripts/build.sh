@@ -43,6 +43,8 @@ fi
 
 echo "[build] pkg/criteria.d.ts from the core's registry (tests/ts_types.rs)"
 EVALCORE_WRITE_TYPES=1 cargo test -q --test ts_types >/dev/null
+echo "[build] pkg/error_codes.d.ts and pkg/lib/error_codes.js from the error vocabulary (tests/error_codes.rs)"
+EVALCORE_WRITE_TYPES=1 cargo test -q --test error_codes >/dev/null
 
 # wasm-opt's flags are in Cargo.toml ([package.metadata.wasm-pack.profile.release]): -Os, no
 # name section, debug info, producers or feature sections, and the wasm features rustc uses.

@@ -1,41 +1,11 @@
 //! The one error type of evalcore: a stable code, a JSON path and a message a person can act on.
+//! The codes are a closed vocabulary declared once, in `codes`.
 
 use serde::Serialize;
 use std::fmt;
 
-/// Closed set of error codes, serialised as stable snake_case strings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorCode {
-    /// The input is not well-formed JSON (or nests too deeply, or is too large).
-    InvalidJson,
-    /// Well-formed JSON that does not match ADK's schema (wrong type, missing or unknown field).
-    Schema,
-    /// Two items that must be unique share an id (eval ids, rubric ids).
-    DuplicateId,
-    /// Actual and expected invocation counts differ for a static conversation.
-    CountMismatch,
-    /// A value the core understands but cannot act on (feature not available in this build).
-    Unsupported,
-    /// Input rejected before parsing because it exceeds a hard limit.
-    TooLarge,
-    /// Binary input that is not a well-formed protobuf message (OTLP's default encoding).
-    InvalidProtobuf,
-}
-
-impl ErrorCode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::InvalidJson => "invalid_json",
-            ErrorCode::Schema => "schema",
-            ErrorCode::DuplicateId => "duplicate_id",
-            ErrorCode::CountMismatch => "count_mismatch",
-            ErrorCode::Unsupported => "unsupported",
-            ErrorCode::TooLarge => "too_large",
-            ErrorCode::InvalidProtobuf => "invalid_protobuf",
-        }
-    }
-}
+mod codes;
+pub use codes::{CaseErrorCode, ErrorCode, HostErrorCode, NotEvaluatedReason, HTTP_STATUS_PREFIX};
 
 /// An error value: never a panic. `path` is a JSON path such as `$.eval_cases[2].eval_id`,
 /// or `""` when no single value is to blame.

@@ -24,4 +24,4 @@ mod wasm;
 #[path = "wasm/extras.rs"]
 mod wasm;
 
-pub use error::{ErrorCode, EvalError};
+pub use error::{ErrorCode, EvalError, HostErrorCode};

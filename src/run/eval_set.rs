@@ -8,6 +8,7 @@ use super::client::JudgeClient;
 use super::simulator::{next_message, Next, SimulatorConfig};
 use super::summary::run_summary;
 use super::{AgentError, Host};
+use crate::error::{CaseErrorCode, ErrorCode};
 use crate::judge::JudgePort;
 use crate::metrics::case::{evaluate_case_with, CaseRun, Ports};
 use crate::metrics::custom::CustomPort;
@@ -114,6 +115,16 @@ fn session_of(case: &EvalCase, host: &dyn Host) -> Session {
     }
 }
 
+// A failed case's codes (src/error/codes.rs), as the text its result carries: constants, so the
+// module holds the strings and no table to look them up in.
+const AGENT_ERROR: &str = CaseErrorCode::AgentError.as_str();
+const AGENT_TIMEOUT: &str = CaseErrorCode::AgentTimeout.as_str();
+const NEEDS_JUDGE: &str = CaseErrorCode::NeedsJudge.as_str();
+const CANCELLED: &str = CaseErrorCode::Cancelled.as_str();
+const INVALID_CONFIG: &str = CaseErrorCode::InvalidConfig.as_str();
+const SIMULATOR_ERROR: &str = CaseErrorCode::SimulatorError.as_str();
+const UNSUPPORTED: &str = ErrorCode::Unsupported.as_str();
+
 /// Why a conversation could not be completed: the case's `error`.
 struct Failure {
     code: &'static str,
@@ -160,7 +171,7 @@ async fn converse(
     let mut turn: usize = 0;
     loop {
         if host.aborted() {
-            return Err(Failure::new("cancelled", "the run was cancelled"));
+            return Err(Failure::new(CANCELLED, "the run was cancelled"));
         }
         let user_content: Content = if let Some(conv) = &case.conversation {
             match conv.get(turn) {
@@ -168,24 +179,24 @@ async fn converse(
                 None => break,
             }
         } else if let Some(scenario) = &case.conversation_scenario {
-            let sim = sim.map_err(|m| Failure::new("invalid_config", m))?;
+            let sim = sim.map_err(|m| Failure::new(INVALID_CONFIG, m))?;
             if sim.audio {
                 return Err(Failure::new(
-                    "unsupported",
+                    UNSUPPORTED,
                     "the user simulator is `llm_audio`: audio simulation needs a live audio model, which evalcore \
                      does not call (use `llm_backed` to simulate the user in text)",
                 ));
             }
             let Some(j) = judge else {
                 return Err(Failure::new(
-                    "needs_judge",
+                    NEEDS_JUDGE,
                     "this case has a conversation_scenario: the simulated user is an LLM, so pass a `judge`",
                 ));
             };
             match next_message(j as &dyn JudgePort, scenario, sim, &actual).await {
                 Ok(Next::Say(t)) => Content::from_text("user", &t),
                 Ok(Next::Stop) => break,
-                Err(m) => return Err(Failure::new("simulator_error", m)),
+                Err(m) => return Err(Failure::new(SIMULATOR_ERROR, m)),
             }
         } else {
             break;
@@ -205,18 +216,18 @@ async fn converse(
         let elapsed = (host.now_ms() - started) / 1000.0;
         let reply = match reply {
             Some(Ok(r)) => r,
-            Some(Err(AgentError::Aborted)) => return Err(Failure::new("cancelled", "the run was cancelled")),
+            Some(Err(AgentError::Aborted)) => return Err(Failure::new(CANCELLED, "the run was cancelled")),
             Some(Err(AgentError::Failed { message, stack })) => {
                 return Err(Failure {
                     stack,
-                    ..Failure::at(turn, "agent_error", message)
+                    ..Failure::at(turn, AGENT_ERROR, message)
                 })
             }
-            None if host.aborted() => return Err(Failure::new("cancelled", "the run was cancelled")),
+            None if host.aborted() => return Err(Failure::new(CANCELLED, "the run was cancelled")),
             None => {
                 return Err(Failure::at(
                     turn,
-                    "agent_timeout",
+                    AGENT_TIMEOUT,
                     format_args!(
                         "the agent did not answer within {} (raise the agent timeout: `agentTimeoutMs`, CLI --agent_timeout)",
                         seconds(agent_timeout_ms)
@@ -225,12 +236,12 @@ async fn converse(
             }
         };
         crate::schema::budget::check_reply(&reply, "the agent's reply")
-            .map_err(|m| Failure::at(turn, "agent_error", m))?;
+            .map_err(|m| Failure::at(turn, AGENT_ERROR, m))?;
         let v: Value = serde_json::from_str(&reply)
-            .map_err(|e| Failure::at(turn, "agent_error", format_args!("the agent's reply is not JSON: {e}")))?;
+            .map_err(|e| Failure::at(turn, AGENT_ERROR, format_args!("the agent's reply is not JSON: {e}")))?;
         let id = format!("e-{}-{}-{}", run, case.eval_id, turn);
         let inv = invocation_from_reply(&v, id, user_content, started / 1000.0, Some(elapsed.max(0.0)))
-            .map_err(|m| Failure::at(turn, "agent_error", m))?;
+            .map_err(|m| Failure::at(turn, AGENT_ERROR, m))?;
         actual.push(inv);
         turn += 1;
     }
@@ -324,12 +335,12 @@ pub async fn evaluate(
                 }
                 let sim = sim_ref.as_ref().map_err(String::as_str);
                 let result = match converse(host_ref, judge_ref, sim, args_ref, case, run, &session).await {
-                    Err(f) if f.code == "cancelled" => {
+                    Err(f) if f.code == CANCELLED => {
                         skip(case, run, "cancelled");
                         return None;
                     }
                     // A case that needs what evalcore cannot do is not evaluated rather than failed.
-                    Err(f) if f.code == "unsupported" => {
+                    Err(f) if f.code == UNSUPPORTED => {
                         let mut r = conversation_failure(set_id_ref, case, run, &session, f);
                         r.final_eval_status = EvalStatus::NotEvaluated;
                         r

@@ -80,14 +80,14 @@ test('npm pack ships exactly the package files, and writes nothing into pkg/', (
   // The runtime, its types, the CLI and the Node-only subpaths, the reference and the starter;
   // no tests, examples or sources.
   assert.deepEqual(files, [
-    'LICENSE', 'README.md', 'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'criteria.d.ts', 'history.d.ts', 'index.d.ts',
+    'LICENSE', 'README.md', 'adapters.d.ts', 'adk.d.ts', 'bin/evalcore.js', 'criteria.d.ts', 'error_codes.d.ts', 'history.d.ts', 'index.d.ts',
     'index.js', 'lib/adapters/adk.js', 'lib/adapters/agent_details.js', 'lib/adapters/ai_sdk.js', 'lib/adapters/common.js', 'lib/adapters/conversations.js',
     'lib/adapters/generic.js', 'lib/adapters/index.js', 'lib/adapters/langgraph.js', 'lib/adapters/mastra.js',
     'lib/adapters/openai_agents.js', 'lib/adapters/steps.js', 'lib/adk_layout.js', 'lib/adk_text.js', 'lib/api.js',
     'lib/cli/args.js', 'lib/cli/compare.js', 'lib/cli/config.js', 'lib/cli/eval.js', 'lib/cli/eval_run.js', 'lib/cli/eval_report.js',
     'lib/cli/eval_set.js', 'lib/cli/grade.js', 'lib/cli/init.js', 'lib/cli/main.js', 'lib/cli/metrics.js', 'lib/cli/migrate.js',
     'lib/cli/progress.js', 'lib/cli/runs.js', 'lib/cli/selectors.js', 'lib/cli/serve.js', 'lib/cli/traces.js', 'lib/cli/eval_traces.js', 'lib/cli/view.js', 'lib/cli/web.js',
-    'lib/columns.js', 'lib/compare.js', 'lib/compare_report.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/extras.js',
+    'lib/columns.js', 'lib/compare.js', 'lib/compare_report.js', 'lib/error_codes.js', 'lib/errors.js', 'lib/evaluate.js', 'lib/extras.js',
     'lib/health.js', 'lib/highlight.js', 'lib/history.js', 'lib/host.js', 'lib/instance.js', 'lib/judge_env.js', 'lib/labels.js', 'lib/markdown.js',
     'lib/node/actual.js', 'lib/node/agent.js', 'lib/node/config.js', 'lib/node/evalsets.js', 'lib/node/files.js',
     'lib/node/starter.js', 'lib/node/trace_files.js', 'lib/recorded.js', 'lib/remote.js', 'lib/reply_keys.js', 'lib/report_html.js', 'lib/reports.js',

@@ -5,7 +5,7 @@ import {
   loadEvalSet, prepareCase, rouge1, setLimits, validateEvalConfig, validateEvalSet,
 } from 'evalcore';
 import type {
-  Content, EvalCase, EvalCaseResult, EvalConfig, EvalConfigInput, EvalMetricResult, EvalSet, EvalStatus, Limits, MatchType, MetricName,
+  NotEvaluatedReason, Content, EvalCase, EvalCaseResult, EvalConfig, EvalConfigInput, EvalMetricResult, EvalSet, EvalStatus, Limits, MatchType, MetricName,
   Invocation, Judge, Part, PreparedCase, RougeScore, ArgPolicies, TrajectoryExplanation,
 } from 'evalcore';
 
@@ -144,6 +144,12 @@ async function main(): Promise<void> {
   } catch (e) {
     if (e instanceof EvalError) {
       const code: string = e.code;
+      // The codes are a closed union generated from the core's vocabulary (pkg/error_codes.d.ts).
+      const known: ErrorCode[] = [e.code, 'schema', 'agent_reply', 'too_many_requests', 'http_502'];
+      // @ts-expect-error not a code evalcore raises
+      const unknown: ErrorCode = 'no_such_code';
+      const reason: NotEvaluatedReason = 'needs_judge';
+      void [known, unknown, reason];
       const path: string = e.path;
       const message: string = e.message;
       const asError: Error = e;
