@@ -28,7 +28,7 @@ async function post(w, path, body, headers) {
 }
 
 async function scored(w, sessionId) {
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < 600; i++) {
     const res = await w.mf.dispatchFetch(new URL(`/v1/traces/sessions/${encodeURIComponent(sessionId)}`, w.url), { headers: auth });
     const text = await res.text();
     if (res.status === 200) return JSON.parse(text);
@@ -47,7 +47,9 @@ for (const where of ['storage', 'kv', 'r2']) {
     test('a session cut into requests of 3 spans is assembled, scored once quiet and listed', async () => {
       w = await startTracesWorker(join(work, where), {
         kv: where === 'kv', r2: where === 'r2',
-        bindings: { EVALCORE_TOKEN: TOKEN, EVALCORE_TRACE_IDLE_MS: '600', EVALCORE_TRACES_CONFIG: '{"criteria": {"response_match_score": 0.5}}' },
+        // Quiet means no request for 5 s: a loaded machine can stall a second between two posts
+        // (at 600 ms the alarm once scored the first request alone), never five.
+        bindings: { EVALCORE_TOKEN: TOKEN, EVALCORE_TRACE_IDLE_MS: '5000', EVALCORE_TRACES_CONFIG: '{"criteria": {"response_match_score": 0.5}}' },
       });
       started.push(w);
       const [spans, logs] = fixtureLines('adk-py-v2-event.otlp.jsonl'); // content and the user on log records
