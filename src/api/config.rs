@@ -7,9 +7,10 @@ use crate::error::{ErrorCode, EvalError, Result};
 use crate::metrics::judged::llm_metric;
 use crate::metrics::{criterion_class, known_metrics, lookup, Kind};
 use crate::run::simulator::SimulatorConfig;
-use crate::schema::config::{key_path, LiveModelConfig};
+use crate::schema::config::LiveModelConfig;
 use crate::schema::criteria::{self, Typed};
 use crate::schema::load;
+use crate::schema::value::key_path;
 use crate::schema::EvalConfig;
 use serde::Deserialize;
 use serde_json::Value;
@@ -194,7 +195,7 @@ fn check_adk_config(v: &Value) -> ConfigReport {
                 ),
             ));
         }
-        let checked = criteria::check(class, c, name, &path);
+        let checked = criteria::check(class, &c.extra, name, &path);
         warnings.extend(checked.warnings);
         errors.extend(checked.errors);
         c.typed = checked.typed;

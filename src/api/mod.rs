@@ -47,19 +47,7 @@ pub fn error_body(e: &EvalError) -> String {
     serde_json::to_string(e).unwrap_or_else(|_| "{}".to_string())
 }
 
-/// Input bytes as text; anything but UTF-8 is `invalid_json` (JSON text is UTF-8).
-pub fn utf8(bytes: &[u8]) -> Result<&str> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        EvalError::new(
-            crate::error::ErrorCode::InvalidJson,
-            "",
-            format!(
-                "the input is not UTF-8 text (invalid byte sequence at byte {})",
-                e.valid_up_to()
-            ),
-        )
-    })
-}
+pub use crate::schema::parse::utf8;
 
 fn to_json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".to_string())
