@@ -728,3 +728,32 @@ fn a_genai_tool_span_that_threw_answers_with_its_error() {
         json!({"error": "no weather station in Atlantis"})
     );
 }
+
+#[test]
+fn a_stated_duration_longer_than_its_span_counts_whole() {
+    // The AI SDK measures a provider call from before it starts the span from a hook: on a busy
+    // machine the hook runs late and the span is shorter than the call it states. The stated
+    // figure counts (ending with the span), as fromAiSdk records the same call.
+    let attr = |k: &str, v: Value| json!({"key": k, "value": v});
+    let s = |k: &str| json!({"stringValue": k});
+    let ms = |t: u64| (t * 1_000_000).to_string();
+    let root = json!({
+        "traceId": "0102030405060708090a0b0c0d0e0f10", "spanId": "0000000000000001", "name": "invoke_agent a",
+        "startTimeUnixNano": ms(0), "endTimeUnixNano": ms(100),
+        "attributes": [attr("gen_ai.operation.name", s("invoke_agent")), attr("gen_ai.conversation.id", s("s1"))],
+    });
+    let chat = json!({
+        "traceId": "0102030405060708090a0b0c0d0e0f10", "spanId": "0000000000000002", "parentSpanId": "0000000000000001",
+        "name": "chat m", "startTimeUnixNano": ms(60), "endTimeUnixNano": ms(62),
+        "attributes": [
+            attr("gen_ai.operation.name", s("chat")),
+            attr("gen_ai.input.messages", s(r#"[{"role":"user","parts":[{"type":"text","content":"Hi"}]}]"#)),
+            attr("gen_ai.output.messages", s(r#"[{"role":"assistant","parts":[{"type":"text","content":"Hello"}]}]"#)),
+            attr("gen_ai.client.operation.duration", json!({"doubleValue": 0.018})),
+        ],
+    });
+    let body = json!({"resourceSpans": [{"scopeSpans": [{"spans": [root, chat]}]}]}).to_string();
+    let l = traces::load(&[body.as_bytes()], &Options::default()).unwrap();
+    let inv = &only_session(&l).invocations[0];
+    assert_eq!(inv.model_duration, Some(0.018));
+}

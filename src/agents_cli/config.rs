@@ -52,11 +52,11 @@ const ENTRY_KEYS: [&str; 12] = [
 /// resolves a bare name to the service's latest version; names the registry knows stay.
 pub fn resolve_name(name: &str) -> String {
     let lower = name.to_ascii_lowercase();
-    if crate::metrics::lookup(&lower).is_some() {
+    if crate::metrics::is_known(&lower) {
         return lower;
     }
     if let Some((base, v)) = lower.rsplit_once("_v") {
-        if !v.is_empty() && v.chars().all(|c| c.is_ascii_digit()) && crate::metrics::lookup(base).is_some() {
+        if !v.is_empty() && v.chars().all(|c| c.is_ascii_digit()) && crate::metrics::is_known(base) {
             return base.to_string();
         }
     }
@@ -269,7 +269,7 @@ fn entry_criterion(name: &str, e: &Map<String, Value>, at: &str, out: &mut Conve
     }
     // Neither a prompt nor a function: the parameters of the built-in metric of that name.
     let key = resolve_name(name);
-    if crate::metrics::lookup(&key).is_none() {
+    if !crate::metrics::is_known(&key) {
         out.errors.push(EvalError::schema(
             at,
             format!(

@@ -5,7 +5,7 @@
 use crate::agents_cli;
 use crate::error::{ErrorCode, EvalError, Result};
 use crate::metrics::judged::llm_metric;
-use crate::metrics::{criterion_class, known_metrics, lookup, Kind};
+use crate::metrics::{criterion_class, is_informational, known_metrics};
 use crate::run::simulator::SimulatorConfig;
 use crate::schema::config::LiveModelConfig;
 use crate::schema::criteria::{self, Typed};
@@ -186,7 +186,7 @@ fn check_adk_config(v: &Value) -> ConfigReport {
             c.typed = Typed::Base;
             continue;
         };
-        if let Some(Kind::Informational(_)) = lookup(name) {
+        if is_informational(name) {
             warnings.push(EvalError::schema(
                 path.clone(),
                 format!(

@@ -107,8 +107,10 @@ pub const EFFICIENCY: [(&str, InfoFn); 4] = [
 
 /// Every metric evalcore knows (ADK 2.13's registry, the trajectory extras and agents-cli's names
 /// for the hosted service's metrics), how it is computed and which criterion class it reads; the
-/// efficiency metrics are in EFFICIENCY.
-const REGISTRY: &[(&str, Kind, CriterionClass)] = &[
+/// efficiency metrics are in EFFICIENCY. Read at compile time only: the code runs on the two
+/// tables made from it below, so what only checks names and criteria (a config's reader, the
+/// extras module's converters) links no metric's code.
+const REGISTRY: [(&str, Kind, CriterionClass); 25] = [
     (
         "tool_trajectory_avg_score",
         Kind::Scored(trajectory::avg_score),
@@ -200,6 +202,45 @@ const REGISTRY: &[(&str, Kind, CriterionClass)] = &[
 
 const HOSTED: Kind = Kind::Judged(judged::hosted);
 
+/// EFFICIENCY's names, without the code that computes them.
+// Evaluated at compile time: an index out of bounds is a build error, not a panic.
+#[allow(clippy::indexing_slicing)]
+static EFFICIENCY_NAMES: [&str; EFFICIENCY.len()] = {
+    let mut out = [""; EFFICIENCY.len()];
+    let mut i = 0;
+    while i < EFFICIENCY.len() {
+        out[i] = EFFICIENCY[i].0;
+        i += 1;
+    }
+    out
+};
+
+/// REGISTRY's names and criterion classes, without the code that computes them.
+// Evaluated at compile time: an index out of bounds is a build error, not a panic.
+#[allow(clippy::indexing_slicing)]
+static CATALOG: [(&str, CriterionClass); REGISTRY.len()] = {
+    let mut out = [("", CriterionClass::Base); REGISTRY.len()];
+    let mut i = 0;
+    while i < REGISTRY.len() {
+        out[i] = (REGISTRY[i].0, REGISTRY[i].2);
+        i += 1;
+    }
+    out
+};
+
+/// REGISTRY's computations, in CATALOG's order.
+// Evaluated at compile time: an index out of bounds is a build error, not a panic.
+#[allow(clippy::indexing_slicing)]
+static KINDS: [Kind; REGISTRY.len()] = {
+    let mut out = [HOSTED; REGISTRY.len()];
+    let mut i = 0;
+    while i < REGISTRY.len() {
+        out[i] = REGISTRY[i].1;
+        i += 1;
+    }
+    out
+};
+
 /// A metric written in Rust by an application embedding the core: registered per evaluation
 /// through [`case::Ports::metrics`], looked up by name before the built-ins (so it can also
 /// replace one), and given the judge when the evaluation has one. The built-ins are served
@@ -253,17 +294,16 @@ impl Metric for Builtin {
 
 /// The built-in metric of this name, as a [`Metric`].
 pub fn builtin(name: &str) -> Option<Builtin> {
-    let name: &'static str = REGISTRY
-        .iter()
-        .map(|(n, _, _)| *n)
-        .chain(EFFICIENCY.iter().map(|(n, _)| *n))
-        .find(|n| *n == name)?;
+    let name: &'static str = known_metrics().find(|n| *n == name)?;
     lookup(name).map(|kind| Builtin { name, kind })
 }
 
 /// Looks a metric up by name.
 pub fn lookup(name: &str) -> Option<Kind> {
-    let scored = REGISTRY.iter().find(|(n, _, _)| *n == name).map(|(_, k, _)| *k);
+    let scored = CATALOG
+        .iter()
+        .position(|(n, _)| *n == name)
+        .and_then(|i| KINDS.get(i).copied());
     scored.or_else(|| {
         EFFICIENCY
             .iter()
@@ -272,26 +312,28 @@ pub fn lookup(name: &str) -> Option<Kind> {
     })
 }
 
+/// Whether evalcore knows a metric of this name (links no metric's code, as `lookup` does).
+pub fn is_known(name: &str) -> bool {
+    known_metrics().any(|n| n == name)
+}
+
 /// Every metric name evalcore knows, for error messages and listings.
 pub fn known_metrics() -> impl Iterator<Item = &'static str> {
-    REGISTRY
-        .iter()
-        .map(|(n, _, _)| *n)
-        .chain(EFFICIENCY.iter().map(|(n, _)| *n))
+    CATALOG.iter().map(|(n, _)| *n).chain(EFFICIENCY_NAMES.iter().copied())
+}
+
+/// Whether the metric is one of ADK's always-on informational (efficiency) metrics.
+pub fn is_informational(name: &str) -> bool {
+    EFFICIENCY_NAMES.contains(&name)
 }
 
 /// The criterion class a known metric reads (Base for the efficiency metrics).
 pub fn criterion_class(name: &str) -> Option<CriterionClass> {
-    REGISTRY
+    CATALOG
         .iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|(_, _, c)| *c)
-        .or_else(|| {
-            EFFICIENCY
-                .iter()
-                .any(|(n, _)| *n == name)
-                .then_some(CriterionClass::Base)
-        })
+        .find(|(n, _)| *n == name)
+        .map(|(_, c)| *c)
+        .or_else(|| is_informational(name).then_some(CriterionClass::Base))
 }
 
 /// The criterion of `metric` in its class: as typed at config load, or read now when the

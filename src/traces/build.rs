@@ -58,16 +58,18 @@ fn durations(ctx: &Ctx) -> [f64; 3] {
     } else {
         Op::CallLlm
     };
-    // A span that states its own work's duration counts only that, ending with the span: a
-    // model call's provider call (the GenAI conventions' `gen_ai.client.operation.duration`), a
-    // tool's run (`gen_ai.execute_tool.duration`, which the AI SDK's integration records before
-    // it writes the result or error on the span).
+    // A span that states its own work's duration counts that, ending with the span: a model
+    // call's provider call (the GenAI conventions' `gen_ai.client.operation.duration`), a tool's
+    // run (`gen_ai.execute_tool.duration`, which the AI SDK's integration records before it
+    // writes the result or error on the span). The emitter measured the work itself, from before
+    // it started the span (the AI SDK starts it from a hook, late on a busy machine): the stated
+    // figure is taken as it is, as fromAiSdk takes it.
     let own = |s: &Span| {
         let stated = ["gen_ai.client.operation.duration", "gen_ai.execute_tool.duration"]
             .iter()
             .find_map(|k| attr(&s.attrs, k));
         match stated {
-            Some(super::model::Value::Double(d)) if *d >= 0.0 => s.end.saturating_sub((d * 1e9) as u64).max(s.start),
+            Some(super::model::Value::Double(d)) if *d >= 0.0 => s.end.saturating_sub((d * 1e9) as u64),
             _ => s.start,
         }
     };

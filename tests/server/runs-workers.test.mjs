@@ -108,7 +108,16 @@ async function judgedRun(budget) {
   const windowMax = maxInWindow(times, 5000);
   const pace = await (await worker.fetch('/__test/pace')).json();
   console.log(`# ${calls.length} judge calls in ${(span / 1000).toFixed(2)} s: ${rate.toFixed(0)} a minute against a budget of ${budget} (${((rate / budget) * 100).toFixed(1)}%); most in any 5 s: ${windowMax} (budget ${budget / 12}); starts reserved ${pace.acquired}, missed ${pace.missed}`);
-  assert.ok(rate >= 0.85 * budget, `the rate ${rate.toFixed(0)} is within 15% of the budget`);
+  // At the budget: every start a consumer waited for came one spacing after the start before it
+  // (the pace's own reservations: what a loaded machine cannot change; how close the calls came
+  // to the budget is printed above and measured in benches/runs.mjs).
+  const waited = pace.grants.map((g, i) => [g, pace.grants[i - 1]]).filter(([[asked, at], prev]) => prev && at > asked);
+  assert.ok(waited.length > 0, 'the consumers waited for the pace');
+  for (const [[, at], [, prevAt, spacing]] of waited) {
+    assert.ok(Math.abs(at - (prevAt + spacing)) < 1e-3, `a start waited for came ${at - prevAt} ms after the one before, the spacing is ${spacing}`);
+  }
+  const close = pace.grants.findIndex(([, at], i, g) => i > 0 && at - g[i - 1][1] < g[i - 1][2] - 1e-3);
+  assert.equal(close, -1, `no start closer than the spacing: ${JSON.stringify(pace.grants.slice(Math.max(0, close - 2), close + 2))}`);
   assert.ok(rate <= budget, `the rate ${rate.toFixed(0)} is not above the budget`);
   assert.ok(windowMax <= budget / 12, `at most ${budget / 12} calls in any 5 s, found ${windowMax}`);
   // Four consumers, all judging through the whole run.

@@ -95,8 +95,8 @@ describe('fromAiSdk and the AI SDK\'s spans give the same invocations', () => {
       // Durations come from the same spans on both sides: the split agrees to the rounding.
       s.invocations.forEach((inv, k) => {
         const mine = recorded.get(s.session_id)[k];
-        expect(Math.abs(inv.model_duration - mine.model_duration)).toBeLessThanOrEqual(0.002);
-        expect(Math.abs(inv.tool_duration - mine.tool_duration)).toBeLessThanOrEqual(0.002);
+        expect(Math.abs(inv.model_duration - mine.model_duration), `model ${s.session_id} ${k}: ${inv.model_duration} vs ${mine.model_duration}`).toBeLessThanOrEqual(0.002);
+        expect(Math.abs(inv.tool_duration - mine.tool_duration), `tool ${s.session_id} ${k}: ${inv.tool_duration} vs ${mine.tool_duration}`).toBeLessThanOrEqual(0.002);
       });
     }
     // The cases that exercise the mapping are all there: two calls in one step, a tool's error, the sub-agent.

@@ -88,8 +88,10 @@ function telemetryFor(times, userTracer, functionId) {
     const span = Object.create(null);
     for (const m of Object.keys(noop)) {
       span[m] = (...a) => {
-        if (m === 'end') end();
         const r = inner[m]?.(...a);
+        // A span your tracer recorded is timed by its own start and end: the trace of the run
+        // then gives the same durations by construction, however late this code runs.
+        if (m === 'end') end(recordedInterval(inner));
         return r === inner ? span : r;
       };
     }
@@ -102,7 +104,9 @@ function telemetryFor(times, userTracer, functionId) {
     times.observe('model');
     times.observe('tool');
     const kind = kindOf(name);
-    return kind ? times.start(kind) : () => {};
+    if (!kind) return () => {};
+    const stop = times.start(kind);
+    return (recorded) => (recorded ? times.add(kind, recorded[0], recorded[1]) : stop());
   };
   const tracer = {
     startSpan(name, ...rest) {
@@ -125,6 +129,17 @@ function telemetryFor(times, userTracer, functionId) {
   return userTracer || registered.length > 0
     ? { isEnabled: true, tracer, functionId, integrations }
     : { isEnabled: true, tracer, functionId, integrations, recordInputs: false, recordOutputs: false };
+}
+
+/** An OpenTelemetry HrTime (`[seconds, nanoseconds]` since the epoch) on `performance.now()`'s clock. */
+const hrMs = (t) => (Array.isArray(t) && t.length === 2 && Number.isFinite(t[0]) && Number.isFinite(t[1])
+  ? t[0] * 1e3 + t[1] / 1e6 - performance.timeOrigin : null);
+
+/** The `[startMs, endMs]` an ended SDK span recorded (its `startTime` / `endTime`), or null. */
+function recordedInterval(span) {
+  const start = hrMs(span?.startTime);
+  const end = hrMs(span?.endTime);
+  return start !== null && end !== null && end >= start ? [start, end] : null;
 }
 
 /** The integrations registered with the AI SDK's `registerTelemetry` (the global it documents). */
@@ -157,9 +172,12 @@ function methodNames(obj) {
  */
 function integrationFor(times, registered) {
   const started = new Map(); // callId (model) or tool:toolCallId -> performance.now() at its start
-  const begin = (key) => started.set(key, performance.now());
-  const finish = (kind, key, ms) => {
-    const end = performance.now();
+  // An event's own time where it states one (v7's `timestamp`, epoch ms: what `@ai-sdk/otel`
+  // ends its spans at), so a trace of the run places every interval where this record does.
+  const at = (e) => (typeof e?.timestamp === 'number' && Number.isFinite(e.timestamp) ? e.timestamp - performance.timeOrigin : performance.now());
+  const begin = (key, e) => started.set(key, at(e));
+  const finish = (kind, key, ms, e) => {
+    const end = at(e);
     const from = started.get(key);
     started.delete(key);
     const length = typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : from === undefined ? undefined : end - from;
@@ -168,17 +186,17 @@ function integrationFor(times, registered) {
   const toolKey = (e) => `tool:${e.toolCall?.toolCallId}`;
   // A generation that failed or stopped mid-call: its open model call ends here.
   const stop = (e) => {
-    if (started.has(e.callId)) finish('model', e.callId);
+    if (started.has(e.callId)) finish('model', e.callId, undefined, e);
   };
   const own = {
     onStart() {
       times.observe('model');
       times.observe('tool');
     },
-    onLanguageModelCallStart: (e) => begin(e.callId),
-    onLanguageModelCallEnd: (e) => finish('model', e.callId, e.performance?.responseTimeMs),
-    onToolExecutionStart: (e) => begin(toolKey(e)),
-    onToolExecutionEnd: (e) => finish('tool', toolKey(e), e.toolExecutionMs),
+    onLanguageModelCallStart: (e) => begin(e.callId, e),
+    onLanguageModelCallEnd: (e) => finish('model', e.callId, e.performance?.responseTimeMs, e),
+    onToolExecutionStart: (e) => begin(toolKey(e), e),
+    onToolExecutionEnd: (e) => finish('tool', toolKey(e), e.toolExecutionMs, e),
     onStepError: stop,
     onAbort: stop,
     onEnd: stop,

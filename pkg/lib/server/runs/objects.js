@@ -301,6 +301,6 @@ export const JudgePaceObject = (Base) => class extends Base {
   }
 
   stats() {
-    return { ...this.pace.stats, budget: this.pace.perMinute, rate: this.pace.rateAt(Date.now()) };
+    return { ...this.pace.stats, budget: this.pace.perMinute, rate: this.pace.rateAt(Date.now()), grants: this.pace.grants };
   }
 };

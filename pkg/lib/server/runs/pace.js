@@ -11,6 +11,8 @@ export const MAX_HOLD_MS = 60_000;
 const RUN_IDLE_MS = 5 * 60_000;
 /** The window the observed rate is measured over when there is no budget. */
 const OBSERVE_MS = 10_000;
+/** How many reserved starts the pace remembers for its stats. */
+const GRANTS_KEPT = 1024;
 
 /**
  * The pace of one judge key. Options: `perMinute` (the key's budget of call starts per minute;
@@ -37,6 +39,9 @@ export class JudgePace {
     this.recent = [];
     this.gen = 0;
     this.stats = { acquired: 0, confirmed: 0, missed: 0, throttled: 0, cuts: 0, waitedMs: 0 };
+    // The last starts reserved, `[askedAt, at, spacing]`, for a reader of the stats: a caller
+    // that waited starts one spacing after the start before it, whatever the machine's load.
+    this.grants = [];
   }
 
   /** The pace allowed at `now` (calls per minute; Infinity: unbounded). */
@@ -80,6 +85,8 @@ export class JudgePace {
     if (this.recent.length > 4096) this.observed(now);
     this.stats.acquired++;
     this.stats.waitedMs += at - now;
+    this.grants.push([now, at, spacing]);
+    if (this.grants.length > GRANTS_KEPT) this.grants.splice(0, this.grants.length - GRANTS_KEPT);
     this.forgetIdle(now);
     return { at, gen: this.gen, toleranceMs: toleranceOf(spacing) };
   }

@@ -1,0 +1,2 @@
+# ADK's loader imports the package and reads `agent.root_agent`.
+from . import agent
