@@ -1,11 +1,13 @@
 //! evalcore: Google ADK's agent evaluation (eval sets, metrics, results) as a pure Rust core,
 //! with a thin wasm skin for JavaScript hosts.
 //!
-//! Arrows point one way: `wasm -> api -> (traces, agents_cli) -> run -> metrics -> text -> schema -> error`.
+//! Arrows point one way: `wasm -> api -> {config -> agents_cli, traces} -> run -> metrics -> text -> schema -> error`
+//! (`config`: ADK's eval config rules; `api`: the JSON-text surface over them).
 
 pub mod agents_cli;
 pub mod api;
 pub mod compare;
+pub mod config;
 pub mod error;
 pub mod judge;
 pub mod metrics;

@@ -77,7 +77,7 @@ fn every_corpus_file_loads() {
         } else if name.ends_with(".session.json") {
             sessions += 1;
             load::parse_json(&text)
-                .and_then(|v| load::session_input_from_value(&v, "$"))
+                .and_then(|v| evalcore::schema::legacy::session_input_from_value(&v, "$"))
                 .map(|_| ())
         } else {
             sets += 1;

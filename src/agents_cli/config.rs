@@ -4,8 +4,8 @@
 //! Problems are reported at the file's own paths.
 
 use crate::error::EvalError;
-use crate::schema::config::{key_path, kind};
-use crate::schema::criteria::lax_int;
+use crate::schema::value::lax_int;
+use crate::schema::value::{key_path, kind};
 use serde_json::{json, Map, Value};
 
 /// What converting a config found.
@@ -225,7 +225,7 @@ fn entry_criterion(name: &str, e: &Map<String, Value>, at: &str, out: &mut Conve
     }
     let threshold = match e.get("threshold") {
         None | Some(Value::Null) => None,
-        Some(t) => match crate::schema::config::lax_float(t) {
+        Some(t) => match crate::schema::value::lax_float(t) {
             Some(t) => Some(t),
             None => {
                 err(

@@ -303,7 +303,7 @@ fn agents(agent_data: Option<&Value>, at: &str, errors: &mut Vec<EvalError>) -> 
     };
     let mut details = IndexMap::new();
     for (key, cfg) in agents {
-        let path = format!("{at}.agent_data.agents{}", crate::schema::config::key_path(key));
+        let path = format!("{at}.agent_data.agents{}", crate::schema::value::key_path(key));
         let Some(cfg) = cfg.as_object() else {
             errors.push(schema(path, "an agent config must be an object"));
             continue;

@@ -101,7 +101,7 @@ pub fn to_evaluation_dataset(args: &str) -> Result<String> {
         None | Some(Value::Null) => {}
         Some(Value::Object(m)) => {
             for (id, invs) in m {
-                let path = format!("$.actual{}", crate::schema::config::key_path(id));
+                let path = format!("$.actual{}", crate::schema::value::key_path(id));
                 let invs: Vec<Invocation> = from_value(invs, &path)?;
                 actual.insert(id.clone(), invs);
             }

@@ -9,8 +9,9 @@ mod dataset;
 mod run;
 mod same_json;
 mod traces;
+pub use crate::config::{check_config, check_config_with, ConfigOptions, ConfigReport};
 pub use case::{evaluate_invocations, evaluate_invocations_parts, CaseText, PreparedCase};
-pub use config::{check_config, check_config_with, validate_eval_config, ConfigOptions, ConfigReport};
+pub use config::validate_eval_config;
 pub use dataset::{load_evaluation_dataset, to_evaluation_dataset};
 pub use run::{evaluate_eval_set, evaluate_invocations_with, plan_judge_calls};
 pub use traces::{eval_set_of, load_traces, split_inputs, trace_index, traces_to_eval_set};
@@ -47,19 +48,7 @@ pub fn error_body(e: &EvalError) -> String {
     serde_json::to_string(e).unwrap_or_else(|_| "{}".to_string())
 }
 
-/// Input bytes as text; anything but UTF-8 is `invalid_json` (JSON text is UTF-8).
-pub fn utf8(bytes: &[u8]) -> Result<&str> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        EvalError::new(
-            crate::error::ErrorCode::InvalidJson,
-            "",
-            format!(
-                "the input is not UTF-8 text (invalid byte sequence at byte {})",
-                e.valid_up_to()
-            ),
-        )
-    })
-}
+pub use crate::schema::parse::utf8;
 
 fn to_json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".to_string())
@@ -186,9 +175,9 @@ pub fn parse_config(input: &str) -> Result<EvalConfig> {
     config_from_value(&v)
 }
 
-/// A config value read for scoring, its criteria typed once (see [`config::run_config`]).
+/// A config value read for scoring, its criteria typed once (see [`crate::config::run_config`]).
 pub fn config_from_value(v: &Value) -> Result<EvalConfig> {
-    config::run_config(v)
+    crate::config::run_config(v)
 }
 
 /// Whether a config text is agents-cli's (`metrics_to_run`, `custom_metrics` as a list): the
@@ -201,7 +190,7 @@ pub fn is_agents_cli_config(input: &str) -> bool {
 /// `loadEvalConfig(input, {strict?})`: criteria in object form.
 pub fn load_eval_config(input: &str, options: &str) -> Result<String> {
     let options: ConfigOptions = self::options(options)?;
-    config::load_config(input, &options).map(|c| to_json(&c.to_json()))
+    crate::config::load_config(input, &options).map(|c| to_json(&c.to_json()))
 }
 
 /// `validateEvalConfig(input, {strict?})`: `{ok, errors, warnings}`.

@@ -54,7 +54,7 @@ pub fn build(
                             | "http_options"
                             | "httpOptions"
                     ) {
-                        gen.insert(crate::schema::de::camel(k), v.clone());
+                        gen.insert(crate::schema::value::camel(k), v.clone());
                     }
                 }
             }

@@ -89,7 +89,7 @@ fn attach(header: MetricHeader, n: usize, out: Outcome) -> MetricRun {
 }
 
 fn unknown_metric(name: &str) -> NotEvaluated {
-    let hint = crate::schema::criteria::closest(name, known_metrics())
+    let hint = crate::schema::value::closest(name, known_metrics())
         .map(|k| format!("did you mean {k:?}? "))
         .unwrap_or_default();
     NotEvaluated::new(

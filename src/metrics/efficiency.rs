@@ -3,6 +3,7 @@
 use super::{Ctx, Outcome};
 use crate::schema::eval_result::{DURATION_FIELDS, TOKEN_FIELDS};
 use crate::schema::result::{Breakdown, Cell, EvalStatus};
+use crate::schema::value::round3;
 use crate::schema::{IntermediateData, Invocation};
 
 fn info(score: Option<f64>) -> Cell {
@@ -165,18 +166,6 @@ pub fn token_usage(ctx: &Ctx) -> Outcome {
         overall: noted(overall, note),
         per_invocation,
     }
-}
-
-/// Python's `round(x, 3)`: the double nearest the correctly rounded 3-decimal value (ties to even
-/// on the exact binary value). Scaling by 1000 is exact enough except within a hair of a tie,
-/// where the decimal formatter (exact) decides.
-pub fn round3(x: f64) -> f64 {
-    let scaled = x * 1000.0;
-    let frac = scaled - scaled.floor();
-    if !scaled.is_finite() || scaled.abs() > 1e15 || (frac - 0.5).abs() < 1e-6 {
-        return format!("{x:.3}").parse().unwrap_or(x);
-    }
-    scaled.round() / 1000.0
 }
 
 /// Why a duration, or its model / tool split, is missing.

@@ -342,7 +342,7 @@ pub fn typed<'a>(metric: &str, c: &'a Criterion) -> Cow<'a, Typed> {
     match &c.typed {
         Typed::Unchecked => {
             let class = criterion_class(metric).unwrap_or(CriterionClass::Base);
-            Cow::Owned(criteria::check(class, c, metric, "$").typed)
+            Cow::Owned(criteria::check(class, &c.extra, metric, "$").typed)
         }
         t => Cow::Borrowed(t),
     }

@@ -3,7 +3,7 @@
 //! snake_case JSON ADK writes to files (the core's writers make it); user data inside (state,
 //! tool args and responses, JSON schemas, metadata) keeps its keys and its nulls.
 
-use super::super::schema::de::camel;
+use crate::schema::value::camel;
 use serde_json::{Map, Value};
 
 /// Fields whose value is user data, dumped as it is (a `dict[str, Any]` or raw JSON in ADK).

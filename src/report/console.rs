@@ -69,7 +69,7 @@ fn read_results(text: &str, value: &Value) -> Result<(Vec<EvalCaseResult<'static
 
 /// A short description of what was found, for error messages.
 fn describe(v: Option<&Value>) -> &'static str {
-    v.map_or("nothing", crate::schema::config::kind)
+    v.map_or("nothing", crate::schema::value::kind)
 }
 
 fn parse_options(options: &str) -> Result<bool> {

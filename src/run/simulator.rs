@@ -63,7 +63,7 @@ impl SimulatorConfig {
         c.model = g("model", "model").and_then(Value::as_str).map(str::to_string);
         c.model_configuration = g("model_configuration", "modelConfiguration").cloned();
         if let Some(m) = g("max_allowed_invocations", "maxAllowedInvocations") {
-            let n = crate::schema::criteria::lax_int(m)
+            let n = crate::schema::value::lax_int(m)
                 .ok_or("user_simulator_config.max_allowed_invocations must be an integer")?;
             c.max_allowed_invocations = if n < 0 { None } else { Some(n as usize) };
         }
@@ -91,7 +91,7 @@ fn audio_fields<'a>(g: &impl Fn(&str, &str) -> Option<&'a Value>) -> Result<(), 
         );
     }
     if let Some(v) = g("include_text_with_audio", "includeTextWithAudio") {
-        crate::schema::config::lax_bool(v).ok_or("user_simulator_config.include_text_with_audio must be a boolean")?;
+        crate::schema::value::lax_bool(v).ok_or("user_simulator_config.include_text_with_audio must be a boolean")?;
     }
     Ok(())
 }

@@ -6,7 +6,7 @@
 //! (`google.adk.telemetry._instrumentation._BusyIntervals`). An agent that measured totals
 //! itself may report them as `model_ms` / `tool_ms` instead; they are taken as they are.
 
-use crate::metrics::efficiency::round3;
+use crate::schema::value::round3;
 use serde_json::{Map, Value};
 
 /// Milliseconds covered by the union of intervals given flat (`[s0, e0, s1, e1, ...]`, one

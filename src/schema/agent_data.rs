@@ -3,9 +3,9 @@
 //! the place ADK's invocation events keep for it. Read back by the core's event rule, it gives
 //! the same invocations.
 
-use super::eval_set::AppDetails;
+use super::app_details::AppDetails;
 use super::invocation::IntermediateData;
-use super::load::value_of;
+use super::parse::value_of;
 use super::{Content, Invocation};
 use serde_json::{json, Map, Value};
 

@@ -6,7 +6,7 @@
 //! a name (`"ignore"`) or an object naming it with its parameters (`{"policy": "rouge1",
 //! "threshold": 0.6}`). What each policy means is the metrics' business (`metrics::args`).
 
-use super::de::snake_of;
+use super::value::snake_of;
 use serde_json::{Map, Value};
 
 /// The key that stands for every tool, or for every argument of a tool.
@@ -156,7 +156,7 @@ fn number(v: Option<&Value>, at: &str, field: &str, range: (f64, f64)) -> Result
         },
         Some(other) => Err(err(
             format!("{at}.{field}"),
-            format!("`{field}` must be a number; found {}", super::config::kind(other)),
+            format!("`{field}` must be a number; found {}", super::value::kind(other)),
         )),
     }
 }
@@ -197,7 +197,7 @@ fn policy(v: &Value, at: &str) -> Result<ArgPolicy, PolicyError> {
                 at.to_string(),
                 format!(
                     "an argument policy is a name or an object with `policy`; found {}",
-                    super::config::kind(other)
+                    super::value::kind(other)
                 ),
             ))
         }
@@ -208,7 +208,7 @@ fn policy(v: &Value, at: &str) -> Result<ArgPolicy, PolicyError> {
         Some(other) => {
             return Err(err(
                 format!("{at}.policy"),
-                format!("`policy` must be a string; found {}", super::config::kind(other)),
+                format!("`policy` must be a string; found {}", super::value::kind(other)),
             ))
         }
         None => return Err(err(at.to_string(), "a policy object needs `policy` (its name)")),
@@ -245,7 +245,7 @@ fn policy(v: &Value, at: &str) -> Result<ArgPolicy, PolicyError> {
                 .map_err(|e| err(format!("{at}.pattern"), format!("the pattern does not compile: {e}"))),
             Some(other) => Err(err(
                 format!("{at}.pattern"),
-                format!("`pattern` must be a string; found {}", super::config::kind(other)),
+                format!("`pattern` must be a string; found {}", super::value::kind(other)),
             )),
             None => simple("regex", at.to_string()),
         },
@@ -260,7 +260,7 @@ pub fn parse(v: &Value) -> Result<ArgPolicies, PolicyError> {
             String::new(),
             format!(
                 "`arg_policies` must be an object of tool names, e.g. {{\"search\": {{\"query\": \"text\"}}}}; found {}",
-                super::config::kind(v)
+                super::value::kind(v)
             ),
         ));
     };

@@ -1,6 +1,7 @@
 //! EvalConfig / test_config.json: numeric-shorthand and object criteria, with pydantic's lax coercions.
 
 use super::content::JsonObject;
+use super::value::{key_path, kind, lax_bool, lax_float};
 use crate::error::{EvalError, Result};
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -100,7 +101,7 @@ impl LiveModelConfig {
             .or_else(|| o.get("timeout_seconds").map(|v| ("timeout_seconds", v)));
         let timeout_seconds = match given {
             None => Self::DEFAULT_TIMEOUT_SECONDS,
-            Some((key, v)) => super::criteria::lax_int(v).ok_or_else(|| {
+            Some((key, v)) => super::value::lax_int(v).ok_or_else(|| {
                 EvalError::schema(
                     format!("$.live_model_config.{key}"),
                     format!("`{key}` must be a whole number of seconds, found {}", describe(v)),
@@ -232,78 +233,6 @@ impl EvalConfig {
         } else {
             Err(errors)
         }
-    }
-}
-
-/// `$.criteria.name` for identifier-like keys, `$.criteria["odd key"]` otherwise.
-pub fn key_path(name: &str) -> String {
-    if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        format!(".{name}")
-    } else {
-        format!("[{}]", Value::String(name.to_string()))
-    }
-}
-
-pub fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// pydantic's lax float: numbers, booleans, and numeric strings (surrounding whitespace ignored).
-pub fn lax_float(v: &Value) -> Option<f64> {
-    match v {
-        Value::Number(n) => n.as_f64(),
-        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
-        Value::String(s) => parse_float_text(s),
-        _ => None,
-    }
-}
-
-/// A numeric string as pydantic reads it: surrounding whitespace ignored, `_` allowed between
-/// digits (`"1_000"`), `inf` / `nan` in any case.
-fn parse_float_text(s: &str) -> Option<f64> {
-    let t = s.trim();
-    if !t.contains('_') {
-        return t.parse().ok();
-    }
-    let b = t.as_bytes();
-    let ok = b.iter().enumerate().all(|(i, &c)| {
-        c != b'_'
-            || (i > 0 && b.get(i - 1).is_some_and(u8::is_ascii_digit) && b.get(i + 1).is_some_and(u8::is_ascii_digit))
-    });
-    if !ok {
-        return None;
-    }
-    t.replace('_', "").parse().ok()
-}
-
-/// pydantic's lax bool: booleans, 0/1, and the usual words.
-pub fn lax_bool(v: &Value) -> Option<bool> {
-    match v {
-        Value::Bool(b) => Some(*b),
-        Value::Number(n) => {
-            let x = n.as_f64();
-            if x == Some(0.0) {
-                Some(false)
-            } else if x == Some(1.0) {
-                Some(true)
-            } else {
-                None
-            }
-        }
-        // No trimming: pydantic rejects " true ".
-        Value::String(s) => match s.to_ascii_lowercase().as_str() {
-            "0" | "off" | "f" | "false" | "n" | "no" => Some(false),
-            "1" | "on" | "t" | "true" | "y" | "yes" => Some(true),
-            _ => None,
-        },
-        _ => None,
     }
 }
 

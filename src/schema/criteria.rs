@@ -8,10 +8,11 @@
 //! [`Typed::Invalid`] the metric reports as NOT_EVALUATED (as ADK does), and a warning; an
 //! ignored or misplaced key gives a warning.
 
-use super::config::{kind, lax_bool, Criterion};
-pub use super::de::{camel, snake_of};
-use super::eval_set::Rubric;
+use super::content::JsonObject;
+use super::rubric::Rubric;
 pub use super::trajectory_fields::{parse_match_type, Alignment, ArgPolicies, ArgPolicy, MatchType, TrajectoryFields};
+pub use super::value::{camel, closest, lax_int, snake_of};
+use super::value::{kind, lax_bool};
 use crate::error::EvalError;
 use serde_json::{Map, Value};
 
@@ -199,20 +200,6 @@ fn field<'a>(m: &'a Map<String, Value>, snake: &str) -> Option<&'a Value> {
     m.get(&camel(snake)).or_else(|| m.get(snake))
 }
 
-/// pydantic's lax int (ints, integral floats, numeric strings, booleans).
-pub fn lax_int(v: &Value) -> Option<i64> {
-    match v {
-        Value::Number(n) => n.as_i64().or_else(|| {
-            n.as_f64()
-                .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
-                .map(|f| f as i64)
-        }),
-        Value::Bool(b) => Some(i64::from(*b)),
-        Value::String(s) => s.trim().parse::<i64>().ok(),
-        _ => None,
-    }
-}
-
 /// evalcore's own criterion fields of the trajectory metrics, whose unreadable values are errors
 /// (ADK would ignore them, so nothing but evalcore can say they are wrong).
 const EVALCORE_FIELDS: [&str; 2] = ["arg_policies", "alignment"];
@@ -347,7 +334,7 @@ fn read_typed(class: CriterionClass, m: &Map<String, Value>) -> Result<Typed, Ba
             if matches!(class, CriterionClass::RubricsBased | CriterionClass::Hosted) {
                 c.rubrics = match field(m, "rubrics") {
                     None | Some(Value::Null) => Vec::new(),
-                    Some(v @ Value::Array(_)) => super::load::from_value::<Vec<Rubric>>(v, "$").map_err(|e| Bad {
+                    Some(v @ Value::Array(_)) => super::parse::from_value::<Vec<Rubric>>(v, "$").map_err(|e| Bad {
                         field: format!("rubrics{}", e.path.trim_start_matches('$')),
                         message: format!("`rubrics`: {}", e.message),
                     })?,
@@ -369,16 +356,16 @@ fn read_typed(class: CriterionClass, m: &Map<String, Value>) -> Result<Typed, Ba
     })
 }
 
-/// Reads `c` into `class`. `path` is the criterion's own JSON path (`$.criteria.name`), `metric`
+/// Reads a criterion's keys beyond its threshold (`extra`) into `class`. `path` is the criterion's own JSON path (`$.criteria.name`), `metric`
 /// its metric name for messages.
-pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> Checked {
+pub fn check(class: CriterionClass, extra: &JsonObject, metric: &str, path: &str) -> Checked {
     let mut warnings = Vec::new();
-    for key in c.extra.keys() {
+    for key in extra.keys() {
         let name = snake_of(key);
         if class.has(&name) {
             continue;
         }
-        let at = format!("{path}{}", super::config::key_path(key));
+        let at = format!("{path}{}", super::value::key_path(key));
         let message = if class.judged() && JudgeModelOptions::FIELDS.contains(&name.as_str()) {
             format!(
                 "`{key}` belongs inside `judge_model_options` ({{\"judge_model_options\": {{\"{key}\": ...}}}}); \
@@ -400,7 +387,7 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
         warnings.push(EvalError::schema(at, message));
     }
     let mut errors = Vec::new();
-    let typed = match read_typed(class, &c.extra) {
+    let typed = match read_typed(class, extra) {
         Ok(t) => t,
         Err(b) => {
             let at = if b.field.is_empty() {
@@ -427,38 +414,6 @@ pub fn check(class: CriterionClass, c: &Criterion, metric: &str, path: &str) -> 
 /// How a problem's message ends when a run would report the metric NOT_EVALUATED for it; a
 /// strict load, where nothing runs, leaves it out.
 pub const NOT_EVALUATED_NOTE: &str = " (the metric will be NOT_EVALUATED)";
-
-/// The candidate nearest to `word` by edit distance, when it is near enough to be a typo.
-pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let w = snake_of(word).to_lowercase();
-    let len = w.chars().count();
-    candidates
-        // A length difference alone past the limit rules a candidate out without the distance.
-        .filter(|c| len.abs_diff(c.len()) <= (c.len() / 3).max(2))
-        .map(|c| (distance(&w, c), c))
-        .filter(|(d, c)| *d > 0 && *d <= (c.len() / 3).max(2))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-/// Levenshtein distance over chars (short names only: callers pass keys and metric names).
-fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().take(64).collect();
-    let b: Vec<char> = b.chars().take(64).collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = Vec::with_capacity(b.len() + 1);
-        cur.push(i + 1);
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != cb);
-            let del = prev.get(j + 1).copied().unwrap_or(0) + 1;
-            let ins = cur.get(j).copied().unwrap_or(0) + 1;
-            cur.push(sub.min(del).min(ins));
-        }
-        prev = cur;
-    }
-    prev.last().copied().unwrap_or(0)
-}
 
 #[cfg(test)]
 #[path = "criteria_tests.rs"]

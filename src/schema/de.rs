@@ -147,7 +147,7 @@ impl<'de> Deserialize<'de> for LaxF64 {
                 Ok(LaxF64(if v { 1.0 } else { 0.0 }))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<LaxF64, E> {
-                super::config::lax_float(&serde_json::Value::String(v.to_string()))
+                super::value::lax_float(&serde_json::Value::String(v.to_string()))
                     .map(LaxF64)
                     .ok_or_else(|| E::custom(format!("expected a number, found the string {v:?}")))
             }
@@ -206,37 +206,6 @@ impl<'de> Deserialize<'de> for LaxI64 {
 
 pub fn opt_lax_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
     Option::<LaxI64>::deserialize(d).map(|o| o.map(|x| x.0))
-}
-
-/// A snake_case key in camelCase (`match_type` -> `matchType`): pydantic's alias spelling.
-pub fn camel(snake: &str) -> String {
-    let mut out = String::with_capacity(snake.len());
-    let mut up = false;
-    for ch in snake.chars() {
-        if ch == '_' {
-            up = true;
-        } else if up {
-            out.extend(ch.to_uppercase());
-            up = false;
-        } else {
-            out.push(ch);
-        }
-    }
-    out
-}
-
-/// A camelCase key in snake_case (`matchType` -> `match_type`).
-pub fn snake_of(key: &str) -> String {
-    let mut out = String::with_capacity(key.len() + 4);
-    for ch in key.chars() {
-        if ch.is_ascii_uppercase() {
-            out.push('_');
-            out.push(ch.to_ascii_lowercase());
-        } else {
-            out.push(ch);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

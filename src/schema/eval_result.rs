@@ -5,10 +5,11 @@
 //! evalcore's JSON (statuses as names). ADK's own file text is written from these types by
 //! `report::adk_file`.
 
-use super::eval_set::{EvalCase, RubricScore};
+use super::eval_set::EvalCase;
 use super::invocation::Invocation;
 use super::json_path;
 use super::result::{Breakdown, CaseOutcome, Cell, Detail, Details, EvalStatus, MetricHeader, SentenceLabel};
+use super::rubric::RubricScore;
 use crate::error::{EvalError, Result};
 use serde::de::Deserializer;
 use serde::ser::{SerializeStruct, Serializer};
@@ -736,7 +737,7 @@ pub fn read_eval_set_result(text: &str) -> Result<EvalSetResult> {
         let v: Value = json_path::from_str(text)?;
         return Err(EvalError::schema(
             "$",
-            format!("expected an EvalSetResult object, found {}", super::config::kind(&v)),
+            format!("expected an EvalSetResult object, found {}", super::value::kind(&v)),
         ));
     }
     let result = json_path::from_str(text)?;

@@ -1,9 +1,10 @@
 //! EvalSet and EvalCase with ADK 2.13's per-type alias and unknown-key rules, plus their small companions.
 
+pub use super::app_details::{AgentDetails, AppDetails};
 use super::content::JsonObject;
 use super::de::{LaxF64, Obj};
 use super::invocation::Invocation;
-use indexmap::IndexMap;
+pub use super::rubric::{Rubric, RubricContent, RubricScore};
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -120,7 +121,7 @@ impl<'de> Visitor<'de> for EvalCaseVisitor {
         let meant = |wanted: &str| {
             extra
                 .keys()
-                .find(|k| super::criteria::closest(k, [wanted].iter().copied()).is_some())
+                .find(|k| super::value::closest(k, [wanted].iter().copied()).is_some())
                 .map(|k| format!("; the case has `{k}`: did you mean `{wanted}`?"))
                 .unwrap_or_default()
         };
@@ -195,7 +196,7 @@ pub enum PersonaRef {
     Persona(UserPersona),
 }
 
-pub use super::personas::BUILTIN_PERSONAS;
+pub use super::personas::{PersonaBehavior, UserPersona, BUILTIN_PERSONAS};
 
 impl<'de> Deserialize<'de> for PersonaRef {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -213,93 +214,10 @@ impl<'de> Deserialize<'de> for PersonaRef {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(deny_unknown_fields)]
-pub struct UserPersona {
-    pub id: String,
-    pub description: String,
-    #[serde(default)]
-    #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub behaviors: Vec<PersonaBehavior>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "UserBehavior"))]
-#[serde(deny_unknown_fields)]
-pub struct PersonaBehavior {
-    pub name: String,
-    pub description: String,
-    #[serde(default, alias = "behaviorInstructions")]
-    #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub behavior_instructions: Vec<String>,
-    #[serde(default, alias = "violationRubrics")]
-    #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub violation_rubrics: Vec<String>,
-}
-
 /// `{"scenarios": [...]}`, the file `eval_set add_eval_case --scenarios_file` reads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct ConversationScenarios {
     pub scenarios: Vec<ConversationScenario>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(deny_unknown_fields)]
-pub struct Rubric {
-    #[serde(alias = "rubricId")]
-    pub rubric_id: String,
-    #[serde(alias = "rubricContent", deserialize_with = "super::de::obj")]
-    pub rubric_content: RubricContent,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(deny_unknown_fields)]
-pub struct RubricContent {
-    #[serde(default, alias = "textProperty", skip_serializing_if = "Option::is_none")]
-    pub text_property: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(deny_unknown_fields)]
-pub struct RubricScore {
-    #[serde(alias = "rubricId")]
-    pub rubric_id: String,
-    #[serde(default)]
-    #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub rationale: Option<String>,
-    #[serde(default)]
-    #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub score: Option<f64>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(deny_unknown_fields)]
-pub struct AppDetails {
-    #[serde(default, alias = "agentDetails")]
-    #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub agent_details: IndexMap<String, AgentDetails>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(deny_unknown_fields)]
-pub struct AgentDetails {
-    pub name: String,
-    #[serde(default)]
-    #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub instructions: String,
-    #[serde(default, alias = "toolDeclarations")]
-    #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub tool_declarations: Vec<Value>,
 }

@@ -1,8 +1,9 @@
 //! One user turn and the agent's reaction: Invocation, both intermediate-data shapes, events, usage.
 
+use super::app_details::AppDetails;
 use super::content::{Content, FunctionCall, FunctionResponse, JsonObject, Part};
 use super::de;
-use super::eval_set::{AppDetails, Rubric};
+use super::rubric::Rubric;
 use serde::{Deserialize, Serialize, Serializer};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -48,7 +48,7 @@ fn error_at(text: &str, e: &serde_json::Error) -> EvalError {
 fn unknown_field_hint(message: &str) -> Option<String> {
     let rest = message.strip_prefix("unknown field `")?;
     let (field, expected) = rest.split_once('`')?;
-    let meant = super::criteria::closest(field, expected.split('`').skip(1).step_by(2))?;
+    let meant = super::value::closest(field, expected.split('`').skip(1).step_by(2))?;
     Some(format!("; did you mean `{meant}`?"))
 }
 

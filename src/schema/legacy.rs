@@ -4,10 +4,80 @@
 use super::content::{Content, FunctionCall, JsonObject, Part};
 use super::eval_set::{EvalCase, EvalSet, SessionInput};
 use super::invocation::{IntermediateData, Invocation};
-use super::load::{self, session_input_from_value, LoadOptions};
+use super::parse;
 use crate::error::{EvalError, Result};
 use serde::Deserialize;
 use serde_json::Value;
+
+/// Options of `loadEvalSet`: all but `id` are the legacy migration's.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoadOptions {
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default, alias = "session_input")]
+    pub session_input: Option<Value>,
+    /// The eval id of the one case a legacy turn list becomes (default: the set id; ADK's
+    /// migration uses the file's path).
+    #[serde(default, alias = "case_id")]
+    pub case_id: Option<String>,
+    /// Legacy data is checked as ADK's migration checks it against these criteria names.
+    #[serde(default)]
+    pub criteria: Option<Vec<String>>,
+    /// Where `criteria` came from, for messages (e.g. a test_config.json path).
+    #[serde(default, alias = "criteria_source")]
+    pub criteria_source: Option<String>,
+}
+
+/// An initial-session file `{app_name, user_id, state}`; missing keys become "" / {} as in ADK's migration.
+pub fn session_input_from_value(v: &Value, path: &str) -> Result<Option<SessionInput>> {
+    let m = match v {
+        Value::Null => return Ok(None),
+        Value::Object(m) if m.is_empty() => return Ok(None),
+        Value::Object(m) => m,
+        other => {
+            return Err(EvalError::schema(
+                path,
+                format!(
+                    "an initial session is an object {{app_name, user_id, state}}, found {}",
+                    super::value::kind(other)
+                ),
+            ))
+        }
+    };
+    let s = |snake: &str, camel: &str| -> Result<String> {
+        match m.get(snake).or_else(|| m.get(camel)) {
+            None | Some(Value::Null) => Ok(String::new()),
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(other) => Err(EvalError::schema(
+                format!("{path}.{snake}"),
+                format!("`{snake}` must be a string, found {}", super::value::kind(other)),
+            )),
+        }
+    };
+    let state = match m.get("state") {
+        None | Some(Value::Null) => serde_json::Map::new(),
+        Some(Value::Object(o)) => o.clone(),
+        Some(other) => {
+            return Err(EvalError::schema(
+                format!("{path}.state"),
+                format!("`state` must be an object, found {}", super::value::kind(other)),
+            ))
+        }
+    };
+    let session_id = m
+        .get("session_id")
+        .or_else(|| m.get("sessionId"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    Ok(Some(SessionInput {
+        app_name: s("app_name", "appName")?,
+        user_id: s("user_id", "userId")?,
+        session_id,
+        state,
+        extra: serde_json::Map::new(),
+    }))
+}
 
 /// One turn of a legacy `*.test.json` list. Other keys (e.g. `mock_tool_output`) are ignored.
 #[derive(Debug, Deserialize)]
@@ -114,7 +184,7 @@ pub fn from_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
         check_migration(items, is_named, criteria, opts.criteria_source.as_deref())?;
     }
     if is_named {
-        let named: Vec<NamedCase> = load::from_value(v, "")?;
+        let named: Vec<NamedCase> = parse::from_value(v, "")?;
         let default_session = option_session(opts)?;
         let mut cases = Vec::with_capacity(named.len());
         for (i, n) in named.into_iter().enumerate() {
@@ -139,7 +209,7 @@ pub fn from_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
             "a legacy test file is a list of turns {\"query\", \"expected_tool_use\", \"reference\"}; found a non-object item",
         ));
     }
-    let turns: Vec<LegacyTurn> = load::from_value(v, "")?;
+    let turns: Vec<LegacyTurn> = parse::from_value(v, "")?;
     if turns.is_empty() {
         return Ok(EvalSet {
             eval_set_id: set_id.clone(),
@@ -189,7 +259,7 @@ fn check_migration(items: &[Value], named: bool, criteria: &[String], source: Op
     for name in criteria {
         if !MIGRATABLE_CRITERIA.contains(&name.as_str()) {
             return Err(EvalError::schema(
-                format!("$.criteria{}", super::config::key_path(name)),
+                format!("$.criteria{}", super::value::key_path(name)),
                 format!(
                     "legacy eval data cannot be migrated under the criterion {name:?}{from}: its turns carry data \
                      only for {}, the criteria ADK's migration accepts",

@@ -1,100 +1,14 @@
-//! Parsing entry points: JSON text to typed values with JSON-path errors, and shape detection.
+//! ADK's eval set reader: `loadEvalSet` and `validateEvalSet` (every problem with its path).
 
-use super::eval_set::{EvalCase, EvalSet, SessionInput};
+use super::eval_set::{EvalCase, EvalSet};
 use super::iqai;
 #[cfg(feature = "other-shapes")]
 use super::legacy;
+pub use super::legacy::LoadOptions;
+pub use super::parse::{from_str, from_str_within_budget, from_value, parse_as, parse_json, utf8, value_of};
 use crate::error::{ErrorCode, EvalError, Result};
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::HashMap;
-
-/// Options of `loadEvalSet`.
-#[derive(Debug, Clone, Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LoadOptions {
-    #[serde(default)]
-    pub id: Option<String>,
-    #[serde(default, alias = "session_input")]
-    pub session_input: Option<Value>,
-    /// The eval id of the one case a legacy turn list becomes (default: the set id; ADK's
-    /// migration uses the file's path).
-    #[serde(default, alias = "case_id")]
-    pub case_id: Option<String>,
-    /// Legacy data is checked as ADK's migration checks it against these criteria names.
-    #[serde(default)]
-    pub criteria: Option<Vec<String>>,
-    /// Where `criteria` came from, for messages (e.g. a test_config.json path).
-    #[serde(default, alias = "criteria_source")]
-    pub criteria_source: Option<String>,
-}
-
-/// Deserializes `T` from JSON text; the error carries the JSON path of the offending value.
-///
-/// The path comes from where the parser stopped (see [`super::json_path`]): one typed parse,
-/// and no path-tracking copy of every deserializer in the wasm binary.
-/// A missing field is reported at the object that lacks it (`$.eval_cases[2]`), as eval set
-/// errors always were.
-pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
-    super::budget::check(text, "the input")?;
-    from_str_within_budget(text)
-}
-
-/// [`from_str`] for a text whose cost the caller has checked already (with the other texts it
-/// arrived with: [`super::budget::check_all`]).
-pub fn from_str_within_budget<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T> {
-    super::json_path::from_str_within_budget::<T>(text).map_err(|e| refine(text, e))
-}
-
-/// A typed parse's error, refined: out of line, so each typed parse does not carry a copy.
-#[inline(never)]
-fn refine(text: &str, e: EvalError) -> EvalError {
-    if e.code != ErrorCode::Schema {
-        return e;
-    }
-    // Text the generic parser cannot read either (nested past its depth limit) is not
-    // JSON we accept, whatever the typed parse stumbled on first.
-    if let Err(j) = serde_json::from_str::<Value>(text) {
-        if !j.is_data() {
-            return super::json_path::invalid_json(&j);
-        }
-    }
-    at_object(e)
-}
-
-fn at_object(mut e: EvalError) -> EvalError {
-    let missing = e
-        .message
-        .strip_prefix("missing field `")
-        .and_then(|rest| rest.split('`').next())
-        .map(|f| format!(".{f}"));
-    if let Some(suffix) = missing {
-        if let Some(stripped) = e.path.strip_suffix(&suffix) {
-            e.path = stripped.to_string();
-        }
-    }
-    e
-}
-
-/// Deserializes `T` from an already parsed value; `prefix` is the value's own path (e.g.
-/// `$.eval_cases[3]`). Read through its text, so errors get their paths as in [`from_str`].
-pub fn from_value<T: DeserializeOwned>(v: &Value, prefix: &str) -> Result<T> {
-    from_str(&v.to_string()).map_err(|e| {
-        if prefix.is_empty() || e.code != ErrorCode::Schema {
-            e
-        } else {
-            EvalError {
-                path: format!("{prefix}{}", e.path.trim_start_matches('$')),
-                ..e
-            }
-        }
-    })
-}
-
-/// Parses JSON text into a generic value (invalid JSON gives `invalid_json`).
-pub fn parse_json(text: &str) -> Result<Value> {
-    from_str::<Value>(text)
-}
 
 fn first_char(text: &str) -> Option<char> {
     text.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '\u{feff}')
@@ -140,7 +54,7 @@ pub fn load_eval_set(text: &str, opts: &LoadOptions) -> Result<EvalSet> {
                 "$",
                 format!(
                     "an eval set is a JSON object (`eval_set_id`, `eval_cases`) or a legacy list; found {}",
-                    super::config::kind(&v)
+                    super::value::kind(&v)
                 ),
             ))
         }
@@ -158,7 +72,7 @@ pub fn load_eval_set_value(v: &Value, opts: &LoadOptions) -> Result<EvalSet> {
                 "$",
                 format!(
                     "an eval set is a JSON object or a legacy list; found {}",
-                    super::config::kind(other)
+                    super::value::kind(other)
                 ),
             ))
         }
@@ -306,7 +220,7 @@ fn validate_value(v: &Value) -> Vec<EvalError> {
                 "$",
                 format!(
                     "an eval set is a JSON object or a legacy list; found {}",
-                    super::config::kind(other)
+                    super::value::kind(other)
                 ),
             )]
         }
@@ -364,71 +278,6 @@ fn validate_value(v: &Value) -> Vec<EvalError> {
         }
     }
     errors
-}
-
-/// An initial-session file `{app_name, user_id, state}`; missing keys become "" / {} as in ADK's migration.
-pub fn session_input_from_value(v: &Value, path: &str) -> Result<Option<SessionInput>> {
-    let m = match v {
-        Value::Null => return Ok(None),
-        Value::Object(m) if m.is_empty() => return Ok(None),
-        Value::Object(m) => m,
-        other => {
-            return Err(EvalError::schema(
-                path,
-                format!(
-                    "an initial session is an object {{app_name, user_id, state}}, found {}",
-                    super::config::kind(other)
-                ),
-            ))
-        }
-    };
-    let s = |snake: &str, camel: &str| -> Result<String> {
-        match m.get(snake).or_else(|| m.get(camel)) {
-            None | Some(Value::Null) => Ok(String::new()),
-            Some(Value::String(s)) => Ok(s.clone()),
-            Some(other) => Err(EvalError::schema(
-                format!("{path}.{snake}"),
-                format!("`{snake}` must be a string, found {}", super::config::kind(other)),
-            )),
-        }
-    };
-    let state = match m.get("state") {
-        None | Some(Value::Null) => serde_json::Map::new(),
-        Some(Value::Object(o)) => o.clone(),
-        Some(other) => {
-            return Err(EvalError::schema(
-                format!("{path}.state"),
-                format!("`state` must be an object, found {}", super::config::kind(other)),
-            ))
-        }
-    };
-    let session_id = m
-        .get("session_id")
-        .or_else(|| m.get("sessionId"))
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    Ok(Some(SessionInput {
-        app_name: s("app_name", "appName")?,
-        user_id: s("user_id", "userId")?,
-        session_id,
-        state,
-        extra: serde_json::Map::new(),
-    }))
-}
-
-/// A typed value as a JSON tree, by way of its text: reuses the text serializer every result
-/// already instantiates instead of a second (value) serializer per type, which keeps the wasm
-/// small.
-pub fn value_of<T: serde::Serialize + ?Sized>(x: &T) -> Value {
-    serde_json::to_string(x)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null)
-}
-
-/// A JSON tree read as a typed value, by way of its text (see [`value_of`]).
-pub fn parse_as<T: DeserializeOwned>(v: &Value) -> std::result::Result<T, String> {
-    serde_json::from_str(&v.to_string()).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

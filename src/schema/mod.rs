@@ -2,6 +2,7 @@
 
 pub mod accept;
 pub mod agent_data;
+pub mod app_details;
 pub mod arg_policies;
 pub mod budget;
 pub mod bytes;
@@ -16,9 +17,12 @@ pub mod iqai;
 pub mod json_path;
 pub mod legacy;
 pub mod load;
+pub mod parse;
 pub mod personas;
 pub mod result;
+pub mod rubric;
 pub mod trajectory_fields;
+pub mod value;
 
 pub use config::{Criterion, EvalConfig};
 pub use content::{Content, FunctionCall, FunctionResponse, Part};

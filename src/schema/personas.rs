@@ -1,8 +1,33 @@
-//! The built-in user personas a conversation scenario can name by id (`EXPERT`, `NOVICE`,
-//! `EVALUATOR`), described in evalcore's own words. The simulated user and its judge read them,
+//! User personas (ADK's `UserPersona` and its behaviors) and the built-in ones a conversation
+//! scenario can name by id (`EXPERT`, `NOVICE`, `EVALUATOR`), described in evalcore's own words. The simulated user and its judge read them,
 //! and an eval set file names them as the persona object (ADK writes the object too).
 
-use super::eval_set::{PersonaBehavior, UserPersona};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct UserPersona {
+    pub id: String,
+    pub description: String,
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub behaviors: Vec<PersonaBehavior>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "UserBehavior"))]
+#[serde(deny_unknown_fields)]
+pub struct PersonaBehavior {
+    pub name: String,
+    pub description: String,
+    #[serde(default, alias = "behaviorInstructions")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub behavior_instructions: Vec<String>,
+    #[serde(default, alias = "violationRubrics")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub violation_rubrics: Vec<String>,
+}
 
 struct Behavior {
     name: &'static str,

@@ -2,7 +2,7 @@
 //! run over a case and the case outcome. The result model read and written from them is
 //! `eval_result`.
 
-use super::eval_set::RubricScore;
+use super::rubric::RubricScore;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;

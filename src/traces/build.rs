@@ -6,8 +6,8 @@ use super::model::{attr, attr_str, Batch, LogRecord, Span};
 use super::tree::{invocation_roots, op, union_seconds, Op, Tree};
 use super::turn::Ctx;
 use super::{adk, ai_sdk, events::events, semconv, Loaded, Missing, Options, TraceSession, Warning};
-use crate::metrics::efficiency::round3;
 use crate::run::session::invocations_from_session;
+use crate::schema::value::round3;
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
 

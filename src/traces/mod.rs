@@ -115,7 +115,7 @@ pub fn read<'a>(input: &'a [u8], batch: &mut model::Batch<'a>) -> Result<()> {
         None => Err(EvalError::schema("$", "the trace input is empty")),
         // A protobuf request starts 0x0a (a newline) and its length byte may read as `{`: what
         // is not JSON after all is tried as protobuf before the JSON error is reported.
-        Some(b'{') => match crate::api::utf8(input).and_then(|t| json::read(t, batch)) {
+        Some(b'{') => match crate::schema::parse::utf8(input).and_then(|t| json::read(t, batch)) {
             Err(e) if input.first() == Some(&b'\n') && e.code != ErrorCode::Schema => {
                 let mut alt = model::Batch::default();
                 proto::read(input, &mut alt).map_err(|_| e)?;

@@ -10,10 +10,10 @@ use super::{ask_all, score_cell, Ask};
 use crate::judge::context::{response_text, user_text};
 use crate::judge::{media, prompts, CallKind, JudgeModelOptions, JudgePort};
 use crate::metrics::{empty_outcome, Ctx, NotEvaluated, Outcome};
-use crate::schema::config::lax_bool;
 use crate::schema::content::text_of;
 use crate::schema::criteria::{self, CriterionClass, Typed};
 use crate::schema::result::EvalStatus;
+use crate::schema::value::lax_bool;
 use crate::schema::{Content, Criterion};
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
@@ -66,7 +66,7 @@ pub fn read_spec(c: &Criterion, metric: &str) -> Result<Spec, String> {
         None => false,
         Some(v) => lax_bool(v).ok_or_else(|| format!("{metric}: `informational` must be a boolean"))?,
     };
-    let options = match criteria::check(CriterionClass::LlmAsAJudge, c, metric, "$").typed {
+    let options = match criteria::check(CriterionClass::LlmAsAJudge, &c.extra, metric, "$").typed {
         Typed::Judge(j) => j.options,
         Typed::Invalid { message, .. } => return Err(message),
         _ => JudgeModelOptions::default(),
