@@ -16,34 +16,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from compare import EPOCH, ISO, UUID
-from exchange import body_json, sse_data
+from exchange import body_json
+from fixtures import exchange, load, payloads, status, turns
 
 Check = Callable[[Path], tuple[str, list[str]]]
-
-
-def load(path: Path) -> Any:
-  return json.loads(path.read_text(encoding="utf-8"))
-
-
-def exchange(path: Path, name: str) -> dict[str, Any]:
-  for ex in load(path)["exchanges"]:
-    if ex["name"] == name:
-      return ex
-  raise KeyError(f"{path.name}: no exchange {name}")
-
-
-def payloads(ex: dict[str, Any]) -> list[Any]:
-  if "event-stream" in ex["response"]["headers"].get("content-type", ""):
-    return sse_data(ex)
-  return body_json(ex)
-
-
-def turns(path: Path) -> list[dict[str, Any]]:
-  return [ex for ex in load(path)["exchanges"] if ex["name"].startswith("turn_")]
-
-
-def status(ok: bool, partly: bool = False) -> str:
-  return "confirmed" if ok else ("partly" if partly else "not confirmed")
 
 
 # ---- adk api_server -------------------------------------------------------

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from exchange import body_json
-from verify import exchange, load, payloads, status, turns
+from fixtures import exchange, load, payloads, status, turns
 
 
 def j(value: Any) -> str:
