@@ -152,7 +152,9 @@ const portability :Workerd.Worker = (
   server.stderr.on('data', (d) => { log += d; });
   try {
     const url = `http://127.0.0.1:${port}/`;
-    const deadline = Date.now() + 30_000;
+    // Starting workerd compiles every module and the .wasm: a second on a quiet machine, more
+    // than 30 s once on 2 cores shared with two wasm builds. A liveness margin, not a speed.
+    const deadline = Date.now() + 120_000;
     for (;;) {
       if (server.exitCode !== null) assert.fail(`workerd exited with ${server.exitCode}:\n${log.slice(-4000)}`);
       try {
@@ -160,7 +162,7 @@ const portability :Workerd.Worker = (
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) assert.fail(`workerd did not answer on ${url} within 30 s:\n${log.slice(-4000)}`);
+      if (Date.now() > deadline) assert.fail(`workerd did not answer on ${url} within 120 s:\n${log.slice(-4000)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
     const response = await fetch(url, { method: 'POST', body: JSON.stringify(texts), headers: { 'content-type': 'application/json' } });

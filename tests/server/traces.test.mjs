@@ -41,8 +41,13 @@ async function serve(options = {}) {
 const post = (s, path, body, headers = {}) => fetch(`${s.url}${path}`, { method: 'POST', body, headers: { ...auth, 'content-type': 'application/json', ...headers } });
 const text = (v) => JSON.stringify(v);
 
+// Quiet means no request for QUIET ms: long enough that a loaded machine's stall between two
+// posts (a gzip, a GC) never scores half a session (200 ms once scored the spans before their
+// logs arrived), short enough to wait for.
+const QUIET = 3000;
+
 async function scored(s, id) {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 400; i++) {
     const res = await fetch(`${s.url}/v1/traces/sessions/${encodeURIComponent(id)}`, { headers: auth });
     if (res.status === 200) return res.json();
     assert.equal(res.status, 404, await res.text());
@@ -57,7 +62,7 @@ describe('sessions assembled and scored', () => {
     const custom = [];
     const s = await serve({
       judge: { provider: 'openai', model: 'judge-model', baseUrl: judge.baseUrl, headers: { authorization: `Bearer ${KEY}` } },
-      limits: { traceIdleMs: 300 },
+      limits: { traceIdleMs: QUIET },
       traces: {
         config: { criteria: {
           rubric_based_final_response_quality_v1: { threshold: 0.5, rubrics: [{ rubric_id: 'r1', rubric_content: { text_property: 'The final answer says what was rolled.' } }], judge_model_options: { num_samples: 1 } },
@@ -86,7 +91,7 @@ describe('sessions assembled and scored', () => {
 
   test('protobuf in, protobuf out; logs at /v1/logs join their spans; records in a Store; pages', async () => {
     const store = fsStore(join(work, 'records'));
-    const s = await serve({ store, limits: { traceIdleMs: 200 } });
+    const s = await serve({ store, limits: { traceIdleMs: QUIET } });
     const pb = readFileSync(join(DATA, 'traces', 'adk-py-v2-event.otlp.pb'));
     const res = await post(s, '/v1/traces', pb, { 'content-type': 'application/x-protobuf' });
     assert.equal(res.status, 200);
