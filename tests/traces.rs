@@ -757,3 +757,43 @@ fn a_stated_duration_longer_than_its_span_counts_whole() {
     let inv = &only_session(&l).invocations[0];
     assert_eq!(inv.model_duration, Some(0.018));
 }
+
+#[test]
+fn a_session_id_over_max_id_bytes_is_left_out_of_the_eval_set_with_a_warning() {
+    // Found by the load_traces fuzz target: a session id of 3,781 bytes became an eval id the
+    // made eval set could not be read back with (`maxIdBytes` is 1,024 by default).
+    let attr = |k: &str, v: &str| json!({"key": k, "value": {"stringValue": v}});
+    let turn = |trace: &str, session: &str| {
+        vec![
+            json!({"traceId": trace, "spanId": "0000000000000001", "name": "invoke_agent a",
+                   "startTimeUnixNano": "1000000000", "endTimeUnixNano": "3000000000",
+                   "attributes": [attr("gen_ai.operation.name", "invoke_agent"), attr("gen_ai.conversation.id", session)]}),
+            json!({"traceId": trace, "spanId": "0000000000000002", "parentSpanId": "0000000000000001",
+                   "name": "chat m", "startTimeUnixNano": "1500000000", "endTimeUnixNano": "2000000000",
+                   "attributes": [attr("gen_ai.operation.name", "chat"),
+                     attr("gen_ai.input.messages", r#"[{"role":"user","parts":[{"type":"text","content":"Hi"}]}]"#),
+                     attr("gen_ai.output.messages", r#"[{"role":"assistant","parts":[{"type":"text","content":"Hello"}]}]"#)]}),
+        ]
+    };
+    let long = "s".repeat(1025);
+    let mut spans = turn("0102030405060708090a0b0c0d0e0f10", &long);
+    spans.extend(turn("0102030405060708090a0b0c0d0e0f11", "short"));
+    let body = json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).to_string();
+    let out = evalcore::api::traces_to_eval_set(&[body.as_bytes()], r#"{"evalSetId":"t","text":true}"#).unwrap();
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["added"], json!(["short"]));
+    let w: Vec<&Value> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["code"] == "id_too_long")
+        .collect();
+    assert_eq!(w.len(), 1, "{v}");
+    assert_eq!(w[0]["path"], "$.sessions[0].session_id");
+    assert!(w[0]["message"].as_str().unwrap().contains("1025 bytes"), "{}", w[0]);
+    let text = v["text"].as_str().unwrap();
+    assert!(evalcore::api::load_eval_set(text, "").is_ok());
+    // The eval set's own id is held to the same bound, as an error at the option.
+    let e = evalcore::api::traces_to_eval_set(&[body.as_bytes()], &json!({"evalSetId": long}).to_string()).unwrap_err();
+    assert_eq!(e.path, "$options.evalSetId");
+}

@@ -99,6 +99,29 @@ pub fn eval_set_of(loaded: &Loaded, eval_set_id: &str) -> EvalSet {
     }
 }
 
+/// Sessions whose id is longer than `maxIdBytes` cannot be eval cases (an eval set with such an
+/// id does not load): each is left out with an `id_too_long` warning naming it by its place.
+fn leave_out_long_ids(loaded: &mut Loaded) {
+    let mut at = 0;
+    let warnings = &mut loaded.warnings;
+    loaded.sessions.retain(|s| {
+        let here = at;
+        at += 1;
+        let path = || format!("$.sessions[{here}].session_id");
+        match crate::schema::budget::check_id(&s.session_id, "the session id", &path) {
+            Ok(()) => true,
+            Err(e) => {
+                warnings.push(traces::Warning {
+                    code: "id_too_long",
+                    path: e.path,
+                    message: format!("session left out of the eval set: {}", e.message),
+                });
+                false
+            }
+        }
+    });
+}
+
 /// The eval set text `addTo` names, as JSON: an object with its `eval_set_id` and `eval_cases`
 /// (read as a value, not a typed set: the trace module holds no eval set reader, and the cases
 /// are written back as they were read, numbers exactly).
@@ -145,13 +168,15 @@ pub fn traces_to_eval_set(inputs: &[&[u8]], opts: &str) -> Result<String> {
             ))
         }
     };
-    let loaded = traces::load(
+    crate::schema::budget::check_id(&id, "evalSetId", &|| "$options.evalSetId".into())?;
+    let mut loaded = traces::load(
         inputs,
         &traces::Options {
             session_ids: o.session_ids,
             ..traces::Options::default()
         },
     )?;
+    leave_out_long_ids(&mut loaded);
     let made = serde_json::to_value(eval_set_of(&loaded, &id)).unwrap_or_default();
     let new_cases = made
         .get("eval_cases")
