@@ -17,6 +17,11 @@ pub mod schema;
 pub mod text;
 pub mod traces;
 
+/// Every wasm export, declared once (src/wasm/table.rs): the rows the wasm skin binds and the
+/// generators of the JS bindings read.
+#[doc(hidden)]
+#[path = "wasm/table.rs"]
+pub mod export_table;
 #[cfg(all(target_arch = "wasm32", not(feature = "extras-wasm")))]
 mod wasm;
 /// The extras module, lazily loaded: what is not on the scoring path (traces, comparison

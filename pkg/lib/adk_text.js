@@ -1,22 +1,22 @@
 // ADK's file text and Python's text forms, written by the core: values in, text out. The rules
 // (pydantic field order, Python floats, integer statuses, repr) live in the core only.
 import { EvalError } from './errors.js';
-import { callExtras, callSync, instance as ensureReady } from './instance.js';
+import { instance as ensureReady } from './instance.js';
+import * as main from './wasm/main.js';
+import * as extras from './wasm/extras.js';
 import { stringify, unwrap } from './wire.js';
 
-/** A raw export of the live instance; a trap during it is thrown as EvalError `trap`. */
-const core = (name, ...args) => callSync((g) => g[name](...args));
 
 /** An EvalSetResult (any shape `loadEvalSetResult` reads) as the text ADK 2.13 writes. */
 export function adkEvalSetResultText(result) {
   ensureReady();
-  return unwrap(core('formatEvalSetResultJson', stringify(result, 'result', true)));
+  return unwrap(main.formatEvalSetResultJson(stringify(result, 'result', true)));
 }
 
 /** An eval set as ADK writes it: every field, or with `compact` only non-null, non-default ones. */
 export function adkEvalSetText(evalSet, { compact = false } = {}) {
   ensureReady();
-  return unwrap(core('formatEvalSetFileJson', stringify(evalSet, 'evalSet', true), compact));
+  return unwrap(main.formatEvalSetFileJson(stringify(evalSet, 'evalSet', true), compact));
 }
 
 /**
@@ -26,32 +26,32 @@ export function adkEvalSetText(evalSet, { compact = false } = {}) {
  */
 export function scenarioEvalId(scenario) {
   ensureReady();
-  return unwrap(callExtras('scenarioEvalIdJson', stringify(scenario, 'scenario')));
+  return unwrap(extras.scenarioEvalIdJson(stringify(scenario, 'scenario')));
 }
 
 /** `repr()` of the Python value `json.loads` makes of `value`. */
 export function pythonRepr(value) {
   ensureReady();
-  return unwrap(core('pythonTextJson', stringify(value === undefined ? null : value, 'value'), 'repr'));
+  return unwrap(main.pythonTextJson(stringify(value === undefined ? null : value, 'value'), 'repr'));
 }
 
 /** Python's `json.dumps(value, sort_keys=True)`. */
 export function pythonJsonDumps(value) {
   ensureReady();
-  return unwrap(core('pythonTextJson', stringify(value === undefined ? null : value, 'value'), 'json'));
+  return unwrap(main.pythonTextJson(stringify(value === undefined ? null : value, 'value'), 'json'));
 }
 
 /** `repr(x)` of a Python float (`1.0`, `1e-05`). */
 export function pythonFloat(x) {
   ensureReady();
-  return core('pythonFloat', x);
+  return main.pythonFloat(x);
 }
 
 /** A status name (any case, or `EvalStatus.X`) or ADK's integer as the status name. */
 export function evalStatusName(value, path = '') {
   ensureReady();
   try {
-    return unwrap(core('evalStatusJson', stringify(value === undefined ? null : value, 'status')));
+    return unwrap(main.evalStatusJson(stringify(value === undefined ? null : value, 'status')));
   } catch (e) {
     if (e instanceof EvalError) throw new EvalError(e.code, path, e.message);
     throw e;
@@ -69,7 +69,7 @@ export function pythonTime() {
  */
 export function adkApiJson(value) {
   ensureReady();
-  return unwrap(core('adkApiJson', stringify(value === undefined ? null : value, 'value', true)));
+  return unwrap(main.adkApiJson(stringify(value === undefined ? null : value, 'value', true)));
 }
 
 /**
@@ -78,5 +78,5 @@ export function adkApiJson(value) {
  */
 export function sessionInvocations(session) {
   ensureReady();
-  return unwrap(core('sessionInvocationsJson', stringify(session, 'session', true)));
+  return unwrap(main.sessionInvocationsJson(stringify(session, 'session', true)));
 }

@@ -9,17 +9,16 @@ import {
   caseParts,
 } from './wire.js';
 import {
-  callExtras, callOn, callSync, checkAlive, coreMemory, instance, onFreshInstance, setMemoryCeiling,
+  callOn, callSync, checkAlive, coreMemory, instance, onFreshInstance, setMemoryCeiling,
 } from './instance.js';
+import * as main from './wasm/main.js';
+import * as extras from './wasm/extras.js';
 import { evaluateInvocationsJudged } from './run.js';
 import { expandColumns } from './columns.js';
 
 export { EvalError, coreMemory, setMemoryCeiling };
 
 const ensureReady = instance;
-
-/** A raw export of the live instance; a trap during it is thrown as EvalError `trap`. */
-const core = (name, ...args) => callSync((g) => g[name](...args));
 
 /**
  * Parses an eval set in any shape found in practice (current schema, legacy test-file list,
@@ -30,8 +29,8 @@ export function loadEvalSet(input, options) {
   const opts = options === undefined || options === null ? '' : toJson(options, 'options');
   const bytes = asBytes(input, 'input');
   const text = bytes ? null : toJson(input, 'input');
-  const raw = bytes ? core('loadEvalSetBytes', bytes, opts) : core('loadEvalSetJson', text, opts);
-  return unwrap(raw === TO_EXTRAS ? callExtras('loadEvalSetBytes', bytes ?? utf8.encode(text), opts) : raw);
+  const raw = bytes ? main.loadEvalSetBytes(bytes, opts) : main.loadEvalSetJson(text, opts);
+  return unwrap(raw === TO_EXTRAS ? extras.loadEvalSetBytes(bytes ?? utf8.encode(text), opts) : raw);
 }
 
 const utf8 = new TextEncoder();
@@ -61,7 +60,7 @@ export function loadEvaluationDataset(input, options) {
   ensureReady();
   const opts = options === undefined || options === null ? '' : toJson(options, 'options');
   const bytes = asBytes(input, 'input') ?? utf8.encode(toJson(input, 'input'));
-  return unwrap(callExtras('loadEvaluationDatasetBytes', bytes, opts));
+  return unwrap(extras.loadEvaluationDatasetBytes(bytes, opts));
 }
 
 /**
@@ -79,7 +78,7 @@ export function toEvaluationDataset(args) {
     if (actual !== undefined) throw new EvalError('schema', '$.result', 'toEvaluationDataset: give `actual` or `result`, not both');
     traces = actualOf(result);
   }
-  return unwrap(callExtras('toEvaluationDatasetJson', stringify({ evalSet, actual: traces ?? undefined }, 'args')));
+  return unwrap(extras.toEvaluationDatasetJson(stringify({ evalSet, actual: traces ?? undefined }, 'args')));
 }
 
 /** The invocations of each case's first run in an EvalSetResult, by eval id. */
@@ -109,8 +108,8 @@ export function loadEvalSetResult(input, options) {
   ensureReady();
   const opts = options === undefined || options === null ? '' : toJson(options, 'options');
   const bytes = asBytes(input, 'input');
-  if (bytes) return unwrap(core('loadEvalSetResultBytes', bytes, opts));
-  return unwrap(core('loadEvalSetResultJson', toJson(input, 'input', true), opts));
+  if (bytes) return unwrap(main.loadEvalSetResultBytes(bytes, opts));
+  return unwrap(main.loadEvalSetResultJson(toJson(input, 'input', true), opts));
 }
 
 /** Every problem of an eval set at once, each with its path. Never throws for bad data. */
@@ -125,10 +124,10 @@ export function validateEvalSet(input) {
     if (e instanceof EvalError) return { ok: false, errors: [e] };
     throw e;
   }
-  let raw = bytes ? core('validateEvalSetBytes', bytes) : core('validateEvalSetJson', text);
+  let raw = bytes ? main.validateEvalSetBytes(bytes) : main.validateEvalSetJson(text);
   if (raw === TO_EXTRAS) {
     try {
-      raw = callExtras('validateEvalSetBytes', bytes ?? utf8.encode(text));
+      raw = extras.validateEvalSetBytes(bytes ?? utf8.encode(text));
     } catch (e) {
       if (e instanceof EvalError) return { ok: false, errors: [e] };
       throw e;
@@ -152,7 +151,7 @@ export function setLimits(limits) {
   if (limits !== undefined && limits !== null && (typeof limits !== 'object' || Array.isArray(limits))) {
     throw new EvalError('schema', '$options', `setLimits: expected {maxTextBytes?, maxParseBytes?, maxReplyBytes?, maxIdBytes?}, found ${describe(limits)}`);
   }
-  const now = unwrap(core('setLimitsJson', limits === undefined || limits === null ? '' : toJson(limits, 'limits')));
+  const now = unwrap(main.setLimitsJson(limits === undefined || limits === null ? '' : toJson(limits, 'limits')));
   maxTextBytes = now.maxTextBytes;
   // A replacement instance (after a trap or a retirement) starts from these, not the defaults.
   limitsJson = JSON.stringify(now);
@@ -163,7 +162,7 @@ export function setLimits(limits) {
 let maxTextBytes = 512 * 1024 * 1024;
 let limitsJson = null;
 onFreshInstance((g) => {
-  if (limitsJson !== null) unwrap(g.setLimitsJson(limitsJson));
+  if (limitsJson !== null) unwrap(main.on.setLimitsJson(g, limitsJson));
 });
 
 /** The core's parse limits in force (see setLimits). */
@@ -187,8 +186,8 @@ export function loadEvalConfig(input, options) {
   ensureReady();
   const opts = configOptions(options, 'loadEvalConfig');
   const text = input === undefined || input === null ? '' : toJson(input, 'input', true);
-  const raw = core('loadEvalConfigJson', text, opts);
-  return unwrap(raw === TO_EXTRAS ? callExtras('loadEvalConfigJson', text, opts) : raw);
+  const raw = main.loadEvalConfigJson(text, opts);
+  return unwrap(raw === TO_EXTRAS ? extras.loadEvalConfigJson(text, opts) : raw);
 }
 
 /**
@@ -208,10 +207,10 @@ export function validateEvalConfig(input, options) {
     if (e instanceof EvalError) return { ok: false, errors: [e], warnings: [] };
     throw e;
   }
-  let raw = core('validateEvalConfigJson', text, opts);
+  let raw = main.validateEvalConfigJson(text, opts);
   if (raw === TO_EXTRAS) {
     try {
-      raw = callExtras('validateEvalConfigJson', text, opts);
+      raw = extras.validateEvalConfigJson(text, opts);
     } catch (e) {
       if (e instanceof EvalError) return { ok: false, errors: [e], warnings: [] };
       throw e;
@@ -227,7 +226,7 @@ export function validateEvalConfig(input, options) {
 export function rouge1(candidate, reference) {
   ensureReady();
   checkTextPair('rouge1', candidate, reference);
-  const [precision, recall, fmeasure] = core('rouge1', candidate, reference);
+  const [precision, recall, fmeasure] = main.rouge1(candidate, reference);
   return { precision, recall, fmeasure };
 }
 
@@ -257,7 +256,7 @@ export function rouge1Batch(pairs) {
     lens[2 * i] = c.length;
     lens[2 * i + 1] = r.length;
   }
-  const flat = core('rouge1Batch', checkLength(texts.join(''), 'rouge1Batch'), lens);
+  const flat = main.rouge1Batch(checkLength(texts.join(''), 'rouge1Batch'), lens);
   const n = pairs.length;
   const precision = new Float64Array(n);
   const recall = new Float64Array(n);
@@ -282,7 +281,7 @@ export async function evaluateInvocations(args) {
     return evaluateInvocationsJudged(args);
   }
   const wire = { held: null };
-  const result = unwrap(core('evaluateInvocationsJson', ...caseParts(args, 'evaluateInvocations', true, wire)));
+  const result = unwrap(main.evaluateInvocationsJson(...caseParts(args, 'evaluateInvocations', true, wire)));
   expandColumns(result, wire.held);
   return result;
 }
@@ -333,7 +332,7 @@ class PreparedCase {
     const opts = stringify({
       includeInvocations, perInvocation, efficiencyMetrics, explain, columns: true, callerInvocations: held !== null,
     }, 'options');
-    const result = unwrap(callOn(slot.gen, () => slot.handle.evaluateJson(cfg, opts)));
+    const result = unwrap(callOn(slot.gen, () => main.on.preparedCaseEvaluateJson(slot.handle, cfg, opts)));
     const carried = expandColumns(result, held);
     if (carried !== null) this.#held = carried;
     return result;
@@ -377,7 +376,7 @@ export function prepareCase(args) {
   return callSync((g, gen) => {
     let handle;
     try {
-      handle = g.PreparedCase.fromJson(...parts);
+      handle = main.on.preparedCaseFromJson(g, ...parts);
     } catch (e) {
       // The core throws its error envelope as a string.
       if (typeof e === 'string') {
@@ -400,7 +399,7 @@ export function formatReport(results, options) {
     list = list.eval_case_results;
   }
   const opts = options === undefined || options === null ? '' : toJson(options, 'options');
-  return unwrap(callExtras('formatReportJson', toJson(list, 'results'), opts));
+  return unwrap(extras.formatReportJson(toJson(list, 'results'), opts));
 }
 
 /**
@@ -409,13 +408,13 @@ export function formatReport(results, options) {
  */
 export function metricsInfo() {
   ensureReady();
-  return JSON.parse(core('metricsInfoJson'));
+  return JSON.parse(main.metricsInfoJson());
 }
 
 /** The Rust crate's version, for diagnostics. */
 export function coreVersion() {
   ensureReady();
-  return core('coreVersion');
+  return main.coreVersion();
 }
 
 export { planJudgeCalls } from './run.js';

@@ -7,7 +7,8 @@
 // the numbers alone). Labels are read and matched in labels.js.
 import { loadEvalSetResult } from './api.js';
 import { EvalError } from './errors.js';
-import { callExtras, instance } from './instance.js';
+import { instance } from './instance.js';
+import { statsF64 } from './wasm/extras.js';
 import { DEFAULT_KAPPA_THRESHOLD, calibrateLabels, readLabels } from './labels.js';
 import { MAX_TEXT_LENGTH, describe, parseJsonBytes } from './wire.js';
 
@@ -15,7 +16,7 @@ const encoder = new TextEncoder();
 const NONE = new Float64Array(0);
 
 /** The core's statistics (src/api/compare.rs: `kind` selects the function), in the extras module. */
-const stats = (kind, a, b = NONE) => callExtras('statsF64', kind, Float64Array.from(a), Float64Array.from(b));
+const stats = (kind, a, b = NONE) => statsF64(kind, Float64Array.from(a), Float64Array.from(b));
 
 /** One result as UTF-8 bytes (text encoded) or as it is (bytes, a value) for loadEvalSetResult. */
 function bytesOf(input, what) {

@@ -8,6 +8,7 @@
 import { EvalError } from './errors.js';
 import { coreMemory, getLimits } from './api.js';
 import { notLoaded, setExtrasCall } from './instance.js';
+import { on } from './wasm/extras.js';
 
 let compiled = null; // WebAssembly.Module
 let glue = null; // the live instance's glue
@@ -71,13 +72,13 @@ function mainSettings() {
   }
 }
 
-/** One raw export; the main module's limits and memory ceiling apply here too. */
-export function callExtras(name, ...args) {
+/** `fn(glue)` on the live instance; the main module's limits and memory ceiling apply here too. */
+export function callExtras(fn) {
   const g = live();
   const [limits, ceiling] = mainSettings();
   try {
-    if (limits !== null) g.setLimitsJson(JSON.stringify(limits));
-    return g[name](...args);
+    if (limits !== null) on.setLimitsJson(g, JSON.stringify(limits));
+    return fn(g);
   } catch (e) {
     glue = null;
     throw new EvalError('trap', '', `evalcore: the extras module trapped (${e instanceof Error ? e.message : String(e)}); `

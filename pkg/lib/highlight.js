@@ -1,6 +1,7 @@
 // rouge1Spans: where ROUGE-1's token overlap falls in the two texts (the viewer's highlight),
 // computed by the core's tokenizer and stemmer so the marked words agree with rouge1's score.
-import { callSync, instance } from './instance.js';
+import { instance } from './instance.js';
+import { rouge1Spans as spansOf } from './wasm/main.js';
 import { checkTextPair } from './wire.js';
 
 function side(flat, at) {
@@ -22,7 +23,7 @@ function side(flat, at) {
 export function rouge1Spans(candidate, reference) {
   instance();
   checkTextPair('rouge1Spans', candidate, reference);
-  const flat = callSync((g) => g.rouge1Spans(candidate, reference));
+  const flat = spansOf(candidate, reference);
   const [cand, next] = side(flat, 0);
   const [ref] = side(flat, next);
   return { candidate: cand, reference: ref };

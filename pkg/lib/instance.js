@@ -261,12 +261,12 @@ export function setExtrasCall(call) {
 }
 
 /**
- * A raw export of the extras module (the trace import, comparison statistics, agents-cli
+ * `fn(glue)` on the extras module (the trace import, comparison statistics, agents-cli
  * datasets); EvalError `not_initialised`, naming `initExtras`, while it is not loaded.
  */
-export function callExtras(name, ...args) {
+export function callExtras(fn) {
   if (extrasCall === null) throw notLoaded();
-  return extrasCall(name, ...args);
+  return extrasCall(fn);
 }
 
 /** @internal The error of a call that needs the extras module before it is loaded. */

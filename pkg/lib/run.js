@@ -4,7 +4,9 @@
 // checks the options, hands the core the host's capabilities (host.js), keeps judge cassettes,
 // and carries evaluate() across a trap (resume.js).
 import { EvalError } from './errors.js';
-import { callExtras, callSync, instance as ensureReady } from './instance.js';
+import { instance as ensureReady } from './instance.js';
+import * as main from './wasm/main.js';
+import * as extras from './wasm/extras.js';
 import { expandColumns } from './columns.js';
 import {
   TO_EXTRAS, caseParts, configMember, describe, evalSetMember, requireObject, stringify, toMember, unwrap, checkLength,
@@ -18,8 +20,8 @@ import { runHealth } from './health.js';
 function strictConfig(config, fn) {
   try {
     const text = config === undefined || config === null ? '' : toMember(config, 'config', true);
-    const raw = callSync((g) => g.loadEvalConfigJson(text, '{"strict":true}'));
-    unwrap(raw === TO_EXTRAS ? callExtras('loadEvalConfigJson', text, '{"strict":true}') : raw);
+    const raw = main.loadEvalConfigJson(text, '{"strict":true}');
+    unwrap(raw === TO_EXTRAS ? extras.loadEvalConfigJson(text, '{"strict":true}') : raw);
   } catch (e) {
     if (!(e instanceof EvalError)) throw e;
     throw new EvalError(e.code, e.path === '' || e.path === '$' ? '$.config' : e.path.replace(/^\$/, '$.config'), `${fn} (strict): ${e.message}`, { cause: e });
@@ -157,7 +159,7 @@ export async function evaluateInvocationsJudged(args) {
   });
   let out;
   try {
-    out = await callWithHost(host, (g, h) => g.evaluateInvocationsAsync(...parts, judge.json, h));
+    out = await callWithHost(host, (g, h) => main.on.evaluateInvocationsAsync(g, ...parts, judge.json, h));
   } finally {
     host.close();
     // What was recorded is kept, even when the call failed (a trap).
@@ -199,7 +201,7 @@ export async function planJudgeCalls(args) {
   }
   const judge = await judgeOption(dry, 'planJudgeCalls');
   const host = makeHost({ fetchFn: null });
-  return unwrap(await callWithHost(host, (g, h) => g.planJudgeCallsAsync(...parts, judge.json, h)));
+  return unwrap(await callWithHost(host, (g, h) => main.on.planJudgeCallsAsync(g, ...parts, judge.json, h)));
 }
 
 /**
@@ -298,7 +300,7 @@ export async function evaluate(args) {
   let result;
   try {
     try {
-      result = unwrap(await callWithHost(host, (g, h) => g.evaluateAsync(first, j.json, h)));
+      result = unwrap(await callWithHost(host, (g, h) => main.on.evaluateAsync(g, first, j.json, h)));
     } catch (e) {
       // A trap before the run loop began (the eval set itself) has nothing to keep: it is thrown.
       if (!(e instanceof EvalError) || e.code !== 'trap' || !record.callStarted) throw e;
@@ -334,7 +336,7 @@ export async function evaluate(args) {
   // The cases that were running are FAILED (`trap`); the rest run on a fresh instance, in as
   // many calls as traps need; the results of every call are merged into one EvalSetResult.
   async function resumeAfterTrap(trap) {
-    const set = unwrap(callSync((g) => g.loadEvalSetJson(members[0].slice('"evalSet":'.length), '')));
+    const set = unwrap(main.loadEvalSetJson(members[0].slice('"evalSet":'.length), ''));
     if (record.setId === null) record.setId = set.eval_set_id;
     const ids = evalIds ?? set.eval_cases.map((c) => c.eval_id);
     const fail = (err, pairs) => {
@@ -352,7 +354,7 @@ export async function evaluate(args) {
       record.offset = call.from;
       record.callStarted = false;
       try {
-        const out = unwrap(await callWithHost(host, (g, h) => g.evaluateAsync(argsText(call.ids, call.count), j.json, h)));
+        const out = unwrap(await callWithHost(host, (g, h) => main.on.evaluateAsync(g, argsText(call.ids, call.count), j.json, h)));
         calls.push({ from: call.from, result: out });
       } catch (e) {
         if (!(e instanceof EvalError) || e.code !== 'trap') throw e;
@@ -368,7 +370,7 @@ export async function evaluate(args) {
     }
     deliver(record.progress('done', (runs ?? 1) - 1, null));
     // The core computes the run summary of the merged result, as it does for a result file.
-    const summaryOf = (merged) => unwrap(callSync((g) => g.loadEvalSetResultJson(stringify(merged, 'result'), '{"runSummary":true}'))).run_summary;
+    const summaryOf = (merged) => unwrap(main.loadEvalSetResultJson(stringify(merged, 'result'), '{"runSummary":true}')).run_summary;
     return merge(record, calls, summaryOf);
   }
 }

@@ -1,6 +1,7 @@
 // Test hooks, not API (not shipped in the npm package): deterministic traps for the tests of
 // trap recovery (tests/js/trap.test.mjs) and the fuzzer's self-check (tests/fuzz/).
-import { callAsync, callSync } from './instance.js';
+import { callAsync } from './instance.js';
+import * as main from './wasm/main.js';
 
 /**
  * Makes the wasm instance trap after growing its heap by `mib` MiB, as an abort or an
@@ -8,6 +9,6 @@ import { callAsync, callSync } from './instance.js';
  * executor polls it (as a trap in the run loop does); the returned promise rejects with `trap`.
  */
 export function __trapForTesting(mib = 0, options) {
-  if (options && options.async) return callAsync((g) => g.__trapForTestingAsync(mib));
-  return callSync((g) => g.__trapForTesting(mib));
+  if (options && options.async) return callAsync((g) => main.on.__trapForTestingAsync(g, mib));
+  return main.__trapForTesting(mib);
 }

@@ -4,7 +4,7 @@
 // The import is in the extras module (pkg/lib/extras.js): the Node entry loads it on first use,
 // the browser/worker entry needs `await initExtras()` once.
 import { EvalError } from './errors.js';
-import { callExtras as call } from './instance.js';
+import * as extras from './wasm/extras.js';
 import { describe, toJson, unwrap } from './wire.js';
 
 const utf8 = new TextEncoder();
@@ -43,7 +43,7 @@ const opts = (options) => (options === undefined || options === null ? '' : toJs
  */
 export function loadTraces(input, options) {
   const [bytes, lens] = joined(input);
-  return unwrap(call('loadTracesBytes', bytes, lens, opts(options)));
+  return unwrap(extras.loadTracesBytes(bytes, lens, opts(options)));
 }
 
 /**
@@ -53,7 +53,7 @@ export function loadTraces(input, options) {
  */
 export function tracesToEvalSet(input, options) {
   const [bytes, lens] = joined(input);
-  return unwrap(call('tracesToEvalSetBytes', bytes, lens, opts(options)));
+  return unwrap(extras.tracesToEvalSetBytes(bytes, lens, opts(options)));
 }
 
 /**
@@ -62,5 +62,5 @@ export function tracesToEvalSet(input, options) {
  */
 export function traceIndex(input) {
   const [bytes, lens] = joined(input);
-  return unwrap(call('traceIndexBytes', bytes, lens));
+  return unwrap(extras.traceIndexBytes(bytes, lens));
 }

@@ -1,6 +1,7 @@
 // Values to JSON text for the core and envelopes back: shared by the API and the run loop.
 import { EvalError, fromWire } from './errors.js';
-import { callExtras, callSync } from './instance.js';
+import * as main from './wasm/main.js';
+import * as extras from './wasm/extras.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -134,8 +135,8 @@ function okText(envelope, at) {
 export function evalSetMember(evalSet) {
   const text = toMember(evalSet, 'evalSet');
   if (!/^[\s\ufeff]*\[/.test(text) && !text.includes('"evalSetId"') && !text.includes('"evalCases"')) return text;
-  if (callSync((g) => g.loadEvalSetJson(text, '')) !== TO_EXTRAS) return text;
-  return okText(callExtras('loadEvalSetBytes', new TextEncoder().encode(text), ''), '$.evalSet');
+  if (main.loadEvalSetJson(text, '') !== TO_EXTRAS) return text;
+  return okText(extras.loadEvalSetBytes(new TextEncoder().encode(text), ''), '$.evalSet');
 }
 
 /**
@@ -145,8 +146,8 @@ export function evalSetMember(evalSet) {
  */
 export function configMember(config, text = toMember(config, 'config', true)) {
   if (!text.includes('"metrics_to_run"') && !/"custom_metrics"\s*:\s*\[/.test(text)) return text;
-  if (callSync((g) => g.loadEvalConfigJson(text, '')) !== TO_EXTRAS) return text;
-  return okText(callExtras('loadEvalConfigJson', text, ''), '$.config');
+  if (main.loadEvalConfigJson(text, '') !== TO_EXTRAS) return text;
+  return okText(extras.loadEvalConfigJson(text, ''), '$.config');
 }
 
 /** `{"ok": v}` → v; `{"error": e}` → throws EvalError. */
@@ -256,5 +257,5 @@ export function parseJsonBytes(bytes, what) {
     throw new EvalError('too_large', '', `${what}: ${bytes.byteLength} bytes exceed the limit of ${MAX_TEXT_LENGTH} UTF-16 code units`);
   }
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  return unwrap(callSync((g) => g.parseJsonBytes(view)));
+  return unwrap(main.parseJsonBytes(view));
 }
