@@ -109,14 +109,22 @@ fn js(module: &str) -> String {
         if module == "main" { "" } else { " (loaded on first use)" }
     );
     let _ = writeln!(out, "import {{ {caller} }} from '../instance.js';\n");
-    let _ = writeln!(out, "/** Each export called on the glue `g` of a given instance. */\nexport const on = Object.freeze({{");
+    let _ = writeln!(
+        out,
+        "/** Each export called on the glue `g` of a given instance. */\nexport const on = Object.freeze({{"
+    );
     for row in rows_of(module) {
         let (name, params) = match (row.class, row.method) {
             (Some(class), true) => (member_name(class, row.js), format!("handle, {}", names(row.params))),
             (Some(class), false) => (member_name(class, row.js), format!("g, {}", names(row.params))),
             (None, _) => (row.js.to_string(), with_glue(row.params)),
         };
-        let _ = writeln!(out, "  {name}: ({}) => {},", params.trim_end_matches(", "), call_on(row));
+        let _ = writeln!(
+            out,
+            "  {name}: ({}) => {},",
+            params.trim_end_matches(", "),
+            call_on(row)
+        );
     }
     out.push_str("});\n");
     for row in rows_of(module).filter(|r| r.class.is_none() && !is_async(r)) {
@@ -177,7 +185,10 @@ fn dts(module: &str) -> String {
     for row in rows_of(module) {
         let ret = ts_return(row);
         let (name, params) = match (row.class, row.method) {
-            (Some(class), true) => (member_name(class, row.js), format!("handle: {class}Handle, {}", typed(row.params))),
+            (Some(class), true) => (
+                member_name(class, row.js),
+                format!("handle: {class}Handle, {}", typed(row.params)),
+            ),
             (Some(class), false) => (member_name(class, row.js), format!("g: Glue, {}", typed(row.params))),
             (None, _) if row.params.is_empty() => (row.js.to_string(), "g: Glue".to_string()),
             (None, _) => (row.js.to_string(), format!("g: Glue, {}", typed(row.params))),
@@ -189,7 +200,13 @@ fn dts(module: &str) -> String {
     for row in rows_of(module).filter(|r| r.class.is_none() && !is_async(r)) {
         out.push('\n');
         js_doc(&mut out, row.doc, "");
-        let _ = writeln!(out, "export declare function {}({}): {};", row.js, typed(row.params), ts_return(row));
+        let _ = writeln!(
+            out,
+            "export declare function {}({}): {};",
+            row.js,
+            typed(row.params),
+            ts_return(row)
+        );
     }
     out
 }
@@ -266,15 +283,25 @@ fn no_js_calls_a_wasm_export_by_name_outside_the_generated_bindings() {
         }
         let text = std::fs::read_to_string(&p).unwrap_or_default();
         for row in TABLE {
-            for needle in [format!("g.{}(", row.js), format!("g['{}']", row.js), format!("g[\"{}\"]", row.js)] {
+            for needle in [
+                format!("g.{}(", row.js),
+                format!("g['{}']", row.js),
+                format!("g[\"{}\"]", row.js),
+            ] {
                 if text.contains(&needle) {
                     hits.push(format!("{}: {needle}", p.display()));
                 }
             }
         }
-        if ["g[name]", ".PreparedCase.", "core('", "callExtras('"].iter().any(|n| text.contains(n)) {
+        if ["g[name]", ".PreparedCase.", "core('", "callExtras('"]
+            .iter()
+            .any(|n| text.contains(n))
+        {
             hits.push(format!("{}: a raw export by computed name", p.display()));
         }
     }
-    assert!(hits.is_empty(), "JS outside pkg/lib/wasm/ calls wasm exports itself: {hits:#?}");
+    assert!(
+        hits.is_empty(),
+        "JS outside pkg/lib/wasm/ calls wasm exports itself: {hits:#?}"
+    );
 }

@@ -48,7 +48,12 @@ function live() {
     throw notLoaded();
   }
   if (compiled === null) {
-    const src = readSource();
+    let src;
+    try {
+      src = readSource();
+    } catch (e) {
+      throw new EvalError('not_initialised', '', `evalcore: the extras module (traces, run comparison, agents-cli and legacy shapes) could not be read: ${e instanceof Error ? e.message : String(e)}; reinstall the package`, { cause: e });
+    }
     compiled = src instanceof WebAssembly.Module ? src : new WebAssembly.Module(src);
   }
   const g = createGlue((exports) => exports);

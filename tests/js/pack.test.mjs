@@ -103,7 +103,7 @@ test('npm pack ships exactly the package files, and writes nothing into pkg/', (
     'lib/server/trace_records_worker.js',
     'lib/server/traces_worker.js', 'lib/traces_eval.js', 'lib/shard_wire.js',
     'lib/shards.js', 'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing.js',
-    'lib/traces.js', 'lib/wire.js', 'lib/workflow.js', 'lib/xml.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts', 'starter/agent.mjs',
+    'lib/traces.js', 'lib/wasm/extras.d.ts', 'lib/wasm/extras.js', 'lib/wasm/main.d.ts', 'lib/wasm/main.js', 'lib/wire.js', 'lib/workflow.js', 'lib/xml.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts', 'starter/agent.mjs',
     'starter/evals/test_config.json', 'starter/evals/weather.evalset.json', 'starter/evals/weather.test.mjs', 'testing.d.ts',
     'wasm-extras/evalcore_extras_bg.wasm', 'wasm-extras/evalcore_extras_factory.js',
     'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
