@@ -263,6 +263,16 @@ fn every_row_names_an_export_once_per_module() {
 }
 
 #[test]
+fn the_two_modules_share_no_export_name_but_the_limits() {
+    // A name in both modules that did different things would be a sentinel in disguise: the
+    // extras module's readers are named for the shapes they read. Only `setLimitsJson` is in
+    // both, the same function (the package passes the main module's limits on).
+    let main: BTreeSet<&str> = rows_of("main").map(|r| r.js).collect();
+    let both: Vec<&str> = rows_of("extras").map(|r| r.js).filter(|j| main.contains(j)).collect();
+    assert_eq!(both, ["setLimitsJson"]);
+}
+
+#[test]
 fn no_js_calls_a_wasm_export_by_name_outside_the_generated_bindings() {
     // Every export's JS name, as the glue's property: `g.name(`, `g[...]`, `.PreparedCase.`.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("pkg");

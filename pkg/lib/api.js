@@ -30,7 +30,7 @@ export function loadEvalSet(input, options) {
   const bytes = asBytes(input, 'input');
   const text = bytes ? null : toJson(input, 'input');
   const raw = bytes ? main.loadEvalSetBytes(bytes, opts) : main.loadEvalSetJson(text, opts);
-  return unwrap(raw === TO_EXTRAS ? extras.loadEvalSetBytes(bytes ?? utf8.encode(text), opts) : raw);
+  return unwrap(raw === TO_EXTRAS ? extras.loadOtherEvalSetBytes(bytes ?? utf8.encode(text), opts) : raw);
 }
 
 const utf8 = new TextEncoder();
@@ -127,7 +127,7 @@ export function validateEvalSet(input) {
   let raw = bytes ? main.validateEvalSetBytes(bytes) : main.validateEvalSetJson(text);
   if (raw === TO_EXTRAS) {
     try {
-      raw = extras.validateEvalSetBytes(bytes ?? utf8.encode(text));
+      raw = extras.validateOtherEvalSetBytes(bytes ?? utf8.encode(text));
     } catch (e) {
       if (e instanceof EvalError) return { ok: false, errors: [e] };
       throw e;
@@ -187,7 +187,7 @@ export function loadEvalConfig(input, options) {
   const opts = configOptions(options, 'loadEvalConfig');
   const text = input === undefined || input === null ? '' : toJson(input, 'input', true);
   const raw = main.loadEvalConfigJson(text, opts);
-  return unwrap(raw === TO_EXTRAS ? extras.loadEvalConfigJson(text, opts) : raw);
+  return unwrap(raw === TO_EXTRAS ? extras.loadAgentsCliConfigJson(text, opts) : raw);
 }
 
 /**
@@ -210,7 +210,7 @@ export function validateEvalConfig(input, options) {
   let raw = main.validateEvalConfigJson(text, opts);
   if (raw === TO_EXTRAS) {
     try {
-      raw = extras.validateEvalConfigJson(text, opts);
+      raw = extras.validateAgentsCliConfigJson(text, opts);
     } catch (e) {
       if (e instanceof EvalError) return { ok: false, errors: [e], warnings: [] };
       throw e;
@@ -390,7 +390,7 @@ export function prepareCase(args) {
   });
 }
 
-/** ADK's console summary (and with `{detailed: true}` the per-case tables) as text (the extras module). */
+/** ADK's console summary (and with `{detailed: true}` the per-case tables) as text. */
 export function formatReport(results, options) {
   ensureReady();
   let list = results;
@@ -399,7 +399,7 @@ export function formatReport(results, options) {
     list = list.eval_case_results;
   }
   const opts = options === undefined || options === null ? '' : toJson(options, 'options');
-  return unwrap(extras.formatReportJson(toJson(list, 'results'), opts));
+  return unwrap(main.formatReportJson(toJson(list, 'results'), opts));
 }
 
 /**

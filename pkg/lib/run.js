@@ -21,7 +21,7 @@ function strictConfig(config, fn) {
   try {
     const text = config === undefined || config === null ? '' : toMember(config, 'config', true);
     const raw = main.loadEvalConfigJson(text, '{"strict":true}');
-    unwrap(raw === TO_EXTRAS ? extras.loadEvalConfigJson(text, '{"strict":true}') : raw);
+    unwrap(raw === TO_EXTRAS ? extras.loadAgentsCliConfigJson(text, '{"strict":true}') : raw);
   } catch (e) {
     if (!(e instanceof EvalError)) throw e;
     throw new EvalError(e.code, e.path === '' || e.path === '$' ? '$.config' : e.path.replace(/^\$/, '$.config'), `${fn} (strict): ${e.message}`, { cause: e });

@@ -136,7 +136,7 @@ export function evalSetMember(evalSet) {
   const text = toMember(evalSet, 'evalSet');
   if (!/^[\s\ufeff]*\[/.test(text) && !text.includes('"evalSetId"') && !text.includes('"evalCases"')) return text;
   if (main.loadEvalSetJson(text, '') !== TO_EXTRAS) return text;
-  return okText(extras.loadEvalSetBytes(new TextEncoder().encode(text), ''), '$.evalSet');
+  return okText(extras.loadOtherEvalSetBytes(new TextEncoder().encode(text), ''), '$.evalSet');
 }
 
 /**
@@ -147,7 +147,7 @@ export function evalSetMember(evalSet) {
 export function configMember(config, text = toMember(config, 'config', true)) {
   if (!text.includes('"metrics_to_run"') && !/"custom_metrics"\s*:\s*\[/.test(text)) return text;
   if (main.loadEvalConfigJson(text, '') !== TO_EXTRAS) return text;
-  return okText(extras.loadEvalConfigJson(text, ''), '$.config');
+  return okText(extras.loadAgentsCliConfigJson(text, ''), '$.config');
 }
 
 /** `{"ok": v}` → v; `{"error": e}` → throws EvalError. */

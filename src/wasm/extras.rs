@@ -1,6 +1,6 @@
 //! The second, lazily loaded wasm module ("extras"): what is not on the scoring path — the trace
 //! import, run comparison's statistics, agents-cli datasets and configs, legacy and @iqai/adk eval
-//! sets, ADK's console report, a scenario's eval id (the CLI's `add_eval_case`). Its exports are
+//! sets, a scenario's eval id (the CLI's `add_eval_case`). Its exports are
 //! the `extras` rows of `table.rs`, with the same conventions as the main module's (JSON in,
 //! envelopes out). The main module stays under its size ceiling (STYLE.md §15); the package
 //! loads this one on first use (pkg/lib/extras.js).

@@ -191,12 +191,12 @@ macro_rules! table {
 
                 /// `loadEvalSet` of what the main module hands over (an agents-cli dataset, a
                 /// legacy or @iqai/adk eval set), for UTF-8 bytes.
-                extras loadEvalSetBytes = fn load_eval_set_bytes(input: &[u8], options: &str) -> String
+                extras loadOtherEvalSetBytes = fn load_other_eval_set_bytes(input: &[u8], options: &str) -> String
                     ["Json<Envelope<EvalSet>>"]
                     { api::envelope(api::utf8(input).and_then(|text| api::load_eval_set(text, options))) }
 
                 /// `validateEvalSet` of what the main module hands over, for UTF-8 bytes.
-                extras validateEvalSetBytes = fn validate_eval_set_bytes(input: &[u8]) -> String
+                extras validateOtherEvalSetBytes = fn validate_other_eval_set_bytes(input: &[u8]) -> String
                     ["Json<ValidationReport>"]
                     { api::utf8(input).map_or_else(|e| invalid_report(&e), api::validate_eval_set) }
 
@@ -213,7 +213,7 @@ macro_rules! table {
 
                 /// `formatReport(results, options)`: ADK's console summary (with
                 /// `{"detailed": true}` also the per-case detailed output) of EvalCaseResults.
-                extras formatReportJson = fn format_report_json(results: &str, options: &str) -> String
+                main formatReportJson = fn format_report_json(results: &str, options: &str) -> String
                     ["Json<Envelope<string>>"]
                     { api::envelope(crate::report::console::format_report_json(results, options)) }
 
@@ -223,12 +223,12 @@ macro_rules! table {
                     { api::envelope(api::scenario_eval_id(input)) }
 
                 /// `loadEvalConfig` of what the main module hands over (an agents-cli config).
-                extras loadEvalConfigJson = fn load_eval_config_json(input: &str, options: &str) -> String
+                extras loadAgentsCliConfigJson = fn load_agents_cli_config_json(input: &str, options: &str) -> String
                     ["Json<Envelope<EvalConfig>>"]
                     { api::envelope(api::load_eval_config(input, options)) }
 
                 /// `validateEvalConfig` of what the main module hands over.
-                extras validateEvalConfigJson = fn validate_eval_config_json(input: &str, options: &str) -> String
+                extras validateAgentsCliConfigJson = fn validate_agents_cli_config_json(input: &str, options: &str) -> String
                     ["Json<ValidationReport>"]
                     { api::validate_config(input, options) }
 

@@ -20,11 +20,11 @@ export declare const on: {
    * `loadEvalSet` of what the main module hands over (an agents-cli dataset, a
    * legacy or @iqai/adk eval set), for UTF-8 bytes.
    */
-  loadEvalSetBytes(g: Glue, input: Uint8Array, options: string): Json<Envelope<EvalSet>>;
+  loadOtherEvalSetBytes(g: Glue, input: Uint8Array, options: string): Json<Envelope<EvalSet>>;
   /**
    * `validateEvalSet` of what the main module hands over, for UTF-8 bytes.
    */
-  validateEvalSetBytes(g: Glue, input: Uint8Array): Json<ValidationReport>;
+  validateOtherEvalSetBytes(g: Glue, input: Uint8Array): Json<ValidationReport>;
   /**
    * `loadEvaluationDataset` for UTF-8 bytes: an agents-cli dataset (or any eval
    * set) as `{eval_set, actual, grading, inference}`.
@@ -35,22 +35,17 @@ export declare const on: {
    */
   toEvaluationDatasetJson(g: Glue, args: string): Json<Envelope<EvaluationDataset>>;
   /**
-   * `formatReport(results, options)`: ADK's console summary (with
-   * `{"detailed": true}` also the per-case detailed output) of EvalCaseResults.
-   */
-  formatReportJson(g: Glue, results: string, options: string): Json<Envelope<string>>;
-  /**
    * ADK's eval id of a conversation scenario (JSON).
    */
   scenarioEvalIdJson(g: Glue, input: string): Json<Envelope<string>>;
   /**
    * `loadEvalConfig` of what the main module hands over (an agents-cli config).
    */
-  loadEvalConfigJson(g: Glue, input: string, options: string): Json<Envelope<EvalConfig>>;
+  loadAgentsCliConfigJson(g: Glue, input: string, options: string): Json<Envelope<EvalConfig>>;
   /**
    * `validateEvalConfig` of what the main module hands over.
    */
-  validateEvalConfigJson(g: Glue, input: string, options: string): Json<ValidationReport>;
+  validateAgentsCliConfigJson(g: Glue, input: string, options: string): Json<ValidationReport>;
   /**
    * `loadTraces(inputs, options)`: the inputs' bytes joined, with each one's
    * length (OTLP/JSON text or protobuf); `options` is `{"sessionIds"?}` or "".
@@ -83,12 +78,12 @@ export declare function statsF64(kind: number, a: Float64Array, b: Float64Array)
  * `loadEvalSet` of what the main module hands over (an agents-cli dataset, a
  * legacy or @iqai/adk eval set), for UTF-8 bytes.
  */
-export declare function loadEvalSetBytes(input: Uint8Array, options: string): Json<Envelope<EvalSet>>;
+export declare function loadOtherEvalSetBytes(input: Uint8Array, options: string): Json<Envelope<EvalSet>>;
 
 /**
  * `validateEvalSet` of what the main module hands over, for UTF-8 bytes.
  */
-export declare function validateEvalSetBytes(input: Uint8Array): Json<ValidationReport>;
+export declare function validateOtherEvalSetBytes(input: Uint8Array): Json<ValidationReport>;
 
 /**
  * `loadEvaluationDataset` for UTF-8 bytes: an agents-cli dataset (or any eval
@@ -102,12 +97,6 @@ export declare function loadEvaluationDatasetBytes(input: Uint8Array, options: s
 export declare function toEvaluationDatasetJson(args: string): Json<Envelope<EvaluationDataset>>;
 
 /**
- * `formatReport(results, options)`: ADK's console summary (with
- * `{"detailed": true}` also the per-case detailed output) of EvalCaseResults.
- */
-export declare function formatReportJson(results: string, options: string): Json<Envelope<string>>;
-
-/**
  * ADK's eval id of a conversation scenario (JSON).
  */
 export declare function scenarioEvalIdJson(input: string): Json<Envelope<string>>;
@@ -115,12 +104,12 @@ export declare function scenarioEvalIdJson(input: string): Json<Envelope<string>
 /**
  * `loadEvalConfig` of what the main module hands over (an agents-cli config).
  */
-export declare function loadEvalConfigJson(input: string, options: string): Json<Envelope<EvalConfig>>;
+export declare function loadAgentsCliConfigJson(input: string, options: string): Json<Envelope<EvalConfig>>;
 
 /**
  * `validateEvalConfig` of what the main module hands over.
  */
-export declare function validateEvalConfigJson(input: string, options: string): Json<ValidationReport>;
+export declare function validateAgentsCliConfigJson(input: string, options: string): Json<ValidationReport>;
 
 /**
  * `loadTraces(inputs, options)`: the inputs' bytes joined, with each one's

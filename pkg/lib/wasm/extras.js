@@ -9,14 +9,13 @@ import { callExtras } from '../instance.js';
 export const on = Object.freeze({
   setLimitsJson: (g, update) => g.setLimitsJson(update),
   statsF64: (g, kind, a, b) => g.statsF64(kind, a, b),
-  loadEvalSetBytes: (g, input, options) => g.loadEvalSetBytes(input, options),
-  validateEvalSetBytes: (g, input) => g.validateEvalSetBytes(input),
+  loadOtherEvalSetBytes: (g, input, options) => g.loadOtherEvalSetBytes(input, options),
+  validateOtherEvalSetBytes: (g, input) => g.validateOtherEvalSetBytes(input),
   loadEvaluationDatasetBytes: (g, input, options) => g.loadEvaluationDatasetBytes(input, options),
   toEvaluationDatasetJson: (g, args) => g.toEvaluationDatasetJson(args),
-  formatReportJson: (g, results, options) => g.formatReportJson(results, options),
   scenarioEvalIdJson: (g, input) => g.scenarioEvalIdJson(input),
-  loadEvalConfigJson: (g, input, options) => g.loadEvalConfigJson(input, options),
-  validateEvalConfigJson: (g, input, options) => g.validateEvalConfigJson(input, options),
+  loadAgentsCliConfigJson: (g, input, options) => g.loadAgentsCliConfigJson(input, options),
+  validateAgentsCliConfigJson: (g, input, options) => g.validateAgentsCliConfigJson(input, options),
   loadTracesBytes: (g, joined, lens, options) => g.loadTracesBytes(joined, lens, options),
   tracesToEvalSetBytes: (g, joined, lens, options) => g.tracesToEvalSetBytes(joined, lens, options),
   traceIndexBytes: (g, joined, lens) => g.traceIndexBytes(joined, lens),
@@ -38,12 +37,12 @@ export const statsF64 = (kind, a, b) => callExtras((g) => g.statsF64(kind, a, b)
  * `loadEvalSet` of what the main module hands over (an agents-cli dataset, a
  * legacy or @iqai/adk eval set), for UTF-8 bytes.
  */
-export const loadEvalSetBytes = (input, options) => callExtras((g) => g.loadEvalSetBytes(input, options));
+export const loadOtherEvalSetBytes = (input, options) => callExtras((g) => g.loadOtherEvalSetBytes(input, options));
 
 /**
  * `validateEvalSet` of what the main module hands over, for UTF-8 bytes.
  */
-export const validateEvalSetBytes = (input) => callExtras((g) => g.validateEvalSetBytes(input));
+export const validateOtherEvalSetBytes = (input) => callExtras((g) => g.validateOtherEvalSetBytes(input));
 
 /**
  * `loadEvaluationDataset` for UTF-8 bytes: an agents-cli dataset (or any eval
@@ -57,12 +56,6 @@ export const loadEvaluationDatasetBytes = (input, options) => callExtras((g) => 
 export const toEvaluationDatasetJson = (args) => callExtras((g) => g.toEvaluationDatasetJson(args));
 
 /**
- * `formatReport(results, options)`: ADK's console summary (with
- * `{"detailed": true}` also the per-case detailed output) of EvalCaseResults.
- */
-export const formatReportJson = (results, options) => callExtras((g) => g.formatReportJson(results, options));
-
-/**
  * ADK's eval id of a conversation scenario (JSON).
  */
 export const scenarioEvalIdJson = (input) => callExtras((g) => g.scenarioEvalIdJson(input));
@@ -70,12 +63,12 @@ export const scenarioEvalIdJson = (input) => callExtras((g) => g.scenarioEvalIdJ
 /**
  * `loadEvalConfig` of what the main module hands over (an agents-cli config).
  */
-export const loadEvalConfigJson = (input, options) => callExtras((g) => g.loadEvalConfigJson(input, options));
+export const loadAgentsCliConfigJson = (input, options) => callExtras((g) => g.loadAgentsCliConfigJson(input, options));
 
 /**
  * `validateEvalConfig` of what the main module hands over.
  */
-export const validateEvalConfigJson = (input, options) => callExtras((g) => g.validateEvalConfigJson(input, options));
+export const validateAgentsCliConfigJson = (input, options) => callExtras((g) => g.validateAgentsCliConfigJson(input, options));
 
 /**
  * `loadTraces(inputs, options)`: the inputs' bytes joined, with each one's

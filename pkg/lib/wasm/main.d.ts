@@ -157,6 +157,11 @@ export declare const on: {
    */
   __trapForTestingAsync(g: Glue, mib: number): Promise<never>;
   /**
+   * `formatReport(results, options)`: ADK's console summary (with
+   * `{"detailed": true}` also the per-case detailed output) of EvalCaseResults.
+   */
+  formatReportJson(g: Glue, results: string, options: string): Json<Envelope<string>>;
+  /**
    * Parses the case (the arguments as `evaluateInvocationsJson` takes them);
    * a bad case is thrown as its error envelope (a string).
    */
@@ -305,3 +310,9 @@ export declare function parseJsonBytes(input: Uint8Array): Json<Envelope<unknown
  * so the JS skin's trap recovery can be tested deterministically.
  */
 export declare function __trapForTesting(mib: number): never;
+
+/**
+ * `formatReport(results, options)`: ADK's console summary (with
+ * `{"detailed": true}` also the per-case detailed output) of EvalCaseResults.
+ */
+export declare function formatReportJson(results: string, options: string): Json<Envelope<string>>;

@@ -35,6 +35,7 @@ export const on = Object.freeze({
   parseJsonBytes: (g, input) => g.parseJsonBytes(input),
   __trapForTesting: (g, mib) => g.__trapForTesting(mib),
   __trapForTestingAsync: (g, mib) => g.__trapForTestingAsync(mib),
+  formatReportJson: (g, results, options) => g.formatReportJson(results, options),
   preparedCaseFromJson: (g, evalCase, actual, rest) => g.PreparedCase.fromJson(evalCase, actual, rest),
   preparedCaseEvaluateJson: (handle, config, options) => handle.evaluateJson(config, options),
 });
@@ -176,3 +177,9 @@ export const parseJsonBytes = (input) => callSync((g) => g.parseJsonBytes(input)
  * so the JS skin's trap recovery can be tested deterministically.
  */
 export const __trapForTesting = (mib) => callSync((g) => g.__trapForTesting(mib));
+
+/**
+ * `formatReport(results, options)`: ADK's console summary (with
+ * `{"detailed": true}` also the per-case detailed output) of EvalCaseResults.
+ */
+export const formatReportJson = (results, options) => callSync((g) => g.formatReportJson(results, options));
