@@ -219,9 +219,14 @@ pub fn load_eval_set_result(input: &str, opts: &str) -> Result<String> {
     let o: ResultOptions = options(opts)?;
     let mut result = eval_result::read_eval_set_result(input)?;
     if o.run_summary == Some(true) && result.run_summary.is_none() {
-        let mut runs: Vec<u32> = result.eval_case_results.iter().map(|r| r.run.unwrap_or(0)).collect();
-        runs.sort_unstable();
-        runs.dedup();
+        // The distinct run numbers (a few), counted without a sort of their own.
+        let mut runs: Vec<u32> = Vec::new();
+        for r in &result.eval_case_results {
+            let run = r.run.unwrap_or(0);
+            if !runs.contains(&run) {
+                runs.push(run);
+            }
+        }
         let num_runs = u32::try_from(runs.len()).unwrap_or(u32::MAX).max(1);
         let summary = crate::run::summary::run_summary(&result.eval_case_results, num_runs);
         result.run_summary = Some(eval_result::Carried::Built(summary));

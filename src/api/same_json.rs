@@ -7,6 +7,8 @@
 //! Conservative: a difference it cannot rule out (a string escaped differently, text that is not
 //! JSON) counts as a difference.
 
+use crate::schema::value::parse_f64;
+
 /// The value of the member `key` of the JSON object `text` (its text, without surrounding
 /// whitespace), or `None` when `text` is not an object or has no such member.
 pub fn member<'a>(text: &'a str, key: &str) -> Option<&'a str> {
@@ -64,8 +66,8 @@ pub fn same(a: &str, b: &str) -> bool {
             let (Some(s), Some(t)) = (a.get(i..ei), b.get(j..ej)) else {
                 return false;
             };
-            match (s.parse::<f64>(), t.parse::<f64>()) {
-                (Ok(u), Ok(v)) if u.to_bits() == v.to_bits() => {}
+            match (parse_f64(s), parse_f64(t)) {
+                (Some(u), Some(v)) if u.to_bits() == v.to_bits() => {}
                 _ => return false,
             }
             (i, j) = (ei, ej);

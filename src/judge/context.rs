@@ -124,8 +124,10 @@ pub fn tool_steps(inv: &Invocation) -> String {
     pretty(&json!({ "tool_calls_and_responses": steps }))
 }
 
+/// `serde_json::to_string_pretty`'s text (two-space indent), by `Value`'s `{:#}` display:
+/// the same pretty formatter, which that display links anyway, so the wasm module carries one.
 pub fn pretty(v: &Value) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default()
+    format!("{v:#}")
 }
 
 /// Tool declarations per agent from app_details as JSON; without app_details, the tools the

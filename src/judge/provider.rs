@@ -248,7 +248,7 @@ pub fn retryable_status(status: u16) -> bool {
 /// `Retry-After` in milliseconds: delta seconds, or an HTTP date relative to `now_ms`.
 pub fn retry_after_ms(value: &str, now_ms: f64) -> Option<f64> {
     let v = value.trim();
-    if let Ok(secs) = v.parse::<f64>() {
+    if let Some(secs) = crate::schema::value::parse_f64(v) {
         return (secs.is_finite() && secs >= 0.0).then_some(secs * 1000.0);
     }
     http_date_ms(v).map(|t| (t - now_ms).max(0.0))

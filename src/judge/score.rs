@@ -1,6 +1,7 @@
 //! Reading a score answer, `{"score": <number>, "explanation": "..."}`: what the hosted service's
 //! LLM metrics ask a judge for, and ADK's coherence metric returns.
 
+use crate::schema::value::parse_f64;
 use regex_lite::Regex;
 use std::sync::OnceLock;
 
@@ -31,7 +32,7 @@ pub fn score_answer(text: &str) -> Option<(f64, String)> {
     let re = LINE
         .get_or_init(|| Regex::new(r#"(?i)["*]*score["*]*\s*[:=]\s*["*]*\s*(-?[0-9]+(?:\.[0-9]+)?)"#).ok())
         .as_ref()?;
-    let score = re.captures(text)?.get(1)?.as_str().parse::<f64>().ok()?;
+    let score = parse_f64(re.captures(text)?.get(1)?.as_str())?;
     score.is_finite().then(|| (score, String::new()))
 }
 
@@ -62,7 +63,7 @@ fn balanced(s: &str) -> Option<&str> {
 fn number(v: &serde_json::Value) -> Option<f64> {
     let x = match v {
         serde_json::Value::Number(n) => n.as_f64(),
-        serde_json::Value::String(s) => s.trim().parse::<f64>().ok(),
+        serde_json::Value::String(s) => parse_f64(s.trim()),
         _ => None,
     }?;
     x.is_finite().then_some(x)

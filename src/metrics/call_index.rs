@@ -89,9 +89,7 @@ fn encode_map(m: &Map<String, Value>, out: &mut Vec<u8>) {
     out.push(b'{');
     out.extend_from_slice(&(m.len() as u64).to_le_bytes());
     // Keys in sorted order (a JSON object's keys are unique, so the order is total).
-    let mut entries: Vec<(&String, &Value)> = m.iter().collect();
-    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    for (k, v) in entries {
+    for (k, v) in crate::schema::value::sorted_entries(m) {
         encode_str(k, out);
         encode(v, out);
     }

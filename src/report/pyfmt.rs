@@ -12,7 +12,7 @@ fn shortest_digits(x: f64) -> (&'static str, String, i32) {
     let shortest = format!("{:e}", x);
     let (_, digits, _) = split_exp(&shortest);
     let rounded = format!("{:.*e}", digits.len().saturating_sub(1), x);
-    if rounded.parse::<f64>().ok() == Some(x) {
+    if crate::schema::value::parse_f64(&rounded) == Some(x) {
         split_exp(&rounded)
     } else {
         split_exp(&shortest)
@@ -153,18 +153,14 @@ fn dumps_into(v: &Value, out: &mut String) {
             out.push(']');
         }
         Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
             out.push('{');
-            for (i, k) in keys.into_iter().enumerate() {
+            for (i, (k, x)) in crate::schema::value::sorted_entries(map).into_iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
                 ascii_str(k, out);
                 out.push_str(": ");
-                if let Some(x) = map.get(k) {
-                    dumps_into(x, out);
-                }
+                dumps_into(x, out);
             }
             out.push('}');
         }

@@ -62,7 +62,7 @@ fn breakdown<'de, D: Deserializer<'de>, const N: usize>(
         *slot = match map.get(*name) {
             Some(Value::Number(n)) => n.as_f64(),
             Some(Value::Bool(b)) => Some(f64::from(u8::from(*b))),
-            Some(Value::String(s)) => s.trim().parse().ok(),
+            Some(Value::String(s)) => super::value::parse_f64(s.trim()),
             _ => None,
         };
     }

@@ -14,6 +14,73 @@ pub fn key_path(name: &str) -> String {
     }
 }
 
+/// An object's entries in key order (code point order, as Python's `sort_keys`). Every sorted
+/// walk of an object goes through this one function, so the module carries one sort for them.
+pub fn sorted_entries(m: &serde_json::Map<String, Value>) -> Vec<(&String, &Value)> {
+    let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+    // A JSON object's keys are unique, so the order is total and stability does not matter.
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    entries
+}
+
+/// `s.parse::<f64>().ok()`: Rust's float syntax exactly (a sign, `1.`, `.5`, `1e5`, `inf`,
+/// `infinity` and `nan` in any case; no whitespace or `_`), the digits read by serde_json's
+/// correctly rounded parser, which every JSON text links anyway. core's own float parser (its
+/// table of powers of five and its code, ~16 KB) then stays out of the wasm module.
+pub fn parse_f64(s: &str) -> Option<f64> {
+    let (negative, body) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let signed = |x: f64| if negative { -x } else { x };
+    if body.eq_ignore_ascii_case("inf") || body.eq_ignore_ascii_case("infinity") {
+        return Some(signed(f64::INFINITY));
+    }
+    if body.eq_ignore_ascii_case("nan") {
+        return Some(signed(f64::NAN));
+    }
+    let (int, rest) = body.split_at(digits_len(body));
+    let (frac, rest) = match rest.strip_prefix('.') {
+        Some(r) => r.split_at(digits_len(r)),
+        None => ("", rest),
+    };
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let exp = match rest.strip_prefix(['e', 'E']) {
+        None if rest.is_empty() => "",
+        None => return None,
+        Some(e) => {
+            let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+            if digits.is_empty() || digits_len(digits) != digits.len() {
+                return None;
+            }
+            e
+        }
+    };
+    // The same number as JSON text: no `+`, no leading zeros, a digit before any point.
+    let mut json = String::with_capacity(s.len() + 2);
+    if negative {
+        json.push('-');
+    }
+    let int = int.trim_start_matches('0');
+    json.push_str(if int.is_empty() { "0" } else { int });
+    if !frac.is_empty() {
+        json.push('.');
+        json.push_str(frac);
+    }
+    if !exp.is_empty() {
+        json.push('e');
+        json.push_str(exp);
+    }
+    // serde_json refuses only a magnitude past f64's range, where Rust's parse gives infinity.
+    Some(serde_json::from_str::<f64>(&json).unwrap_or_else(|_| signed(f64::INFINITY)))
+}
+
+fn digits_len(s: &str) -> usize {
+    s.bytes().take_while(u8::is_ascii_digit).count()
+}
+
 /// A value's kind as a message names it (`a string`, `an object`, `null`).
 pub fn kind(v: &Value) -> &'static str {
     match v {
@@ -41,7 +108,7 @@ pub fn lax_float(v: &Value) -> Option<f64> {
 fn parse_float_text(s: &str) -> Option<f64> {
     let t = s.trim();
     if !t.contains('_') {
-        return t.parse().ok();
+        return parse_f64(t);
     }
     let b = t.as_bytes();
     let ok = b.iter().enumerate().all(|(i, &c)| {
@@ -51,7 +118,7 @@ fn parse_float_text(s: &str) -> Option<f64> {
     if !ok {
         return None;
     }
-    t.replace('_', "").parse().ok()
+    parse_f64(&t.replace('_', ""))
 }
 
 /// pydantic's lax bool: booleans, 0/1, and the usual words.
@@ -162,7 +229,153 @@ pub fn round3(x: f64) -> f64 {
     let scaled = x * 1000.0;
     let frac = scaled - scaled.floor();
     if !scaled.is_finite() || scaled.abs() > 1e15 || (frac - 0.5).abs() < 1e-6 {
-        return format!("{x:.3}").parse().unwrap_or(x);
+        return parse_f64(&format!("{x:.3}")).unwrap_or(x);
     }
     scaled.round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_f64;
+
+    fn same(s: &str) {
+        let ours = parse_f64(s);
+        let rust = s.parse::<f64>().ok();
+        let agree = match (ours, rust) {
+            (Some(a), Some(b)) => {
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan() && a.is_sign_negative() == b.is_sign_negative())
+            }
+            (None, None) => true,
+            _ => false,
+        };
+        assert!(agree, "{s:?}: parse_f64 {ours:?}, str::parse {rust:?}");
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// core's float parser stays out of the wasm module: `parse_f64` must read every string as it does.
+    #[test]
+    fn parse_f64_reads_as_rusts_float_parser() {
+        for s in [
+            "",
+            "+",
+            "-",
+            ".",
+            "-.",
+            "e",
+            "e5",
+            ".e5",
+            "1e",
+            "1e+",
+            "1e-",
+            "1.",
+            "-1.",
+            ".5",
+            "+.5",
+            "-.5",
+            "1.e5",
+            "1.5E-3",
+            "0",
+            "-0",
+            "+0",
+            "-0.0",
+            "-0e5",
+            "0e999999999999999999999",
+            "-0e-99999999999999",
+            "007",
+            "-007.50",
+            "00.000",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "-1e-400",
+            "1e99999999999999999999",
+            "1e-99999999999999999999",
+            "1.7976931348623157e308",
+            "1.7976931348623158e308",
+            "1.7976931348623159e308",
+            "2.4703282292062327e-324",
+            "2.4703282292062328e-324",
+            "4.9406564584124654e-324",
+            "2.2250738585072011e-308",
+            "9007199254740993",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "inf",
+            "-inf",
+            "+inf",
+            "Inf",
+            "INFINITY",
+            "-Infinity",
+            "infinit",
+            "nan",
+            "-nan",
+            "NaN",
+            "+NAN",
+            "nana",
+            " 1",
+            "1 ",
+            "1_000",
+            "1,5",
+            "0x10",
+            "1e5.5",
+            "1..2",
+            "--1",
+            "+-1",
+            "1e+-5",
+            "١",
+        ] {
+            same(s);
+        }
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let alphabet = b"0123456789.eE+-0000099999";
+        for _ in 0..20_000 {
+            let len = (rng.next() % 24) as usize;
+            let s: String = (0..len)
+                .map(|_| {
+                    char::from(
+                        *alphabet
+                            .get((rng.next() % alphabet.len() as u64) as usize)
+                            .unwrap_or(&b'0'),
+                    )
+                })
+                .collect();
+            same(&s);
+        }
+        for _ in 0..10_000 {
+            let x = f64::from_bits(rng.next());
+            let p = (rng.next() % 40) as usize;
+            for s in [
+                format!("{x}"),
+                format!("{x:e}"),
+                format!("{x:?}"),
+                format!("{x:.p$e}"),
+                format!("{x:.p$}"),
+            ] {
+                same(&s);
+            }
+            let digits: String = (0..(17 + rng.next() % 30))
+                .map(|_| char::from(b'0' + (rng.next() % 10) as u8))
+                .collect();
+            let exp = (rng.next() % 700) as i64 - 350;
+            same(&format!("{digits}e{exp}"));
+            same(&format!("0.{digits}e{exp}"));
+        }
+        // Long texts: exactly halfway between two doubles, and a hair either side.
+        let half = format!("{:.1100}", 2.0f64.powi(-1074) * 1.5);
+        same(&half);
+        same(&format!("{half}1"));
+        same(&format!("1{}", "0".repeat(400)));
+        same(&format!("0.{}1", "0".repeat(330)));
+    }
 }
