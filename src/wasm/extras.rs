@@ -1,5 +1,5 @@
 //! The second, lazily loaded wasm module ("extras"): what is not on the scoring path — the trace
-//! import, run comparison's statistics, agents-cli datasets and configs, legacy and @iqai/adk eval
+//! import, run comparison and calibration's statistics, agents-cli datasets and configs, legacy and @iqai/adk eval
 //! sets, ADK's console report, a scenario's eval id (the CLI's `add_eval_case`) — with the same
 //! conventions as the
 //! main module's exports (JSON in, envelopes out). The main module stays under its size ceiling
@@ -30,8 +30,20 @@ fn host_nfkc(text: &str) -> String {
     String::from(js_sys::JsString::from(text).normalize("NFKC"))
 }
 
-/// The statistics of `compareRuns` and `calibrate` (`api::compare::stats`: `kind` selects the
-/// function, `a` and `b` its numbers).
+/// `compareRuns` of the two sides' results (the core's model). Returns an envelope.
+#[wasm_bindgen(js_name = compareRunsJson)]
+pub fn compare_runs_json(input: &str, options: &str) -> String {
+    api::envelope(api::compare::compare_runs(input, options))
+}
+
+/// `runTrend` of a list of results (the core's model). Returns an envelope.
+#[wasm_bindgen(js_name = runTrendJson)]
+pub fn run_trend_json(input: &str) -> String {
+    api::envelope(api::compare::run_trend(input))
+}
+
+/// The statistics of `calibrate` (`api::compare::stats`: `kind` selects the function, `a` and
+/// `b` its numbers).
 #[wasm_bindgen(js_name = statsF64)]
 pub fn stats_f64(kind: u32, a: &[f64], b: &[f64]) -> Vec<f64> {
     api::compare::stats(kind, a, b)
