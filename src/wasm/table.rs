@@ -183,8 +183,18 @@ macro_rules! table {
                     ["Json<Envelope<Limits>>"]
                     { api::envelope(api::set_limits(update)) }
 
-                /// The statistics of `compareRuns` and `calibrate` (`api::compare::stats`:
-                /// `kind` selects the function, `a` and `b` its numbers).
+                /// `compareRuns` of the two sides' results (the core's model).
+                extras compareRunsJson = fn compare_runs_json(input: &str, options: &str) -> String
+                    ["Json<Envelope<Comparison>>"]
+                    { api::envelope(api::compare::compare_runs(input, options)) }
+
+                /// `runTrend` of a list of results (the core's model).
+                extras runTrendJson = fn run_trend_json(input: &str) -> String
+                    ["Json<Envelope<RunTrend>>"]
+                    { api::envelope(api::compare::run_trend(input)) }
+
+                /// The agreement numbers of `calibrate` (`api::compare::stats`: `kind` selects
+                /// the function, `a` and `b` its numbers).
                 extras statsF64 = fn stats_f64(kind: u32, a: &[f64], b: &[f64]) -> Vec<f64>
                     ["Float64Array"]
                     { api::compare::stats(kind, a, b) }

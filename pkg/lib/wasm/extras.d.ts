@@ -2,6 +2,7 @@
 // `cargo test` fails when it is stale). Do not edit: change the table's row instead.
 import type { EvalSet, EvalSetResult, EvalCaseResult, EvalStatus, Invocation, JudgePlan, LoadedTraces } from '../../model.js';
 import type { EvalConfig, Limits, LoadedDataset, EvaluationDataset, MetricInfo, tracesToEvalSet } from '../../index.js';
+import type { Comparison, RunTrend } from '../../reports.js';
 import type { Json, Envelope, ValidationReport, Glue } from './main.js';
 
 /** Each export called on the glue `g` of a given instance. */
@@ -12,8 +13,16 @@ export declare const on: {
    */
   setLimitsJson(g: Glue, update: string): Json<Envelope<Limits>>;
   /**
-   * The statistics of `compareRuns` and `calibrate` (`api::compare::stats`:
-   * `kind` selects the function, `a` and `b` its numbers).
+   * `compareRuns` of the two sides' results (the core's model).
+   */
+  compareRunsJson(g: Glue, input: string, options: string): Json<Envelope<Comparison>>;
+  /**
+   * `runTrend` of a list of results (the core's model).
+   */
+  runTrendJson(g: Glue, input: string): Json<Envelope<RunTrend>>;
+  /**
+   * The agreement numbers of `calibrate` (`api::compare::stats`: `kind` selects
+   * the function, `a` and `b` its numbers).
    */
   statsF64(g: Glue, kind: number, a: Float64Array, b: Float64Array): Float64Array;
   /**
@@ -69,8 +78,18 @@ export declare const on: {
 export declare function setLimitsJson(update: string): Json<Envelope<Limits>>;
 
 /**
- * The statistics of `compareRuns` and `calibrate` (`api::compare::stats`:
- * `kind` selects the function, `a` and `b` its numbers).
+ * `compareRuns` of the two sides' results (the core's model).
+ */
+export declare function compareRunsJson(input: string, options: string): Json<Envelope<Comparison>>;
+
+/**
+ * `runTrend` of a list of results (the core's model).
+ */
+export declare function runTrendJson(input: string): Json<Envelope<RunTrend>>;
+
+/**
+ * The agreement numbers of `calibrate` (`api::compare::stats`: `kind` selects
+ * the function, `a` and `b` its numbers).
  */
 export declare function statsF64(kind: number, a: Float64Array, b: Float64Array): Float64Array;
 

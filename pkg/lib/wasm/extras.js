@@ -8,6 +8,8 @@ import { callExtras } from '../instance.js';
 /** Each export called on the glue `g` of a given instance. */
 export const on = Object.freeze({
   setLimitsJson: (g, update) => g.setLimitsJson(update),
+  compareRunsJson: (g, input, options) => g.compareRunsJson(input, options),
+  runTrendJson: (g, input) => g.runTrendJson(input),
   statsF64: (g, kind, a, b) => g.statsF64(kind, a, b),
   loadOtherEvalSetBytes: (g, input, options) => g.loadOtherEvalSetBytes(input, options),
   validateOtherEvalSetBytes: (g, input) => g.validateOtherEvalSetBytes(input),
@@ -28,8 +30,18 @@ export const on = Object.freeze({
 export const setLimitsJson = (update) => callExtras((g) => g.setLimitsJson(update));
 
 /**
- * The statistics of `compareRuns` and `calibrate` (`api::compare::stats`:
- * `kind` selects the function, `a` and `b` its numbers).
+ * `compareRuns` of the two sides' results (the core's model).
+ */
+export const compareRunsJson = (input, options) => callExtras((g) => g.compareRunsJson(input, options));
+
+/**
+ * `runTrend` of a list of results (the core's model).
+ */
+export const runTrendJson = (input) => callExtras((g) => g.runTrendJson(input));
+
+/**
+ * The agreement numbers of `calibrate` (`api::compare::stats`: `kind` selects
+ * the function, `a` and `b` its numbers).
  */
 export const statsF64 = (kind, a, b) => callExtras((g) => g.statsF64(kind, a, b));
 

@@ -2,6 +2,7 @@
 // `cargo test` fails when it is stale). Do not edit: change the table's row instead.
 import type { EvalSet, EvalSetResult, EvalCaseResult, EvalStatus, Invocation, JudgePlan, LoadedTraces } from '../../model.js';
 import type { EvalConfig, Limits, LoadedDataset, EvaluationDataset, MetricInfo, tracesToEvalSet } from '../../index.js';
+import type { Comparison, RunTrend } from '../../reports.js';
 
 /** JSON text of a `T` (what the export answers, before `JSON.parse`). */
 export type Json<T> = string & { readonly __json?: T };
