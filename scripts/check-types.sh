@@ -30,4 +30,7 @@ echo "[types] nodenext resolution, lib es2022 (no DOM): consumer.ts"
 "$TSC" -p "$work/tsconfig.node.json"
 echo "[types] bundler resolution, lib es2022 + dom: consumer.ts consumer-dom.ts"
 "$TSC" -p "$work/tsconfig.browser.json"
+echo "[types] the generated bindings of the wasm exports: pkg/lib/wasm/{main,extras}.d.ts"
+"$TSC" --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --lib es2022 \
+  "$ROOT/pkg/lib/wasm/main.d.ts" "$ROOT/pkg/lib/wasm/extras.d.ts"
 echo "[types] ok"

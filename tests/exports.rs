@@ -167,7 +167,8 @@ export type Glue = Record<string, any>;
 fn dts(module: &str) -> String {
     let mut out = String::from(HEADER);
     out.push_str(
-        "import type { EvalSet, EvalSetResult, EvalCaseResult, EvalStatus, Invocation, JudgePlan, LoadedTraces } from '../../model.js';\n\
+        "import type { EvalSet, EvalSetResult, EvalCaseResult, Invocation, JudgePlan, LoadedTraces } from '../../model.js';\n\
+         import type { EvalStatus } from '../../criteria.js';\n\
          import type { EvalConfig, Limits, LoadedDataset, EvaluationDataset, MetricInfo, tracesToEvalSet } from '../../index.js';\n\
          import type { Comparison, RunTrend } from '../../reports.js';\n",
     );

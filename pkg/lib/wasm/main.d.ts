@@ -1,6 +1,7 @@
 // Generated from src/wasm/table.rs by tests/exports.rs (scripts/build.sh writes it;
 // `cargo test` fails when it is stale). Do not edit: change the table's row instead.
-import type { EvalSet, EvalSetResult, EvalCaseResult, EvalStatus, Invocation, JudgePlan, LoadedTraces } from '../../model.js';
+import type { EvalSet, EvalSetResult, EvalCaseResult, Invocation, JudgePlan, LoadedTraces } from '../../model.js';
+import type { EvalStatus } from '../../criteria.js';
 import type { EvalConfig, Limits, LoadedDataset, EvaluationDataset, MetricInfo, tracesToEvalSet } from '../../index.js';
 import type { Comparison, RunTrend } from '../../reports.js';
 
