@@ -106,13 +106,13 @@ if [ "$wasm_gz" -gt "$BUDGET_GZIP" ]; then
   echo "[build] FAIL: gzip size $wasm_gz exceeds the budget $BUDGET_GZIP" >&2
   exit 1
 fi
-# The extras module (src/wasm/extras.rs: the trace import, comparison statistics, agents-cli
+# The extras module (src/wasm/extras.rs: the trace import, run comparison, agents-cli
 # datasets), loaded by pkg/lib/extras.js on first use: built from the same crate with only its
-# exports, so LTO keeps only what they reach. 416,846 measured: it holds a second copy of the
-# config and eval set checks its readers end in (docs/benchmarks.md, "The extras module").
+# rows of src/wasm/table.rs, so LTO keeps only what they reach. 389,165 measured with
+# compareRuns' bookkeeping and without ADK's console report (docs/benchmarks.md, "The extras module").
 XOUT="$ROOT/pkg/wasm-extras"
 XNAME=evalcore_extras
-EXTRAS_BUDGET_GZIP=${EVALCORE_EXTRAS_GZIP_BUDGET:-425000}
+EXTRAS_BUDGET_GZIP=${EVALCORE_EXTRAS_GZIP_BUDGET:-405000}
 echo "[build] wasm-pack build of the extras module (--features extras-wasm)"
 rm -rf "$XOUT" "$ROOT/pkg/wasm-traces"
 wasm-pack --quiet build --target web --release --mode no-install --no-pack --no-typescript \
