@@ -11,6 +11,8 @@ use evalcore::{ErrorCode, HostErrorCode};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+mod generated;
+
 const HEADER: &str = "Generated from src/error/codes.rs by tests/error_codes.rs (scripts/build.sh writes it;\n\
                       `cargo test` fails when it is stale). Do not edit: change the vocabulary instead.";
 
@@ -84,18 +86,8 @@ fn js() -> String {
     out
 }
 
-/// Writes `text` to `rel` under EVALCORE_WRITE_TYPES, otherwise checks the committed file.
 fn generated(rel: &str, text: &str) {
-    let path = format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"));
-    if std::env::var_os("EVALCORE_WRITE_TYPES").is_some() {
-        std::fs::write(&path, text).expect("the generated file is writable");
-        return;
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == text,
-        "{rel} is stale: run `EVALCORE_WRITE_TYPES=1 cargo test --test error_codes` (scripts/build.sh does)"
-    );
+    generated::write_or_check(rel, text, "error_codes");
 }
 
 /// A Markdown table cell: `|` escaped.

@@ -9,6 +9,8 @@ use evalcore::export_table::{Class, Param, Row, CLASSES, TABLE};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+mod generated;
+
 const HEADER: &str = "// Generated from src/wasm/table.rs by tests/exports.rs (scripts/build.sh writes it;\n\
                       // `cargo test` fails when it is stale). Do not edit: change the table's row instead.\n";
 
@@ -221,21 +223,8 @@ fn ts_return(row: &Row) -> String {
     }
 }
 
-/// Writes `text` to `rel` under EVALCORE_WRITE_TYPES, otherwise checks the committed file.
 fn write_or_check(rel: &str, text: &str) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
-    if std::env::var_os("EVALCORE_WRITE_TYPES").is_some() {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).expect("create pkg/lib/wasm");
-        }
-        std::fs::write(&path, text).expect("write a generated binding");
-        return;
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == text,
-        "{rel} is stale: run `EVALCORE_WRITE_TYPES=1 cargo test --test exports` (scripts/build.sh does)"
-    );
+    generated::write_or_check(rel, text, "exports");
 }
 
 #[test]
