@@ -45,7 +45,7 @@ echo "[build] pkg/criteria.d.ts from the core's registry (tests/ts_types.rs)"
 EVALCORE_WRITE_TYPES=1 cargo test -q --test ts_types >/dev/null
 echo "[build] pkg/error_codes.d.ts and pkg/lib/error_codes.js from the error vocabulary (tests/error_codes.rs)"
 EVALCORE_WRITE_TYPES=1 cargo test -q --test error_codes >/dev/null
-echo "[build] pkg/lib/wasm/{main,extras}.js and .d.ts from the export table (tests/exports.rs)"
+echo "[build] pkg/lib/wasm/exports.js and .d.ts from the export table (tests/exports.rs)"
 EVALCORE_WRITE_TYPES=1 cargo test -q --test exports >/dev/null
 
 # wasm-opt's flags are in Cargo.toml ([package.metadata.wasm-pack.profile.release]): -Os, no

@@ -1,6 +1,6 @@
 //! The JS bindings of every wasm export, generated from the one table of them
 //! (`src/wasm/table.rs`). With EVALCORE_WRITE_TYPES set (scripts/build.sh sets it) this writes
-//! `pkg/lib/wasm/{main,extras}.js` and their `.d.ts`; otherwise it fails when a committed file
+//! `pkg/lib/wasm/exports.js` (an object per module) and its `.d.ts`; otherwise it fails when a committed file
 //! differs. The generated files are the only JS that calls a wasm export: the rest of the
 //! package imports these functions by name, so a reader (or a tool) follows a call from the
 //! API into the core's row without meeting a string.
@@ -101,20 +101,29 @@ fn member_name(class: &str, js: &str) -> String {
     head
 }
 
-fn js(module: &str) -> String {
+/// One module's object: a function per export that calls the live instance, and `on`.
+fn js_module(out: &mut String, module: &str) {
     let caller = if module == "main" { "callSync" } else { "callExtras" };
-    let mut out = String::from(HEADER);
+    let what = if module == "main" {
+        "The main module's exports (the scoring path)"
+    } else {
+        "The extras module's exports (loaded on first use)"
+    };
     let _ = writeln!(
         out,
-        "//\n// The {module} module's exports. Each function calls the live instance{}; `on` calls one on a\n\
-         // given instance's glue (what the instance's own helpers and the async calls hold).",
-        if module == "main" { "" } else { " (loaded on first use)" }
+        "\n/** {what}: each calls the live instance. */\nexport const {module} = Object.freeze({{"
     );
-    let _ = writeln!(out, "import {{ {caller} }} from '../instance.js';\n");
-    let _ = writeln!(
-        out,
-        "/** Each export called on the glue `g` of a given instance. */\nexport const on = Object.freeze({{"
-    );
+    for row in rows_of(module).filter(|r| r.class.is_none() && !is_async(r)) {
+        js_doc(out, row.doc, "  ");
+        let _ = writeln!(
+            out,
+            "  {}: ({}) => {caller}((g) => {}),",
+            row.js,
+            names(row.params),
+            call_on(row)
+        );
+    }
+    out.push_str("  /** Each export called on the glue `g` of a given instance. */\n  on: Object.freeze({\n");
     for row in rows_of(module) {
         let (name, params) = match (row.class, row.method) {
             (Some(class), true) => (member_name(class, row.js), format!("handle, {}", names(row.params))),
@@ -123,23 +132,24 @@ fn js(module: &str) -> String {
         };
         let _ = writeln!(
             out,
-            "  {name}: ({}) => {},",
+            "    {name}: ({}) => {},",
             params.trim_end_matches(", "),
             call_on(row)
         );
     }
-    out.push_str("});\n");
-    for row in rows_of(module).filter(|r| r.class.is_none() && !is_async(r)) {
-        out.push('\n');
-        js_doc(&mut out, row.doc, "");
-        let _ = writeln!(
-            out,
-            "export const {} = ({}) => {caller}((g) => {});",
-            row.js,
-            names(row.params),
-            call_on(row)
-        );
-    }
+    out.push_str("  }),\n});\n");
+}
+
+fn js() -> String {
+    let mut out = String::from(HEADER);
+    out.push_str(
+        "//\n// One object per wasm module, one function per export: the only JS that calls an export. A\n\
+         // module's `on` calls one on a given instance's glue (what the instance's own helpers and the\n\
+         // async calls hold).\n\
+         import { callExtras, callSync } from '../instance.js';\n",
+    );
+    js_module(&mut out, "main");
+    js_module(&mut out, "extras");
     out
 }
 
@@ -166,28 +176,14 @@ export type CoreHost = object;
 export type Glue = Record<string, any>;
 ";
 
-fn dts(module: &str) -> String {
-    let mut out = String::from(HEADER);
-    out.push_str(
-        "import type { EvalSet, EvalSetResult, EvalCaseResult, Invocation, JudgePlan, LoadedTraces } from '../../model.js';\n\
-         import type { EvalStatus } from '../../criteria.js';\n\
-         import type { EvalConfig, Limits, LoadedDataset, EvaluationDataset, MetricInfo, tracesToEvalSet } from '../../index.js';\n\
-         import type { Comparison, RunTrend } from '../../reports.js';\n",
-    );
-    if module == "main" {
-        out.push('\n');
-        out.push_str(DTS_PRELUDE);
-        for class in CLASSES.iter().filter(|c| c.module == module) {
-            out.push('\n');
-            js_doc(&mut out, class.doc, "");
-            let _ = writeln!(out, "export type {}Handle = {{ free(): void }};", class.name);
-        }
-    } else {
-        out.push_str("import type { Json, Envelope, ValidationReport, Glue } from './main.js';\n");
+fn dts_module(out: &mut String, module: &str) {
+    let _ = writeln!(out, "\nexport declare const {module}: {{");
+    for row in rows_of(module).filter(|r| r.class.is_none() && !is_async(r)) {
+        js_doc(out, row.doc, "  ");
+        let _ = writeln!(out, "  {}({}): {};", row.js, typed(row.params), ts_return(row));
     }
-    out.push_str("\n/** Each export called on the glue `g` of a given instance. */\nexport declare const on: {\n");
+    out.push_str("  /** Each export called on the glue `g` of a given instance. */\n  readonly on: {\n");
     for row in rows_of(module) {
-        let ret = ts_return(row);
         let (name, params) = match (row.class, row.method) {
             (Some(class), true) => (
                 member_name(class, row.js),
@@ -197,21 +193,32 @@ fn dts(module: &str) -> String {
             (None, _) if row.params.is_empty() => (row.js.to_string(), "g: Glue".to_string()),
             (None, _) => (row.js.to_string(), format!("g: Glue, {}", typed(row.params))),
         };
-        js_doc(&mut out, row.doc, "  ");
-        let _ = writeln!(out, "  {name}({}): {ret};", params.trim_end_matches(", "));
-    }
-    out.push_str("};\n");
-    for row in rows_of(module).filter(|r| r.class.is_none() && !is_async(r)) {
-        out.push('\n');
-        js_doc(&mut out, row.doc, "");
         let _ = writeln!(
             out,
-            "export declare function {}({}): {};",
-            row.js,
-            typed(row.params),
+            "    {name}({}): {};",
+            params.trim_end_matches(", "),
             ts_return(row)
         );
     }
+    out.push_str("  };\n};\n");
+}
+
+fn dts() -> String {
+    let mut out = String::from(HEADER);
+    out.push_str(
+        "import type { EvalSet, EvalSetResult, EvalCaseResult, Invocation, JudgePlan, LoadedTraces } from '../../model.js';\n\
+         import type { EvalStatus } from '../../criteria.js';\n\
+         import type { EvalConfig, Limits, LoadedDataset, EvaluationDataset, MetricInfo, tracesToEvalSet } from '../../index.js';\n\
+         import type { Comparison, RunTrend } from '../../reports.js';\n\n",
+    );
+    out.push_str(DTS_PRELUDE);
+    for class in CLASSES {
+        out.push('\n');
+        js_doc(&mut out, class.doc, "");
+        let _ = writeln!(out, "export type {}Handle = {{ free(): void }};", class.name);
+    }
+    dts_module(&mut out, "main");
+    dts_module(&mut out, "extras");
     out
 }
 
@@ -229,10 +236,8 @@ fn write_or_check(rel: &str, text: &str) {
 
 #[test]
 fn the_generated_bindings_are_current() {
-    for module in ["main", "extras"] {
-        write_or_check(&format!("pkg/lib/wasm/{module}.js"), &js(module));
-        write_or_check(&format!("pkg/lib/wasm/{module}.d.ts"), &dts(module));
-    }
+    write_or_check("pkg/lib/wasm/exports.js", &js());
+    write_or_check("pkg/lib/wasm/exports.d.ts", &dts());
 }
 
 #[test]

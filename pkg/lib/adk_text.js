@@ -2,8 +2,7 @@
 // (pydantic field order, Python floats, integer statuses, repr) live in the core only.
 import { EvalError } from './errors.js';
 import { instance as ensureReady } from './instance.js';
-import * as main from './wasm/main.js';
-import * as extras from './wasm/extras.js';
+import { extras, main } from './wasm/exports.js';
 import { stringify, unwrap } from './wire.js';
 
 

@@ -11,8 +11,7 @@ import {
 import {
   callOn, callSync, checkAlive, coreMemory, instance, onFreshInstance, setMemoryCeiling,
 } from './instance.js';
-import * as main from './wasm/main.js';
-import * as extras from './wasm/extras.js';
+import { extras, main } from './wasm/exports.js';
 import { evaluateInvocationsJudged } from './run.js';
 import { expandColumns } from './columns.js';
 
@@ -269,6 +268,33 @@ export function rouge1Batch(pairs) {
   return { precision, recall, fmeasure };
 }
 
+// rouge1Spans: where ROUGE-1's token overlap falls in the two texts (the viewer's highlight),
+// computed by the core's tokenizer and stemmer so the marked words agree with rouge1's score.
+function side(flat, at) {
+  const aligned = flat[at] === 1;
+  const n = flat[at + 1];
+  const spans = new Array(n);
+  let p = at + 2;
+  for (let i = 0; i < n; i++, p += 4) {
+    spans[i] = { start: flat[p], end: flat[p + 1], tokens: flat[p + 2], matched: flat[p + 3] };
+  }
+  return [{ aligned, spans }, p];
+}
+
+/**
+ * The words of `candidate` and `reference` that ROUGE-1 tokenizes, as UTF-16 spans
+ * `{start, end, tokens, matched}`; `matched` counts the tokens in the overlap, so each side's
+ * total is the overlap rouge1 uses. `aligned: false` means one span covers the whole text.
+ */
+export function rouge1Spans(candidate, reference) {
+  ensureReady();
+  checkTextPair('rouge1Spans', candidate, reference);
+  const flat = main.rouge1Spans(candidate, reference);
+  const [cand, next] = side(flat, 0);
+  const [ref] = side(flat, next);
+  return { candidate: cand, reference: ref };
+}
+
 /**
  * Scores one case without running an agent. With `judge` the LLM-judged metrics are judged
  * through the host's fetch; with `customMetrics` ({name: fn}) those metrics are computed by the
@@ -419,5 +445,4 @@ export function coreVersion() {
 
 export { planJudgeCalls } from './run.js';
 // `evaluate` is exported by the entries from evaluate.js, which stands above this facade.
-export { rouge1Spans } from './highlight.js';
 

@@ -6,7 +6,7 @@
 import { loadEvalSetResult } from './api.js';
 import { EvalError } from './errors.js';
 import { instance } from './instance.js';
-import { compareRunsJson, runTrendJson, statsF64 } from './wasm/extras.js';
+import { extras } from './wasm/exports.js';
 import { DEFAULT_KAPPA_THRESHOLD, calibrateLabels, readLabels } from './labels.js';
 import { MAX_TEXT_LENGTH, describe, parseJsonBytes, stringifyWellFormed, unwrap } from './wire.js';
 
@@ -14,7 +14,7 @@ const encoder = new TextEncoder();
 const NONE = new Float64Array(0);
 
 /** The core's agreement numbers for calibrate (src/api/compare.rs: `kind` selects the function), in the extras module. */
-const stats = (kind, a, b = NONE) => statsF64(kind, Float64Array.from(a), Float64Array.from(b));
+const stats = (kind, a, b = NONE) => extras.statsF64(kind, Float64Array.from(a), Float64Array.from(b));
 
 /** One result as UTF-8 bytes (text encoded) or as it is (bytes, a value) for loadEvalSetResult. */
 function bytesOf(input, what) {
@@ -110,7 +110,7 @@ export function compareRuns(baseline, candidate, options) {
   if (!(alpha > 0 && alpha < 1)) throw new EvalError('schema', '$options.alpha', `compareRuns: \`alpha\` is a significance level between 0 and 1, found ${alpha}`);
   const b = sideJson(loadSide(baseline, 'baseline'), 'baseline');
   const c = sideJson(loadSide(candidate, 'candidate'), 'candidate');
-  return unwrap(compareRunsJson(`{"baseline":${b},"candidate":${c}}`, JSON.stringify({ alpha })));
+  return unwrap(extras.compareRunsJson(`{"baseline":${b},"candidate":${c}}`, JSON.stringify({ alpha })));
 }
 
 /** A labels file from JSON text, bytes (parsed by the core: its limits, line and column) or its value. */
@@ -165,5 +165,5 @@ export function calibrate(labels, results, options) {
  */
 export function runTrend(results) {
   instance();
-  return unwrap(runTrendJson(sideJson(loadSide(results, 'results'), 'results')));
+  return unwrap(extras.runTrendJson(sideJson(loadSide(results, 'results'), 'results')));
 }

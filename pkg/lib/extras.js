@@ -8,7 +8,7 @@
 import { EvalError } from './errors.js';
 import { coreMemory, getLimits } from './api.js';
 import { notLoaded, setExtrasCall } from './instance.js';
-import { on } from './wasm/extras.js';
+import { extras } from './wasm/exports.js';
 
 let compiled = null; // WebAssembly.Module
 let glue = null; // the live instance's glue
@@ -82,7 +82,7 @@ export function callExtras(fn) {
   const g = live();
   const [limits, ceiling] = mainSettings();
   try {
-    if (limits !== null) on.setLimitsJson(g, JSON.stringify(limits));
+    if (limits !== null) extras.on.setLimitsJson(g, JSON.stringify(limits));
     return fn(g);
   } catch (e) {
     glue = null;

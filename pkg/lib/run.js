@@ -5,8 +5,7 @@
 // and carries evaluate() across a trap (resume.js).
 import { EvalError } from './errors.js';
 import { instance as ensureReady } from './instance.js';
-import * as main from './wasm/main.js';
-import * as extras from './wasm/extras.js';
+import { extras, main } from './wasm/exports.js';
 import { expandColumns } from './columns.js';
 import {
   TO_EXTRAS, caseParts, configMember, describe, evalSetMember, requireObject, stringify, toMember, unwrap, checkLength,

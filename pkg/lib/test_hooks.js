@@ -1,7 +1,7 @@
 // Test hooks, not API (not shipped in the npm package): deterministic traps for the tests of
 // trap recovery (tests/js/trap.test.mjs) and the fuzzer's self-check (tests/fuzz/).
 import { callAsync } from './instance.js';
-import * as main from './wasm/main.js';
+import { main } from './wasm/exports.js';
 
 /**
  * Makes the wasm instance trap after growing its heap by `mib` MiB, as an abort or an

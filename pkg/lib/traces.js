@@ -4,7 +4,7 @@
 // The import is in the extras module (pkg/lib/extras.js): the Node entry loads it on first use,
 // the browser/worker entry needs `await initExtras()` once.
 import { EvalError } from './errors.js';
-import * as extras from './wasm/extras.js';
+import { extras } from './wasm/exports.js';
 import { describe, toJson, unwrap } from './wire.js';
 
 const utf8 = new TextEncoder();

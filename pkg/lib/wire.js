@@ -1,7 +1,6 @@
 // Values to JSON text for the core and envelopes back: shared by the API and the run loop.
 import { EvalError, fromWire } from './errors.js';
-import * as main from './wasm/main.js';
-import * as extras from './wasm/extras.js';
+import { extras, main } from './wasm/exports.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

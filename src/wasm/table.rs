@@ -4,7 +4,7 @@
 //! `table!(then)` hands the rows to the macro `then`: in a wasm build `bind` (src/wasm/bind.rs)
 //! turns each row of that module into its `#[wasm_bindgen]` function; natively `describe`
 //! (below) turns every row into [`TABLE`], from which `tests/exports.rs` writes the JS
-//! bindings (`pkg/lib/wasm/main.js`, `pkg/lib/wasm/extras.js`) and their `.d.ts`. Adding an
+//! bindings (`pkg/lib/wasm/exports.js`, an object per module) and its `.d.ts`. Adding an
 //! export is a core function plus one row here; nothing else names it by hand.
 //!
 //! A row: `module jsName = fn rust_name(args) -> RustType ["TS type of the answer"] { body }`,
