@@ -19,8 +19,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatEvalSetResult } from '../pkg/lib/history.js';
-import { compareRuns } from '../pkg/lib/reports_node.js';
+import { formatEvalSetResult } from '../pkg/lib/node/history.js';
+import { compareRuns } from '../pkg/lib/report/reports_node.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');

@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as api from '../pkg/index.js';
-import { formatEvalSetResult } from '../pkg/lib/history.js';
+import { formatEvalSetResult } from '../pkg/lib/node/history.js';
 import { requestText, startJudgeServer } from '../tests/js/support/judge-server.mjs';
 import { removeWork, startWorkerd, workDir } from '../tests/server/support.mjs';
 

@@ -44,7 +44,7 @@ function makeTraces(mb) {
 
 if (process.argv[2] === '--child') {
   const ec = await import(path.join(root, 'pkg', 'index.js'));
-  const { extrasMemory: tracesMemory } = await import(path.join(root, 'pkg', 'lib', 'extras.js'));
+  const { extrasMemory: tracesMemory } = await import(path.join(root, 'pkg', 'lib', 'wasm', 'extras.js'));
   ec.setMemoryCeiling(Infinity); // keep the extras module's instance (and its memory) to read it
   const input = makeTraces(MB);
   ec.loadTraces(readFileSync(path.join(root, 'tests/data/traces/adk-js.otlp.json'))); // compile + warm

@@ -1,17 +1,17 @@
 // The browser / worker (workerd) entry: nothing happens at import; call `await init(source)` or
 // `initSync(bytesOrModule)` once, then use the same API as the Node entry.
-import { isReady, notLoaded, start, startSync } from './lib/instance.js';
+import { isReady, notLoaded, start, startSync } from './lib/wasm/instance.js';
 
-export * from './lib/api.js';
-export { evaluate } from './lib/evaluate.js';
+export * from './lib/wasm/api.js';
+export { evaluate } from './lib/run/evaluate.js';
 
-// The extras module (lib/extras.js and its own wasm: traces, comparison statistics, agents-cli
+// The extras module (lib/wasm/extras.js and its own wasm: traces, comparison statistics, agents-cli
 // datasets) is loaded by `initExtras` only, so a page that never needs it never fetches it.
 let traces = null;
 
-/** Loads the extras module and compiles its wasm (`source` as lib/extras.js takes it). */
+/** Loads the extras module and compiles its wasm (`source` as lib/wasm/extras.js takes it). */
 export async function initExtras(source) {
-  const [extras, t] = await Promise.all([import('./lib/extras.js'), import('./lib/traces.js')]);
+  const [extras, t] = await Promise.all([import('./lib/wasm/extras.js'), import('./lib/wasm/traces.js')]);
   await extras.initExtras(source);
   traces = t;
 }
@@ -24,12 +24,12 @@ function tracesReady() {
   return traces;
 }
 
-/** See lib/traces.js (after `await initExtras()`). */
+/** See lib/wasm/traces.js (after `await initExtras()`). */
 export function loadTraces(input, options) {
   return tracesReady().loadTraces(input, options);
 }
 
-/** See lib/traces.js (after `await initExtras()`). */
+/** See lib/wasm/traces.js (after `await initExtras()`). */
 export function tracesToEvalSet(input, options) {
   return tracesReady().tracesToEvalSet(input, options);
 }

@@ -1,7 +1,7 @@
 // Copies the viewer's sources (www/) into the package (pkg/www/), which `evalcore view` serves
 // and npm ships, and prints the page's weight: every file it loads, raw and gzip -9.
 // The page imports the package's browser entry (../web.js) as it is: no bundler step.
-import { cpSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -11,6 +11,13 @@ const src = join(root, 'www');
 const out = join(root, 'pkg', 'www');
 rmSync(out, { recursive: true, force: true });
 cpSync(src, out, { recursive: true, filter: (p) => !/\.(md|test\.mjs)$/.test(p) });
+// In the source tree the viewer imports the package as `../pkg/...` (so its imports resolve
+// where it is written); in the package it stands beside them, one folder up.
+for (const name of readdirSync(out)) {
+  if (!name.endsWith('.js')) continue;
+  const file = join(out, name);
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/(['"])\.\.\/pkg\//g, '$1../'));
+}
 
 // What a browser fetches for the page: the viewer, then web.js and the modules it imports.
 const pkg = join(root, 'pkg');

@@ -82,7 +82,7 @@ cp "$ROOT/README.md" "$ROOT/LICENSE" "$ROOT/pkg/"
 rm -rf "$ROOT/pkg/docs"
 cp -R "$ROOT/docs" "$ROOT/pkg/docs"
 
-# The glue as a factory, so a trapped instance can be replaced by a fresh one (pkg/lib/instance.js).
+# The glue as a factory, so a trapped instance can be replaced by a fresh one (pkg/lib/wasm/instance.js).
 node "$ROOT/scripts/glue-factory.mjs" "$OUT/${NAME}.js" "$OUT/${NAME}_factory.js"
 
 # Sizes: every build prints them (STYLE.md §9).
@@ -107,7 +107,7 @@ if [ "$wasm_gz" -gt "$BUDGET_GZIP" ]; then
   exit 1
 fi
 # The extras module (src/wasm/extras.rs: the trace import, run comparison, agents-cli
-# datasets), loaded by pkg/lib/extras.js on first use: built from the same crate with only its
+# datasets), loaded by pkg/lib/wasm/extras.js on first use: built from the same crate with only its
 # rows of src/wasm/table.rs, so LTO keeps only what they reach. 389,165 measured with
 # compareRuns' bookkeeping and without ADK's console report (docs/benchmarks.md, "The extras module").
 XOUT="$ROOT/pkg/wasm-extras"

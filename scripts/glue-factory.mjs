@@ -2,7 +2,7 @@
 // fresh copy of the glue, with its own instance, heap tables and finalization registries.
 //
 // wasm-bindgen's glue keeps one instance in module-level variables and `initSync` does nothing
-// once it is set, so a trapped instance could never be replaced. pkg/lib/instance.js replaces a
+// once it is set, so a trapped instance could never be replaced. pkg/lib/wasm/instance.js replaces a
 // dead instance by a new copy of the glue over the same compiled `WebAssembly.Module`; objects
 // of the old copy (a PreparedCase, a pending promise callback, a finalizer) keep talking to the
 // old instance only. `wrapExports` sees the raw exports before the glue uses them (trap guard).

@@ -146,7 +146,7 @@ fn js() -> String {
         "//\n// One object per wasm module, one function per export: the only JS that calls an export. A\n\
          // module's `on` calls one on a given instance's glue (what the instance's own helpers and the\n\
          // async calls hold).\n\
-         import { callExtras, callSync } from '../instance.js';\n",
+         import { callExtras, callSync } from './instance.js';\n",
     );
     js_module(&mut out, "main");
     js_module(&mut out, "extras");
@@ -170,7 +170,7 @@ export type Envelope<T> = { ok: T } | { error: { code: string; path: string; mes
 export type ToExtras = { extras: true };
 /** A validation answer: `{ok, errors, warnings?}` (never an envelope). */
 export type ValidationReport = { ok: boolean; errors: Array<{ code: string; path: string; message: string }>; warnings?: Array<{ code: string; path: string; message: string }> };
-/** The object the run loop's async exports call back (pkg/lib/host.js makes it). */
+/** The object the run loop's async exports call back (pkg/lib/wasm/host.js makes it). */
 export type CoreHost = object;
 /** An instance's glue: the module's raw exports, as wasm-bindgen made them. */
 export type Glue = Record<string, any>;

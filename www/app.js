@@ -2,7 +2,7 @@
 // open.js), the Files / Run / Case / Compare / Edit views and the hash routing. Every ADK file is
 // read by the package (loadEvalSetResult, loadEvalSet, validateEvalConfig / loadEvalConfig):
 // nothing here knows ADK's schema beyond the field names it displays.
-import * as api from '../web.js';
+import * as api from '../pkg/web.js';
 import { h, fill, fmt, when, longText } from './dom.js';
 import {
   buildRun, filterRows, sortRows, histogram, compareRuns, STATUSES,
@@ -339,7 +339,7 @@ function rescoreFor(key) {
 /** The run as one self-contained HTML file (the same report as `evalcore eval --format html`). */
 async function exportReport(key) {
   // Loaded on first use: the report writer is not needed to show a run.
-  const { toHtml } = await import('../lib/reports.js');
+  const { toHtml } = await import('../pkg/lib/report/reports.js');
   const results = resultsOf(key);
   const name = fileStem(key);
   let html;

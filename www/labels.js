@@ -6,9 +6,9 @@
 // Loaded on first use.
 import { h, fill, fmt, longText } from './dom.js';
 import { textOf } from './model.js';
-import { calibrate } from '../lib/compare.js';
-import { LABELS_KIND, LABELS_VERSION, labelKey, labelables, readLabels } from '../lib/labels.js';
-import { parseJsonBytes } from '../lib/wire.js';
+import { calibrate } from '../pkg/lib/wasm/compare.js';
+import { LABELS_KIND, LABELS_VERSION, labelKey, labelables, readLabels } from '../pkg/lib/wasm/labels.js';
+import { parseJsonBytes } from '../pkg/lib/wasm/wire.js';
 
 const PAGE = 40;
 /** The labels of this page: key -> label (as the labels file holds it). */

@@ -3,7 +3,7 @@
 // interval and p-values, the pass/fail flips; and runTrend's course of each metric over a
 // folder of runs, with intervals. Loaded on first use (the empty viewer does not need it).
 import { h, s, fmt, when } from './dom.js';
-import { compareRuns, runTrend } from '../lib/compare.js';
+import { compareRuns, runTrend } from '../pkg/lib/wasm/compare.js';
 
 const pText = (p) => (typeof p !== 'number' ? '–' : p === 0 ? '0' : p >= 0.001 ? fmt(p, 3) : p.toExponential(1));
 const signed = (x) => (typeof x === 'number' && x > 0 ? `+${fmt(x, 4)}` : fmt(x, 4));

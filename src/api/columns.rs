@@ -1,7 +1,7 @@
 //! The wire form of a fresh case result's per-invocation part, for the JS skin: one column per
 //! metric (its header once, then scores, statuses and the details that are not empty) instead of
 //! one object per invocation and metric, and the echoed invocations at most once. The skin builds
-//! the rows of ADK's `eval_metric_result_per_invocation` from it (`pkg/lib/columns.js`); a prepared
+//! the rows of ADK's `eval_metric_result_per_invocation` from it (`pkg/lib/wasm/columns.js`); a prepared
 //! case's later runs refer to the invocations its first run carried. The rows it builds equal what
 //! `EvalCaseResult`'s serialisation writes (tested in tests/js/columns.test.mjs).
 

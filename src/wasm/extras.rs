@@ -3,7 +3,7 @@
 //! sets, a scenario's eval id (the CLI's `add_eval_case`). Its exports are
 //! the `extras` rows of `table.rs`, with the same conventions as the main module's (JSON in,
 //! envelopes out). The main module stays under its size ceiling (STYLE.md §15); the package
-//! loads this one on first use (pkg/lib/extras.js).
+//! loads this one on first use (pkg/lib/wasm/extras.js).
 
 #[path = "alloc.rs"]
 mod alloc;

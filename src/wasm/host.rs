@@ -1,4 +1,4 @@
-//! The host's capabilities as JS callbacks. The JS skin (`pkg/lib/run.js`) wraps `fetch`, the
+//! The host's capabilities as JS callbacks. The JS skin (`pkg/lib/wasm/run.js`) wraps `fetch`, the
 //! agent and custom metrics so that their promises always resolve to a JSON string (a result or
 //! `{"error": {kind, message}}`) and never reject; a synchronous throw, a rejection and a
 //! malformed value arrive here as distinct kinds.
@@ -12,7 +12,7 @@ use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen]
 extern "C" {
-    /// The object `pkg/lib/run.js` passes in.
+    /// The object `pkg/lib/wasm/run.js` passes in.
     pub type JsHost;
     #[wasm_bindgen(method)]
     fn fetch(this: &JsHost, url: &str, headers: &str, body: &str, timeout_ms: f64) -> js_sys::Promise;

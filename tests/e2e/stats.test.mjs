@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, helloRun, tempDir } from './fixtures.mjs';
 import { launch, serve, open, shot } from './helpers.mjs';
-import { calibrate, compareRuns, runTrend } from '../../pkg/lib/reports_node.js';
+import { calibrate, compareRuns, runTrend } from '../../pkg/lib/report/reports_node.js';
 
 const jsonl = (name) => readFileSync(join(ROOT, 'tests', 'data', 'compare', name), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 const fmt4 = (x) => String(Number(x.toFixed(4)));

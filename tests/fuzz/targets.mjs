@@ -8,13 +8,13 @@ import { readEvalSetFile } from '../../pkg/lib/node/evalsets.js';
 import { readConfig } from '../../pkg/lib/node/config.js';
 import { readJsonFile } from '../../pkg/lib/node/files.js';
 import * as api from '../../pkg/index.js';
-import { __trapForTesting } from '../../pkg/lib/test_hooks.js';
-import { readEvalSetResult } from '../../pkg/lib/history.js';
+import { __trapForTesting } from '../../pkg/lib/wasm/test_hooks.js';
+import { readEvalSetResult } from '../../pkg/lib/node/history.js';
 import {
   calibrate, calibrationText, compareRuns, comparisonAnnotations, comparisonJUnit, comparisonMarkdown, comparisonText, runTrend, toJUnit, toJson, toMarkdown,
-} from '../../pkg/lib/reports.js';
+} from '../../pkg/lib/report/reports.js';
 import { convertOpenAIMessages, fromFunction } from '../../pkg/lib/adapters/generic.js';
-import { adkApiJson, sessionInvocations } from '../../pkg/lib/adk_text.js';
+import { adkApiJson, sessionInvocations } from '../../pkg/lib/wasm/adk_text.js';
 import { devUiRoutes } from '../../pkg/lib/server/devui.js';
 import { evalSetsManager } from '../../pkg/lib/store/manager.js';
 import { memoryStore } from '../../pkg/lib/store/store.js';

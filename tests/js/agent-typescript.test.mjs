@@ -67,7 +67,7 @@ test('with tsx in the project: the agent runs through it (extensionless imports 
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /ts:\n {2}Tests passed: 1\n {2}Tests failed: 0\n/);
   // AgentEvaluator takes the same path.
-  const { AgentEvaluator } = await import('../../pkg/lib/testing.js');
+  const { AgentEvaluator } = await import('../../pkg/lib/testing/agent_evaluator.js');
   const [result] = await AgentEvaluator.evaluate(join(dir, 'src', 'agent.ts'), join(dir, 'set.evalset.json'), { numRuns: 1 });
   assert.equal(result.eval_case_results[0].final_eval_status, 'PASSED');
 });

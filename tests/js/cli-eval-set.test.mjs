@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadEvalSet } from '../../pkg/index.js';
-import { scenarioEvalId } from '../../pkg/lib/adk_text.js';
+import { scenarioEvalId } from '../../pkg/lib/wasm/adk_text.js';
 import { PKG } from './helpers.mjs';
 
 const BIN = join(PKG, 'bin', 'evalcore.js');

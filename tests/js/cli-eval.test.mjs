@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { formatReport } from '../../pkg/index.js';
 import { main } from '../../pkg/lib/cli/main.js';
-import { readEvalSetResultFile } from '../../pkg/lib/history.js';
+import { readEvalSetResultFile } from '../../pkg/lib/node/history.js';
 import { PKG, ROOT, freePort } from './helpers.mjs';
 import { HOSTILE, workflowCommands } from './support/hostile-output.mjs';
 

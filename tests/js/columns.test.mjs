@@ -1,12 +1,12 @@
 // Per-invocation results cross from the core as columns (src/api/columns.rs) and are rebuilt as
-// rows by pkg/lib/columns.js. The rows must equal, key order included, what the core writes as
+// rows by pkg/lib/wasm/columns.js. The rows must equal, key order included, what the core writes as
 // evalcore's JSON for the same input: checked on every case oracle, with text and with object
 // input, with and without echoed invocations, one-shot and through a prepared case.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import * as api from '../../pkg/index.js';
-import { callSync } from '../../pkg/lib/instance.js';
+import { callSync } from '../../pkg/lib/wasm/instance.js';
 import { DATA, readJsonl } from './helpers.mjs';
 
 // The core's row form, through the raw export without the skin's wire options.

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { EvalError } from '../../pkg/index.js';
 import {
   calibrate, calibrationText, compareRuns, comparisonAnnotations, comparisonJUnit, comparisonMarkdown, comparisonText,
-} from '../../pkg/lib/reports_node.js';
+} from '../../pkg/lib/report/reports_node.js';
 import { DATA, ROOT, readJsonl } from './helpers.mjs';
 import { elements, HOSTILE, HOSTILE_LINE, htmlText, noRenderer, renderGfm, tables, workflowCommands } from './support/hostile-output.mjs';
 

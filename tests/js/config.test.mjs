@@ -126,7 +126,7 @@ test('user_simulator_config with an unknown type is rejected where ADK rejects t
     assert.throws(() => api.loadEvalConfig({ criteria: {}, user_simulator_config: { type } }), (e) => e.path === '$.user_simulator_config');
   }
   // AgentEvaluator loads its config as ADK does: the run never starts.
-  const { AgentEvaluator } = await import('../../pkg/lib/testing.js');
+  const { AgentEvaluator } = await import('../../pkg/lib/testing/agent_evaluator.js');
   let ran = false;
   await assert.rejects(AgentEvaluator.evaluateEvalSet(async () => { ran = true; return 'x'; }, MINIMAL_SET,
     { numRuns: 1, config: { criteria: { response_match_score: 0.5 }, user_simulator_config: { type: 'scripted' } } }),

@@ -95,7 +95,7 @@ test('the scan sees codes in every form the package gives them', () => {
     assert.ok(forms.has(form), `no code found given by ${form}`);
   }
   assert.ok(found.length > 300, `only ${found.length} code literals found`);
-  assert.ok(found.some((f) => f.code === 'schema' && f.at.startsWith('pkg/lib/run.js')));
+  assert.ok(found.some((f) => f.code === 'schema' && f.at.startsWith('pkg/lib/wasm/run.js')));
 });
 
 test('every code the JS raises is one of the vocabulary', () => {

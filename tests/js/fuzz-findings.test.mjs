@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EvalError } from '../../pkg/index.js';
-import { readEvalSetResult, readEvalSetResultFile } from '../../pkg/lib/history.js';
-import { toJUnit, toJson, toMarkdown } from '../../pkg/lib/reports.js';
+import { readEvalSetResult, readEvalSetResultFile } from '../../pkg/lib/node/history.js';
+import { toJUnit, toJson, toMarkdown } from '../../pkg/lib/report/reports.js';
 
 const caseResult = (over = {}) => ({
   eval_set_id: 's', eval_id: 'c', final_eval_status: 'FAILED',

@@ -11,8 +11,8 @@ import { EvalError, evaluateInvocations, loadEvalConfig, loadEvalSet } from '../
 import {
   createEvalSetResult, evalHistoryDir, formatEvalSetResult, listEvalSetResults, readEvalSetResult,
   readEvalSetResultFile, saveEvalSetResult, statusCode, statusName, validatePathSegment, writeEvalSetResult,
-} from '../../pkg/lib/history.js';
-import { pythonFloat } from '../../pkg/lib/adk_text.js';
+} from '../../pkg/lib/node/history.js';
+import { pythonFloat } from '../../pkg/lib/wasm/adk_text.js';
 import { ROOT } from './helpers.mjs';
 
 const ADK_FILE = join(ROOT, 'tools', 'adk-results', 'hello_world.adk-2.13.evalset_result.json');

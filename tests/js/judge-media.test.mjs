@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as ec from '../../pkg/index.js';
-import { formatEvalSetResult } from '../../pkg/lib/history.js';
+import { formatEvalSetResult } from '../../pkg/lib/node/history.js';
 import { COLOURS, png, pngColour, wav } from './support/media.mjs';
 import { requestMedia, requestText, startJudgeServer, validateRequest } from './support/judge-server.mjs';
 

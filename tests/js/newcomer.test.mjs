@@ -13,7 +13,7 @@ import { fromFunction } from '../../pkg/lib/adapters/generic.js';
 import { HELP as EVAL_HELP } from '../../pkg/lib/cli/eval.js';
 import { main } from '../../pkg/lib/cli/main.js';
 import { createHandler } from '../../pkg/lib/server/index.js';
-import { AgentEvaluator } from '../../pkg/lib/testing.js';
+import { AgentEvaluator } from '../../pkg/lib/testing/agent_evaluator.js';
 import { PKG, ROOT } from './helpers.mjs';
 import { startJudgeServer } from './support/judge-server.mjs';
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toHtml } from '../../pkg/lib/reports.js';
+import { toHtml } from '../../pkg/lib/report/reports.js';
 import { loadEvalSetResult } from '../../pkg/index.js';
 import { hostileResult, PWN } from '../e2e/fixtures.mjs';
 

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { EvalError } from '../../pkg/index.js';
-import { readEvalSetResult } from '../../pkg/lib/history.js';
-import { escapeXmlAttr, escapeXmlText, explainCase, formatToolCall, groupResults, toHtml, toJson, toJUnit, toMarkdown } from '../../pkg/lib/reports.js';
+import { readEvalSetResult } from '../../pkg/lib/node/history.js';
+import { escapeXmlAttr, escapeXmlText, explainCase, formatToolCall, groupResults, toHtml, toJson, toJUnit, toMarkdown } from '../../pkg/lib/report/reports.js';
 import { ROOT } from './helpers.mjs';
 import { elements, HOSTILE, HOSTILE_LINE, htmlText, noRenderer, renderGfm, tables, workflowCommands } from './support/hostile-output.mjs';
 

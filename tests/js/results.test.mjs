@@ -6,9 +6,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { EvalError, evaluate, loadEvalSetResult } from '../../pkg/index.js';
-import { formatEvalSetResult } from '../../pkg/lib/history.js';
-import { toJson } from '../../pkg/lib/reports.js';
-import { judgeEvalSetResult } from '../../pkg/lib/testing.js';
+import { formatEvalSetResult } from '../../pkg/lib/node/history.js';
+import { toJson } from '../../pkg/lib/report/reports.js';
+import { judgeEvalSetResult } from '../../pkg/lib/testing/agent_evaluator.js';
 import { ROOT, SHARED } from './helpers.mjs';
 
 const ADK_TEXT = readFileSync(join(ROOT, 'tools', 'adk-results', 'hello_world.adk-2.13.evalset_result.json'), 'utf8');

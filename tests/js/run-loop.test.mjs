@@ -1190,7 +1190,7 @@ describe('evaluate() tells the truth: strict, agent timeouts, stacks, an unreach
     assert.match(err.message, /1 metric result was NOT_EVALUATED: needs_judge x1 \(final_response_match_v2\)/);
     assert.equal(err.result.eval_case_results[0].final_eval_status, 'PASSED', 'ADK\'s verdict, kept in the result');
     // Without strict the same run resolves (ADK's rule), and runHealth says what was not evaluated.
-    const { runHealth } = await import('../../pkg/lib/reports.js');
+    const { runHealth } = await import('../../pkg/lib/report/reports.js');
     const r = await ec.evaluate({ evalSet: one, agent: counted, config });
     assert.deepEqual(runHealth(r).byReason.map((g) => [g.reason, g.count]), [['needs_judge', 1]]);
     await assert.rejects(ec.evaluate({ evalSet: one, agent: counted, strict: 'yes' }), (e) => e.path === '$.strict');

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { createEvalSetResult, readEvalSetResultFile, saveEvalSetResult, validateRunName } from '../../pkg/lib/history.js';
+import { createEvalSetResult, readEvalSetResultFile, saveEvalSetResult, validateRunName } from '../../pkg/lib/node/history.js';
 import { PKG, ROOT } from './helpers.mjs';
 
 const BIN = join(PKG, 'bin', 'evalcore.js');

@@ -41,7 +41,7 @@ test('evaluate, AgentEvaluator and the endpoint\'s /v1/evaluate score without it
   writeFileSync(script, `
 import { readFileSync } from 'node:fs';
 import * as e from ${JSON.stringify(join(copy, 'index.js'))};
-import { AgentEvaluator } from ${JSON.stringify(join(copy, 'lib', 'testing.js'))};
+import { AgentEvaluator } from ${JSON.stringify(join(copy, 'lib', 'testing', 'agent_evaluator.js'))};
 import { createHandler } from ${JSON.stringify(join(copy, 'lib', 'server', 'index.js'))};
 import { agent } from ${JSON.stringify(join(EX, 'agent.mjs'))};
 const evalSet = JSON.parse(readFileSync(${JSON.stringify(join(EX, 'hello_world.evalset.json'))}, 'utf8'));

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { EvalError, loadEvalSet } from '../../pkg/index.js';
-import { AgentEvaluator, judgeEvalSetResult } from '../../pkg/lib/testing.js';
+import { AgentEvaluator, judgeEvalSetResult } from '../../pkg/lib/testing/agent_evaluator.js';
 import { agent as replayAgent } from '../../examples/hello_world/agent.mjs';
 import { ROOT } from './helpers.mjs';
 

@@ -1,10 +1,10 @@
-// The session assembler behind /v1/traces (pkg/lib/server/trace_sessions.js) on its own, with a
+// The session assembler behind /v1/traces (pkg/lib/server/traces/trace_sessions.js) on its own, with a
 // clock and a backing of the test's: when it asks to be woken, and what a wake-up does.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import '../../pkg/index.js'; // the Node entry: loads the extras module the index reads traces with
-import { traceAssembler } from '../../pkg/lib/server/trace_sessions.js';
+import { traceAssembler } from '../../pkg/lib/server/traces/trace_sessions.js';
 
 const BODY = readFileSync(new URL('../data/traces/ai-sdk-genai.otlp.pb', import.meta.url));
 const IDLE = 1500;

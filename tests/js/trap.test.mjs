@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import * as api from '../../pkg/index.js';
-import { __trapForTesting } from '../../pkg/lib/test_hooks.js';
+import { __trapForTesting } from '../../pkg/lib/wasm/test_hooks.js';
 import { MINIMAL_SET, PKG, actualFor, clone } from './helpers.mjs';
 
 const { EvalError } = api;

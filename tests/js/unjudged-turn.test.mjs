@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as ec from '../../pkg/index.js';
 import { runHealth } from '../../pkg/lib/health.js';
-import { readEvalSetResultFile } from '../../pkg/lib/history.js';
-import { AgentEvaluator } from '../../pkg/lib/testing.js';
+import { readEvalSetResultFile } from '../../pkg/lib/node/history.js';
+import { AgentEvaluator } from '../../pkg/lib/testing/agent_evaluator.js';
 import { cliAsync } from './helpers.mjs';
 import { requestText, startJudgeServer } from './support/judge-server.mjs';
 

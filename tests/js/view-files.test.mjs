@@ -108,7 +108,7 @@ test('request paths: only the viewer\'s files; an escaped slash or dot is a name
       assert.equal((await get(s.port, path)).status, 404, path);
       assert.equal(staticFile(path.split('?')[0]), null, path);
     }
-    assert.equal(staticFile('/lib/api.js'), join(realpathSync(PKG), 'lib', 'api.js'));
+    assert.equal(staticFile('/lib/wasm/api.js'), join(realpathSync(PKG), 'lib', 'wasm', 'api.js'));
     const served = await get(s.port, '/files/b.evalset.json');
     assert.equal(served.text, '{"b": 2}');
     // Only the paths the files are served at: nothing in a path under /files/ is followed.

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as web from '../../pkg/web.js';
-import { calibrate, compareRuns } from '../../pkg/lib/reports.js';
+import { calibrate, compareRuns } from '../../pkg/lib/report/reports.js';
 import { DATA, readJsonl } from './helpers.mjs';
 
 const pkg = new URL('../../pkg/', import.meta.url);

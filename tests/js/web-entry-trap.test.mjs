@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as api from '../../pkg/web.js';
-import { __trapForTesting } from '../../pkg/lib/test_hooks.js';
+import { __trapForTesting } from '../../pkg/lib/wasm/test_hooks.js';
 import { MINIMAL_SET, WASM_FILE } from './helpers.mjs';
 
 test('web entry: a trap after init(Response) is an EvalError "trap", the fresh instance works', async () => {

@@ -11,5 +11,5 @@ const out = await runVectors(api, data);
 out.runtime = `deno ${Deno.version.deno}`;
 out.entry = import.meta.resolve('evalcore');
 // The test hook is no export of the package: reached beside the entry Deno resolved.
-out.trap = await trapCheck(api, await import(new URL('./lib/test_hooks.js', out.entry).href));
+out.trap = await trapCheck(api, await import(new URL('./lib/wasm/test_hooks.js', out.entry).href));
 console.log(JSON.stringify(out));

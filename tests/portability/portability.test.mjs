@@ -120,13 +120,13 @@ test('workerd: the same numbers through the worker entry and a wasm module', asy
   copyFileSync(join(HERE, 'worker.js'), join(dir, 'worker.js'));
   copyFileSync(join(HERE, 'vectors.mjs'), join(dir, 'vectors.mjs'));
   copyFileSync(join(HERE, 'trap-check.mjs'), join(dir, 'trap-check.mjs'));
-  copyFileSync(join(PKG, 'lib', 'test_hooks.js'), join(dir, 'evalcore', 'lib', 'test_hooks.js'));
+  copyFileSync(join(PKG, 'lib', 'wasm', 'test_hooks.js'), join(dir, 'evalcore', 'lib', 'wasm', 'test_hooks.js'));
   const port = await freePort();
   const modules = [
     '(name = "worker.js", esModule = embed "worker.js")',
     '(name = "vectors.mjs", esModule = embed "vectors.mjs")',
     '(name = "trap-check.mjs", esModule = embed "trap-check.mjs")',
-    '(name = "evalcore/lib/test_hooks.js", esModule = embed "evalcore/lib/test_hooks.js")',
+    '(name = "evalcore/lib/wasm/test_hooks.js", esModule = embed "evalcore/lib/wasm/test_hooks.js")',
     ...WEB_FILES.map((f) => (f.endsWith('.wasm')
       ? `(name = "evalcore/${f}", wasm = embed "evalcore/${f}")`
       : `(name = "evalcore/${f}", esModule = embed "evalcore/${f}")`)),

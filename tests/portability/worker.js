@@ -3,7 +3,7 @@
 // numbers back.
 import wasmModule from './evalcore/wasm/evalcore_core_bg.wasm';
 import * as api from './evalcore/web.js';
-import * as hooks from './evalcore/lib/test_hooks.js';
+import * as hooks from './evalcore/lib/wasm/test_hooks.js';
 import { trapCheck } from './trap-check.mjs';
 import { parseVectors, runVectors } from './vectors.mjs';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as api from '../../pkg/index.js';
 import { httpAgent } from '../../pkg/lib/server/index.js';
-import { ndjsonRun, runsClient } from '../../pkg/lib/runs_client.js';
+import { ndjsonRun, runsClient } from '../../pkg/lib/run/runs_client.js';
 import { startJudgeServer } from '../js/support/judge-server.mjs';
 import { CONFIG, cli, corpus, unmeasured, verdict } from './shard-support.mjs';
 import { call, freePort, rawCall, removeWork, stable, startAgentServer, startCli, workDir } from './support.mjs';

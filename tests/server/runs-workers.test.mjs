@@ -11,7 +11,7 @@ import { startJudgeServer } from '../js/support/judge-server.mjs';
 import { CONFIG, corpus, verdict } from './shard-support.mjs';
 import { removeWork, stable, workDir } from './support.mjs';
 import { caseOfCall, maxInWindow, readEvents, startRunsWorker } from './runs-support.mjs';
-import { runsClient } from '../../pkg/lib/runs_client.js';
+import { runsClient } from '../../pkg/lib/run/runs_client.js';
 
 const BUDGET = 1800; // judge calls a minute, for every consumer together
 // The rate test's budget: the example deployment's (wrangler.toml). Its starts are 100 ms apart,

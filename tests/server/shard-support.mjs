@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { formatEvalSetResult } from '../../pkg/lib/history.js';
+import { formatEvalSetResult } from '../../pkg/lib/node/history.js';
 import { requestText } from '../js/support/judge-server.mjs';
 import { PKG } from './support.mjs';
 

@@ -13,7 +13,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 const [root, shared, work] = process.argv.slice(2);
 const { loadEvalSet } = await import(join(root, 'pkg', 'index.js'));
-const { adkEvalSetText } = await import(join(root, 'pkg', 'lib', 'adk_text.js'));
+const { adkEvalSetText } = await import(join(root, 'pkg', 'lib', 'wasm', 'adk_text.js'));
 const files = [join(root, 'examples', 'hello_world', 'hello_world.evalset.json')];
 const walk = (d) => { for (const n of readdirSync(d)) { const p = join(d, n); if (statSync(p).isDirectory()) walk(p); else if (n.endsWith('.json')) files.push(p); } };
 walk(join(shared, 'corpus', 'adk-real'));

@@ -43,7 +43,7 @@ const adk = await load('@google/adk');
 const { rootAgent } = await import(path.join(example, 'agent.mjs'));
 const { adkEventToJson } = await import(path.join(root, 'pkg', 'lib', 'adapters', 'common.js'));
 await import(path.join(root, 'pkg', 'index.js')); // initialises the wasm module
-const { sessionInvocations } = await import(path.join(root, 'pkg', 'lib', 'adk_text.js'));
+const { sessionInvocations } = await import(path.join(root, 'pkg', 'lib', 'wasm', 'adk_text.js'));
 
 const { agent, turns, plugins } = scenario === 'errors'
   ? await import(path.join(here, 'adk_js_errors.mjs')).then((m) => m.scenario(adk))

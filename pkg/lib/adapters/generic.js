@@ -6,7 +6,7 @@ import { EvalError, callUser, checkTurn, describe, isPlainObject, rawJson, turnT
 import {
   DEFAULT_AUTHOR, argsObject, checkAuthor, checkCall, stepsToEvents, textResponse, usageAt,
 } from './steps.js';
-import { FUNCTION_REPLY, replyKeyProblem } from '../reply_keys.js';
+import { FUNCTION_REPLY, replyKeyProblem } from '../wasm/reply_keys.js';
 import { agentList } from './agent_details.js';
 
 /** `options.author` (default `"agent"`); bad options are `schema` errors. */

@@ -3,13 +3,13 @@
 //! printed as text, Markdown, JSON or JUnit, GitHub Actions annotations, exit codes per --fail_on.
 import { appendFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { calibrate, compareRuns } from '../compare.js';
+import { calibrate, compareRuns } from '../wasm/compare.js';
 import {
   calibrationText, comparisonAnnotations, comparisonJUnit, comparisonMarkdown, comparisonText, failsOn,
-} from '../compare_report.js';
+} from '../report/compare_report.js';
 import { EvalError } from '../errors.js';
 import { readRegularFile } from '../node/files.js';
-import { jsonText } from '../workflow.js';
+import { jsonText } from '../report/workflow.js';
 import { parseArgs, UsageError } from './args.js';
 
 export const COMPARE_HELP = `Usage: evalcore compare BASELINE CANDIDATE [options]

@@ -1,6 +1,6 @@
 //! ADK's `Using evaluation criteria: ...` line (the pydantic repr of the config; Python's text of
 //! each value comes from the core). Finding and reading the config is node/config.js.
-import { pythonFloat, pythonRepr } from '../adk_text.js';
+import { pythonFloat, pythonRepr } from '../wasm/adk_text.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 

@@ -1,7 +1,7 @@
 //! `evalcore eval AGENT_MODULE EVAL_SET[:id,id]...`: `adk eval` for JS agents — ADK's
 //! selection syntax, config discovery, console output, result files and exit codes.
 import { resolve } from 'node:path';
-import { evalHistoryDir, validatePathSegment, validateRunName } from '../history.js';
+import { evalHistoryDir, validatePathSegment, validateRunName } from '../node/history.js';
 import { loadAgent, resolveAgentPath, appLocation } from '../node/agent.js';
 import { parseArgs, UsageError } from './args.js';
 import { criteriaLine } from './config.js';

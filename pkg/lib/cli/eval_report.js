@@ -2,9 +2,9 @@
 //! cases that did not pass and the metrics that missed, what could not be evaluated and why
 //! (with the flag that fixes it), and the cases the agent could not complete.
 import { runHealth } from '../health.js';
-import { keyVariables } from '../judge_env.js';
-import { formatScore } from '../results_view.js';
-import { textLine } from '../workflow.js';
+import { keyVariables } from '../node/judge_env.js';
+import { formatScore } from '../report/results_view.js';
+import { textLine } from '../report/workflow.js';
 
 const TOO_MANY = 10;
 

@@ -3,12 +3,14 @@
 //! configs read and checked, and the run reported, saved and compared.
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { evaluate, formatReport, validateEvalConfig } from '../../index.js';
+import '../wasm/node_start.js';
+import { evaluate } from '../run/evaluate.js';
+import { formatReport, validateEvalConfig } from '../wasm/api.js';
 import { addJudgeStats, judgeStatsLine } from '../health.js';
-import { keyHeaders, keyVariables } from '../judge_env.js';
-import { saveEvalSetResult, validatePathSegment } from '../history.js';
-import { toHtml, toJson, toJUnit, toMarkdown } from '../reports.js';
-import { shielded } from '../workflow.js';
+import { keyHeaders, keyVariables } from '../node/judge_env.js';
+import { saveEvalSetResult, validatePathSegment } from '../node/history.js';
+import { toHtml, toJson, toJUnit, toMarkdown } from '../report/reports.js';
+import { shielded } from '../report/workflow.js';
 import { UsageError } from './args.js';
 import { readConfig, resolveConfigPath } from '../node/config.js';
 import { evalSetPath, findEvalFiles, readEvalSetFile } from '../node/evalsets.js';

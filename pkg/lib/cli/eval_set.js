@@ -2,9 +2,10 @@
 //! `<agent folder>/<id>.evalset.json`, written as ADK's LocalEvalSetsManager writes them
 //! (null and default fields left out).
 import { existsSync, writeFileSync } from 'node:fs';
-import { EvalError, loadEvalSet } from '../../index.js';
-import { adkEvalSetText, pythonTime, scenarioEvalId } from '../adk_text.js';
-import { EVAL_SET_ID_PATTERN } from '../adk_layout.js';
+import '../wasm/node_start.js';
+import { EvalError, loadEvalSet } from '../wasm/api.js';
+import { adkEvalSetText, pythonTime, scenarioEvalId } from '../wasm/adk_text.js';
+import { EVAL_SET_ID_PATTERN } from '../store/adk_layout.js';
 import { appLocation, resolveAgentPath } from '../node/agent.js';
 import { parseArgs, UsageError } from './args.js';
 import { evalSetPath, readEvalSetFile, readJsonFile } from '../node/evalsets.js';

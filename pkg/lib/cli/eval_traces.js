@@ -2,7 +2,7 @@
 //! run, against the eval cases they match (evaluate({traces, evalSet})) or on their own; then the
 //! result files, console output, reports and exit status `evalcore eval` gives.
 import { basename, dirname, resolve } from 'node:path';
-import { evalHistoryDir, validatePathSegment, validateRunName } from '../history.js';
+import { evalHistoryDir, validatePathSegment, validateRunName } from '../node/history.js';
 import { loadTraceFiles, looksLikeTraces } from '../node/trace_files.js';
 import { UsageError } from './args.js';
 import { criteriaLine } from './config.js';

@@ -3,16 +3,18 @@
 //! evalcore result file and a self-contained HTML report, with agents-cli's summary per metric.
 import { closeSync, mkdirSync, openSync, readdirSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { evaluate, loadEvaluationDataset } from '../../index.js';
+import '../wasm/node_start.js';
+import { evaluate } from '../run/evaluate.js';
+import { loadEvaluationDataset } from '../wasm/api.js';
 import { addJudgeStats, judgeStatsLine, runHealth } from '../health.js';
-import { toHtml } from '../report_html.js';
+import { toHtml } from '../report/report_html.js';
 import { parseArgs, UsageError } from './args.js';
 import { configWarnings, customMetricsFrom, judgeFromFlags, metricsFromFlag } from './eval_run.js';
 import { agentsCliConfigNear, readConfig } from '../node/config.js';
 import { idFromFileName } from '../node/evalsets.js';
 import { inFile, isRegularFile, readRegularFile } from '../node/files.js';
 import { createProgress } from './progress.js';
-import { textLine } from '../workflow.js';
+import { textLine } from '../report/workflow.js';
 
 const COMMAND = 'grade';
 

@@ -1,6 +1,7 @@
 //! `evalcore metrics`: every metric name evalcore scores (ADK 2.13's, evalcore's, agents-cli's),
 //! from the core's registry: how it is computed, whether it needs a judge, its score range.
-import { metricsInfo } from '../../index.js';
+import '../wasm/node_start.js';
+import { metricsInfo } from '../wasm/api.js';
 import { parseArgs } from './args.js';
 
 const COMMAND = 'metrics';

@@ -1,7 +1,8 @@
 //! `evalcore migrate OLD.test.json NEW.evalset.json [--initial_session_file F]`: ADK's
 //! `AgentEvaluator.migrate_eval_data_to_new_schema` (SPEC §5.1) with a deterministic set id.
 import { existsSync } from 'node:fs';
-import { EvalError } from '../../index.js';
+import '../wasm/node_start.js';
+import { EvalError } from '../wasm/api.js';
 import { parseArgs, UsageError } from './args.js';
 import { migrateFile } from '../node/evalsets.js';
 

@@ -2,7 +2,7 @@
 //! terminal: cases done/total, passed/failed, elapsed time, and a judge call's wait before its
 //! next attempt; redrawn in place, cleared at the end.
 
-import { textLine } from '../workflow.js';
+import { textLine } from '../report/workflow.js';
 
 const BAR = 20;
 

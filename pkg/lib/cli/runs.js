@@ -4,12 +4,13 @@
 //! would on the result.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { formatReport } from '../../index.js';
+import '../wasm/node_start.js';
+import { formatReport } from '../wasm/api.js';
 import { judgeStatsLine, runHealth } from '../health.js';
-import { writeEvalSetResult } from '../history.js';
-import { toHtml, toJson, toJUnit, toMarkdown } from '../reports.js';
-import { jsonText, shielded, textLine } from '../workflow.js';
-import { runsClient } from '../runs_client.js';
+import { writeEvalSetResult } from '../node/history.js';
+import { toHtml, toJson, toJUnit, toMarkdown } from '../report/reports.js';
+import { jsonText, shielded, textLine } from '../report/workflow.js';
+import { runsClient } from '../run/runs_client.js';
 import { readConfig, resolveConfigPath } from '../node/config.js';
 import { readEvalSetFile } from '../node/evalsets.js';
 import { readActual } from '../node/actual.js';

@@ -6,9 +6,9 @@ import { listenHosts, serveNode } from '../server/node.js';
 import { hostList, hostPolicy } from '../server/guard.js';
 import { localRuns } from '../server/runs/local.js';
 import { resolve as resolvePath } from 'node:path';
-import { keyVariables } from '../judge_env.js';
+import { keyVariables } from '../node/judge_env.js';
 import { parseArgs, UsageError } from './args.js';
-import '../../index.js';
+import '../wasm/node_start.js';
 
 export const FLAGS = { port: 'count', host: 'string', allowed_hosts: 'string', agent: 'string', quiet: 'bool', runs_dir: 'string' };
 

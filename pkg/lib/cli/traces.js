@@ -3,8 +3,8 @@
 //! recorded; added to the set when the file exists.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { EVAL_SET_FILE_SUFFIX, validateNewEvalSetId } from '../adk_layout.js';
-import { tracesToEvalSet } from '../traces.js';
+import { EVAL_SET_FILE_SUFFIX, validateNewEvalSetId } from '../store/adk_layout.js';
+import { tracesToEvalSet } from '../wasm/traces.js';
 import { loadTraceFiles, namingFile, readTraceFile } from '../node/trace_files.js';
 import { readRegularFile } from '../node/files.js';
 import { parseArgs, UsageError } from './args.js';

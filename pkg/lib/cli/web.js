@@ -4,7 +4,7 @@
 import { optionsFromEnv } from '../server/config.js';
 import { hostList, hostPolicy } from '../server/guard.js';
 import { parseArgs, UsageError } from './args.js';
-import '../../index.js';
+import '../wasm/node_start.js';
 
 export const FLAGS = { port: 'count', host: 'string', allowed_hosts: 'string', evals_dir: 'string' };
 

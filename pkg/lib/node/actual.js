@@ -2,7 +2,8 @@
 //! object mapping eval ids to invocation lists (what `evaluate({actual})` takes), or a result
 //! file (evalcore's or ADK's) whose cases' actual invocations are taken, so a past run can be
 //! scored again under another config without running the agent.
-import { EvalError, loadEvalSetResult } from '../../index.js';
+import '../wasm/node_start.js';
+import { EvalError, loadEvalSetResult } from '../wasm/api.js';
 import { inFile, readJsonFile } from './files.js';
 
 /** `{eval_id: invocations}` from `path`; an EvalError naming the file when it is neither shape. */

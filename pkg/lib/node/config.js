@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
-import { EvalError, getLimits, loadEvalConfig } from '../../index.js';
+import '../wasm/node_start.js';
+import { EvalError, getLimits, loadEvalConfig } from '../wasm/api.js';
 import { UsageError } from '../errors.js';
 import { inFile, isRegularFile, readRegularFile } from './files.js';
 

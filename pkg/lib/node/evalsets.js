@@ -4,9 +4,10 @@
 //! `<agents_dir>/<app>/<id>.evalset.json`.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { EvalError, loadEvalSet } from '../../index.js';
-import { adkEvalSetText } from '../adk_text.js';
-import { EVAL_SET_FILE_SUFFIX, loadEvalSetBytes, startsWithList } from '../adk_layout.js';
+import '../wasm/node_start.js';
+import { EvalError, loadEvalSet } from '../wasm/api.js';
+import { adkEvalSetText } from '../wasm/adk_text.js';
+import { EVAL_SET_FILE_SUFFIX, loadEvalSetBytes, startsWithList } from '../store/adk_layout.js';
 import { readConfig } from './config.js';
 import { inFile, isRegularFile, readJsonFile, readRegularFile } from './files.js';
 

@@ -6,9 +6,9 @@
 //! depth and size before spending memory, and only then by `JSON.parse` (on the core's output).
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 // The Node entry: instantiates the core, which parses the files first.
-import '../../index.js';
+import '../wasm/node_start.js';
 import { EvalError } from '../errors.js';
-import { parseJsonBytes } from '../wire.js';
+import { parseJsonBytes } from '../wasm/wire.js';
 
 function kindOf(st) {
   if (st.isFIFO()) return 'a FIFO';

@@ -4,8 +4,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { EvalError } from '../errors.js';
-import { getLimits } from '../api.js';
-import { loadTraces } from '../traces.js';
+import { getLimits } from '../wasm/api.js';
+import { loadTraces } from '../wasm/traces.js';
 import { isRegularFile, readRegularFile } from './files.js';
 
 const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;

@@ -1,7 +1,7 @@
 //! The agents a server may run, by name, from its own configuration: a function, or an HTTP
 //! agent (a URL the server posts each turn to). A client names one; it never gives a URL.
 import { EvalError } from '../errors.js';
-import { getLimits } from '../api.js';
+import { getLimits } from '../wasm/api.js';
 import { readCapped } from './http.js';
 
 /**

@@ -5,11 +5,11 @@
 //! eval-set manager, runs through `evaluate`, a chatted session to invocations through the core.
 //! ADK's rules (conversion, scoring, the by-alias dump) stay in the core.
 import { EvalError } from '../errors.js';
-import { loadEvalConfig, metricsInfo } from '../api.js';
-import { evaluate } from '../evaluate.js';
-import { adkApiJson, adkEvalSetResultText, pythonTime, sessionInvocations } from '../adk_text.js';
+import { loadEvalConfig, metricsInfo } from '../wasm/api.js';
+import { evaluate } from '../run/evaluate.js';
+import { adkApiJson, adkEvalSetResultText, pythonTime, sessionInvocations } from '../wasm/adk_text.js';
 import { adkEventToJson } from '../adapters/common.js';
-import { parseJsonBytes } from '../wire.js';
+import { parseJsonBytes } from '../wasm/wire.js';
 import { HttpError, readCapped } from './http.js';
 
 const MAX_BODY = 8 * 1024 * 1024;

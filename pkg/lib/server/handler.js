@@ -4,8 +4,8 @@
 //! package API and back; every ADK rule stays in the core. The evaluate route is
 //! evaluate_route.js; what it answers, answer.js.
 import { EvalError } from '../errors.js';
-import { coreVersion, getLimits, metricsInfo, setLimits, validateEvalConfig, validateEvalSet } from '../api.js';
-import { parseJsonBytes } from '../wire.js';
+import { coreVersion, getLimits, metricsInfo, setLimits, validateEvalConfig, validateEvalSet } from '../wasm/api.js';
+import { parseJsonBytes } from '../wasm/wire.js';
 import { evalSetsManager } from '../store/manager.js';
 import { agentsOf } from './agents.js';
 import { resolveLimits, secretsOf } from './config.js';
@@ -18,8 +18,8 @@ import { NDJSON } from './answer.js';
 import { instancePace } from './pace.js';
 import { uriRules } from './media_uris.js';
 import { runsRouteOf, runsRoutes } from './runs/routes.js';
-import { isTracesPath, tracesRoute } from './traces_route.js';
-import { localTraces, tracesOptions } from './trace_backend.js';
+import { isTracesPath, tracesRoute } from './traces/traces_route.js';
+import { localTraces, tracesOptions } from './traces/trace_backend.js';
 
 const OPTIONS = ['judge', 'agents', 'token', 'limits', 'log', 'cors', 'store', 'allowedHosts', 'runs', 'judgeCallsPerMinute', 'traces'];
 const ROUTES = {

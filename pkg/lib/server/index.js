@@ -1,6 +1,6 @@
-// `evalcore/server` in Node, Deno and Bun: the package ready at import (its Node entry), the
+// `evalcore/server` in Node, Deno and Bun: the wasm module ready at import, the
 // handler, and a default `{ fetch }` whose configuration is the host's environment.
-import '../../index.js';
+import '../wasm/node_start.js';
 import { createHandler } from './handler.js';
 import { envHandlers } from './config.js';
 import { LOOPBACK_HOSTS } from './guard.js';

@@ -3,7 +3,7 @@
 //! problem a 400 (or a 413 past a limit) with its JSON path; and, for recorded invocations, the
 //! judge calls the job would make, refused before the first when they pass maxCalls.
 import { EvalError } from '../errors.js';
-import { loadEvalConfig, loadEvalSet, metricsInfo, planJudgeCalls } from '../api.js';
+import { loadEvalConfig, loadEvalSet, metricsInfo, planJudgeCalls } from '../wasm/api.js';
 import { HttpError, badInput } from './http.js';
 import { checkMediaUris } from './media_uris.js';
 

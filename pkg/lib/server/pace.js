@@ -3,7 +3,7 @@
 //! and the control lines a sharded run's client sends on a streamed request body to make the
 //! instance hold its judge calls when another instance of the run was told 429.
 import { EvalError } from '../errors.js';
-import { parseJsonBytes } from '../wire.js';
+import { parseJsonBytes } from '../wasm/wire.js';
 import { HttpError, concatChunks, readBefore } from './http.js';
 
 /** The longest hold a 429 or a control line may ask for. */

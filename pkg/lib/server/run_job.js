@@ -3,8 +3,8 @@
 //! it is scored. A streamed run waits for its client to read before it scores the next case and
 //! keeps only what its summary needs.
 import { EvalError } from '../errors.js';
-import { evaluateInvocations } from '../api.js';
-import { evaluate } from '../evaluate.js';
+import { evaluateInvocations } from '../wasm/api.js';
+import { evaluate } from '../run/evaluate.js';
 import { addJudgeStats } from '../health.js';
 import { badInput } from './http.js';
 import { caseError } from './job.js';

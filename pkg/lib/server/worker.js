@@ -3,20 +3,11 @@
 // (docs/runs.md) the worker is also its queue's consumer, and exports the two Durable Object
 // classes runs use.
 import { DurableObject } from 'cloudflare:workers';
-import wasmModule from '../../wasm/evalcore_core_bg.wasm';
-import extrasModule from '../../wasm-extras/evalcore_extras_bg.wasm';
-import { createGlue as extrasGlue } from '../../wasm-extras/evalcore_extras_factory.js';
-import { initSync } from '../../web.js';
-import { setExtrasSource } from '../extras.js';
+import '../wasm/workerd_start.js';
 import { createHandler } from './handler.js';
 import { envHandlers } from './config.js';
 import { JudgePaceObject, RunObject } from './runs/objects.js';
 import { workersRuns } from './runs/workers.js';
-
-initSync(wasmModule);
-// The extras module (legacy and agents-cli shapes an endpoint may be sent) is instantiated on
-// first use only.
-setExtrasSource(() => extrasModule, extrasGlue);
 
 export { createHandler } from './handler.js';
 export { DEFAULT_LIMITS, optionsFromEnv } from './config.js';

@@ -5,12 +5,12 @@
 //! ADK writers. Changes to one eval set are queued, so concurrent calls on one manager never lose
 //! a case.
 import { EvalError } from '../errors.js';
-import { loadEvalSet, loadEvalSetResult } from '../api.js';
-import { adkEvalSetResultText, adkEvalSetText, pythonTime } from '../adk_text.js';
+import { loadEvalSet, loadEvalSetResult } from '../wasm/api.js';
+import { adkEvalSetResultText, adkEvalSetText, pythonTime } from '../wasm/adk_text.js';
 import {
   EVAL_HISTORY_KEY, EVAL_SET_FILE_SUFFIX, RESULT_FILE_SUFFIX, createEvalSetResult, loadEvalSetBytes,
   validateNewEvalSetId, validatePathSegment,
-} from '../adk_layout.js';
+} from './adk_layout.js';
 import { checkStore } from './store.js';
 
 const encoder = new TextEncoder();

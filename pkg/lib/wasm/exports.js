@@ -4,7 +4,7 @@
 // One object per wasm module, one function per export: the only JS that calls an export. A
 // module's `on` calls one on a given instance's glue (what the instance's own helpers and the
 // async calls hold).
-import { callExtras, callSync } from '../instance.js';
+import { callExtras, callSync } from './instance.js';
 
 /** The main module's exports (the scoring path): each calls the live instance. */
 export const main = Object.freeze({

@@ -6,8 +6,8 @@
 //! cases first, then one `{"eval_case", "actual"}` line a case, each checked and stored as it
 //! comes. The units of work are one case of one run each.
 import { EvalError } from '../../errors.js';
-import { planJudgeCalls } from '../../api.js';
-import { validateRunName } from '../../adk_layout.js';
+import { planJudgeCalls } from '../../wasm/api.js';
+import { validateRunName } from '../../store/adk_layout.js';
 import { HttpError, badInput } from '../http.js';
 import { caseError, prepareJob } from '../job.js';
 import { unitName } from './ledger.js';

@@ -3,8 +3,8 @@
 //! computed by the core over every case), the run's judge counters, and its case results in the
 //! eval set's order, run after run, read from the store one by one as the answer is written, so
 //! no process holds a large result whole.
-import { loadEvalSetResult } from '../../api.js';
-import { createEvalSetResult } from '../../adk_layout.js';
+import { loadEvalSetResult } from '../../wasm/api.js';
+import { createEvalSetResult } from '../../store/adk_layout.js';
 import { HttpError } from '../http.js';
 import { NDJSON } from '../answer.js';
 

@@ -3,8 +3,8 @@
 //! it, through a judge whose calls the key's shared pace lets start. What a unit is, not when it
 //! runs: the Workers queue consumer and the Node server both call this.
 import { EvalError } from '../../errors.js';
-import { evaluateInvocations } from '../../api.js';
-import { evaluate } from '../../evaluate.js';
+import { evaluateInvocations } from '../../wasm/api.js';
+import { evaluate } from '../../run/evaluate.js';
 import { pacedFetch } from './pace.js';
 import { parseUnit } from './ledger.js';
 
