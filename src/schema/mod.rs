@@ -12,6 +12,7 @@ pub mod criteria;
 pub mod de;
 pub mod eval_result;
 pub mod eval_set;
+pub mod eval_set_result;
 pub mod invocation;
 pub mod iqai;
 pub mod json_path;
@@ -21,6 +22,7 @@ pub mod parse;
 pub mod personas;
 pub mod result;
 pub mod rubric;
+pub mod run_summary;
 pub mod trajectory_fields;
 pub mod value;
 

@@ -103,7 +103,7 @@ test('npm pack ships exactly the package files, and writes nothing into pkg/', (
     'lib/server/traces/trace_records_worker.js',
     'lib/server/traces/traces_worker.js', 'lib/run/traces_eval.js', 'lib/run/shard_wire.js',
     'lib/run/shards.js', 'lib/store/fs.js', 'lib/store/manager.js', 'lib/store/store.js', 'lib/store/workers.js', 'lib/testing/agent_evaluator.js',
-    'lib/wasm/traces.js', 'lib/wasm/exports.d.ts', 'lib/wasm/exports.js', 'lib/wasm/wire.js', 'lib/report/workflow.js', 'lib/report/xml.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts', 'starter/agent.mjs',
+    'lib/wasm/traces.js', 'lib/wasm/node_start.js', 'lib/wasm/workerd_start.js', 'lib/wasm/exports.d.ts', 'lib/wasm/exports.js', 'lib/wasm/wire.js', 'lib/report/workflow.js', 'lib/report/xml.js', 'model.d.ts', 'package.json', 'reports.d.ts', 'server.d.ts', 'starter/agent.mjs',
     'starter/evals/test_config.json', 'starter/evals/weather.evalset.json', 'starter/evals/weather.test.mjs', 'testing.d.ts',
     'wasm-extras/evalcore_extras_bg.wasm', 'wasm-extras/evalcore_extras_factory.js',
     'wasm/evalcore_core_bg.wasm', 'wasm/evalcore_core_factory.js', 'web.js',
